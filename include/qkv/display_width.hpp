@@ -1,0 +1,16 @@
+// How many terminal columns a string takes: CJK characters take two. Renderers pad with it so
+// that 苹果 lines up under "apple".
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace qkv {
+
+std::size_t display_width(std::string_view utf8);
+
+// s padded with spaces to `width` columns, on the right (align_left) or on the left.
+std::string pad(std::string_view s, std::size_t width, bool align_left = true);
+
+}  // namespace qkv

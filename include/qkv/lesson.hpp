@@ -1,0 +1,66 @@
+// Lesson files (lessons/NN-name.toml): ordered stages, each with the formula it runs.
+//
+//   number = 3
+//   title = { zh = "注意力分数", en = "Scores" }
+//   scenario = "apple.toml"            # optional: the default scenario, in the data folder
+//
+//   [[stage]]
+//   id = "scores"
+//   title = { zh = "…", en = "…" }
+//   formula = "S = Q @ K^T"            # one statement per line (a multi-line string for several)
+//   show = ["Q", "K", "S"]             # optional: the values the stage shows, in order
+//                                      #   (default: the matrices it reads, then what it assigns)
+//   axes = { S = ["queries", "keys"] } # optional: what the rows and columns of a value are
+//   text = { zh = """…""", en = """…""" }
+//
+//   [[exercise]] …                     # read by exercise.hpp; the lesson loader skips them
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qkv/error.hpp"
+#include "qkv/formula.hpp"
+#include "qkv/i18n.hpp"
+
+namespace qkv {
+
+struct bilingual {
+    std::string zh;
+    std::string en;
+    const std::string& in(lang l) const { return l == lang::zh ? zh : en; }
+};
+
+struct stage {
+    std::string id;
+    bilingual title;
+    bilingual text;
+    formula f;                       // parsed; f.source is what the stage prints
+    std::vector<std::string> show;   // as given, or the default (see above)
+    std::map<std::string, std::pair<std::string, std::string>> axes;  // name -> (rows, cols)
+    source_loc where;                // of the [[stage]] table
+};
+
+struct lesson {
+    std::string file;
+    int number = 0;
+    bilingual title;
+    std::string scenario = "apple.toml";  // file name in the data folder
+    std::vector<stage> stages;
+};
+
+// Read and check a lesson file: every key known, both languages present, formulas parse, stage
+// ids unique, shown names assigned or read somewhere. Throws input_error with file:line:column.
+lesson load_lesson(const std::string& path);
+
+// The lesson files in a folder, by number: (number, path). Files not named NN-*.toml are ignored.
+std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir);
+
+// The folders qkv reads from: QKV_LESSONS / QKV_DATA when set, else the ones beside the
+// sources it was built from.
+std::string lessons_dir();
+std::string data_dir();
+
+}  // namespace qkv

@@ -1,0 +1,53 @@
+// The trace: a lesson evaluated stage by stage, in one language. Renderers and the stepper only
+// read it; exercises evaluate their expressions on the workspace it leaves behind.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qkv/formula.hpp"
+#include "qkv/i18n.hpp"
+#include "qkv/lesson.hpp"
+#include "qkv/scenario.hpp"
+#include "qkv/value.hpp"
+
+namespace qkv {
+
+enum class role { input, output };
+
+struct shown_value {
+    std::string name;
+    role r = role::output;
+    value v;
+    std::optional<value> row_sums;  // for attention weights: the sum of each row ([n, 1], or per head)
+};
+
+struct stage_trace {
+    int index = 0;         // from 1
+    std::string id;
+    std::string title;
+    std::string formula;   // the formula that ran, as written
+    std::string text;
+    std::vector<shown_value> values;
+    std::vector<sub_step> steps;  // recorded by built-ins that teach a process; often empty
+};
+
+struct trace {
+    int lesson = 0;
+    std::string title;
+    lang language = lang::en;
+    std::string scenario;  // its name, e.g. "苹果很甜"
+    std::vector<stage_trace> stages;
+};
+
+struct run_result {
+    trace t;
+    workspace ws;  // every value after the last stage
+};
+
+// Evaluate every stage of the lesson on the scenario. Throws input_error when the lesson needs a
+// matrix the scenario lacks (naming both files and the matrix), or a formula fails.
+run_result run_lesson(const lesson& l, const scenario& s, lang language);
+
+}  // namespace qkv
