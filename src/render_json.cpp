@@ -1,1 +1,106 @@
-// placeholder: being written
+// The JSON trace of design.md for numpy / PyTorch comparisons: every shown value, keys in the
+// documented order, floats written as the shortest text that reads back to the same float.
+#include "qkv/render_json.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+namespace qkv {
+namespace {
+
+// float as the number type: nlohmann then prints 0.1f as 0.1 (shortest round-trip for float),
+// not the 0.10000000149011612 of its double; ordered_map keeps the documented key order.
+using json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t,
+                                  std::uint64_t, float>;
+
+// JSON has no infinities or NaN: a mask's -inf travels as the string "-inf".
+json number(float x) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+    return x;
+}
+
+json rows_of(const matrix& m) {
+    json out = json::array();
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        json row = json::array();
+        for (std::size_t c = 0; c < m.cols; ++c) row.push_back(number(m(r, c)));
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+json data_of(const value& v) {
+    if (v.is_scalar()) return number(v.number);
+    if (v.is_matrix()) return rows_of(v.mat());
+    json out = json::array();  // [h, n, d]
+    for (const auto& m : v.mats) out.push_back(rows_of(m));
+    return out;
+}
+
+// Row sums are [n, 1] per matrix: listed flat, [n] for a matrix and [h, n] for a stack.
+json sums_of(const value& s) {
+    auto column = [](const matrix& m) {
+        json out = json::array();
+        for (std::size_t r = 0; r < m.rows; ++r) out.push_back(number(m(r, 0)));
+        return out;
+    };
+    if (s.is_scalar()) return json::array({number(s.number)});
+    if (s.is_matrix()) return column(s.mat());
+    json out = json::array();
+    for (const auto& m : s.mats) out.push_back(column(m));
+    return out;
+}
+
+json value_json(const std::string& name, const value& v, role r, const std::optional<value>& sums) {
+    json out;
+    out["name"] = name;
+    out["role"] = r == role::input ? "input" : "output";
+    out["shape"] = v.shape();
+    out["row_labels"] = v.rows.names;
+    out["col_labels"] = v.cols.names;
+    out["data"] = data_of(v);
+    if (sums) out["row_sums"] = sums_of(*sums);
+    return out;
+}
+
+json stage_json(const stage_trace& s) {
+    json out;
+    out["index"] = s.index;
+    out["id"] = s.id;
+    out["title"] = s.title;
+    out["formula"] = s.formula;
+    out["text"] = s.text;
+    out["values"] = json::array();
+    for (const auto& sv : s.values) out["values"].push_back(value_json(sv.name, sv.v, sv.r, sv.row_sums));
+    if (s.steps.empty()) return out;
+    out["steps"] = json::array();
+    for (const auto& step : s.steps) {
+        json js;
+        js["label"] = step.label;
+        js["values"] = json::array();
+        for (const auto& [name, v] : step.values)
+            js["values"].push_back(value_json(name, v, role::output, std::nullopt));
+        out["steps"].push_back(std::move(js));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_json(const trace& t, int indent) {
+    json out;
+    out["lesson"] = t.lesson;
+    out["title"] = t.title;
+    out["lang"] = std::string(lang_code(t.language));
+    out["scenario"] = t.scenario;
+    out["stages"] = json::array();
+    for (const auto& s : t.stages) out["stages"].push_back(stage_json(s));
+    // Lesson files are read as UTF-8, but a stray byte must not cost the user the whole trace.
+    return out.dump(indent < 0 ? -1 : indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace qkv

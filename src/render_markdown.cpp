@@ -1,1 +1,97 @@
-// placeholder: being written
+// A Markdown handout of a trace: a section per stage, the formula as code, each value as a GitHub
+// table (weights with their row sums). Reads the trace; computes no number.
+#include "qkv/render_markdown.hpp"
+
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "render_cells.hpp"
+
+namespace qkv {
+namespace {
+
+using detail::gap;
+
+// A '|' inside a cell would end the cell: GitHub tables take it escaped.
+std::string cell(std::string_view s) {
+    std::string out;
+    for (char ch : s) {
+        if (ch == '|') out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+std::string trimmed_end(std::string_view s) {
+    std::size_t end = s.find_last_not_of(" \t\r\n");
+    return end == std::string_view::npos ? std::string() : std::string(s.substr(0, end + 1));
+}
+
+// Handouts have no screen width: more than a dozen rows or columns is elided unless --full.
+std::string table(const matrix& m, const value& v, const matrix* sums, const render_options& o) {
+    auto rows = detail::shown_indices(m.rows, !o.full && m.rows > 12, 5, 5);
+    auto cols = detail::shown_indices(m.cols, !o.full && m.cols > 12, 3, 3);
+    auto row_names = detail::axis_names(v.rows, m.rows);
+    auto col_names = detail::axis_names(v.cols, m.cols);
+    std::string head = "|  |", rule = "| --- |";
+    for (std::size_t c : cols) {
+        head += fmt::format(" {} |", c == gap ? "…" : cell(col_names[c]));
+        rule += " ---: |";
+    }
+    if (sums) {
+        head += fmt::format(" {} |", cell(tr(o.language, "row sums")));
+        rule += " ---: |";
+    }
+    std::string out = head + '\n' + rule + '\n';
+    for (std::size_t r : rows) {
+        out += fmt::format("| {} |", r == gap ? "…" : cell(row_names[r]));
+        for (std::size_t c : cols)
+            out += fmt::format(" {} |", r == gap || c == gap ? "…" : detail::format_number(m(r, c), o.precision));
+        if (sums) out += fmt::format(" {} |", r == gap ? "…" : detail::format_number((*sums)(r, 0), o.precision));
+        out += '\n';
+    }
+    return out;
+}
+
+// "**S** `[3, 3]` — rows: queries · columns: keys *(output)*", then the table(s).
+std::string value_block(const std::string& name, const value& v, std::optional<role> r,
+                        const std::optional<value>& sums, const render_options& o) {
+    std::string role_part = r ? fmt::format(" *({})*", detail::role_word(o.language, *r)) : "";
+    if (v.is_scalar())
+        return fmt::format("**{}** = {}{}\n", name, detail::format_number(v.number, o.precision), role_part);
+    std::string out = fmt::format("**{}** `{}`", name, v.shape_str());
+    if (std::string axes = detail::axes_phrase(o.language, v); !axes.empty()) out += " — " + axes;
+    out += role_part + '\n';
+    for (std::size_t h = 0; h < v.mats.size(); ++h) {
+        const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
+        if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
+        if (v.is_stack()) out += fmt::format("\n*{} {}*\n", tr(o.language, "head"), h + 1);
+        out += '\n' + table(v.mats[h], v, s, o);
+    }
+    return out;
+}
+
+std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
+    std::string out = fmt::format("## {}/{} · {}\n", s.index, t.stages.size(), s.title);
+    if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n```\n" + f + "\n```\n";
+    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + text + '\n';
+    for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
+    for (const auto& step : s.steps) {
+        out += fmt::format("\n**{}**\n", step.label);
+        for (const auto& [name, v] : step.values) out += '\n' + value_block(name, v, std::nullopt, std::nullopt, o);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_markdown(const trace& t, const render_options& o) {
+    std::string out = fmt::format("# {} {} · {}", tr(o.language, "Lesson"), t.lesson, t.title);
+    if (!t.scenario.empty()) out += fmt::format(" · {} {}", tr(o.language, "scenario"), t.scenario);
+    out += '\n';
+    for (const auto& s : t.stages) out += '\n' + stage_section(t, s, o);
+    return out;
+}
+
+}  // namespace qkv

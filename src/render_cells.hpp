@@ -1,0 +1,68 @@
+// What the text and Markdown renderers share: how one number is written, the labels of an axis,
+// which indices survive eliding, and the "rows: queries · columns: keys" phrase. Private to src/.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "qkv/i18n.hpp"
+#include "qkv/trace.hpp"
+#include "qkv/value.hpp"
+
+namespace qkv::detail {
+
+// Marks the place of "…" in a list of shown indices.
+inline constexpr std::size_t gap = static_cast<std::size_t>(-1);
+
+// Fixed decimals, so equal-width right-aligned cells line up at the point. A value that rounds
+// to zero prints without its sign: "-0.0000" only makes a learner look for a mistake.
+inline std::string format_number(float x, int precision) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+    std::string s = fmt::format("{:.{}f}", x, precision);
+    if (s.front() == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
+    return s;
+}
+
+// The names of an axis of length n: its labels, or 1..n counted as the lessons count (s_23).
+inline std::vector<std::string> axis_names(const labels& l, std::size_t n) {
+    if (l.names.size() == n) return l.names;
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < n; ++i) out.push_back(std::to_string(i + 1));
+    return out;
+}
+
+// All of 0..n-1, or the first `head` and the last `tail` with a gap between them.
+inline std::vector<std::size_t> shown_indices(std::size_t n, bool elide, std::size_t head,
+                                              std::size_t tail) {
+    std::vector<std::size_t> out;
+    if (!elide || n <= head + tail + 1) {
+        for (std::size_t i = 0; i < n; ++i) out.push_back(i);
+        return out;
+    }
+    for (std::size_t i = 0; i < head; ++i) out.push_back(i);
+    out.push_back(gap);
+    for (std::size_t i = n - tail; i < n; ++i) out.push_back(i);
+    return out;
+}
+
+// "rows: queries · columns: keys", either half left out when its axis has no tag.
+inline std::string axes_phrase(lang l, const value& v) {
+    std::string out;
+    if (!v.rows.axis.empty()) out = fmt::format("{}: {}", tr(l, "rows"), tr(l, v.rows.axis));
+    if (!v.cols.axis.empty()) {
+        if (!out.empty()) out += " · ";
+        out += fmt::format("{}: {}", tr(l, "columns"), tr(l, v.cols.axis));
+    }
+    return out;
+}
+
+inline std::string_view role_word(lang l, role r) {
+    return tr(l, r == role::input ? "input" : "output");
+}
+
+}  // namespace qkv::detail
