@@ -1,1 +1,80 @@
-// placeholder: being written
+// The one door to OpenBLAS: every cblas call and every leading dimension in qkv lives here.
+// cblas is column-major at heart; CblasRowMajor lets us pass our row-major blocks as they are.
+#include "qkv/blas.hpp"
+
+#include <climits>
+#include <stdexcept>
+
+#include <cblas.h>
+
+// Older cblas.h files do not declare OpenBLAS's own thread controls; the library has them.
+extern "C" {
+void openblas_set_num_threads(int num_threads);
+int openblas_get_num_threads(void);
+}
+
+namespace qkv::blas {
+
+namespace {
+
+// cblas takes int sizes; a matrix too large for one is a caller's bug, not something to wrap.
+blasint to_blasint(std::size_t x) {
+    if (x > static_cast<std::size_t>(INT_MAX)) throw std::invalid_argument("gemm: size exceeds int");
+    return static_cast<blasint>(x);
+}
+
+CBLAS_TRANSPOSE to_cblas(trans t) { return t == trans::yes ? CblasTrans : CblasNoTrans; }
+
+// C (m, n) *= beta, for the empty products BLAS would reject (k == 0 makes a leading dim of 0).
+void scale_rows(std::size_t m, std::size_t n, float beta, float* C, std::size_t ldc) {
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) C[i * ldc + j] = beta == 0.0f ? 0.0f : beta * C[i * ldc + j];
+}
+
+}  // namespace
+
+void gemm(matrix& C, const matrix& A, trans ta, const matrix& B, trans tb, float alpha, float beta) {
+    // op(A): (m, k), op(B): (k, n), whether or not they are stored transposed.
+    const std::size_t m = ta == trans::no ? A.rows : A.cols;
+    const std::size_t k = ta == trans::no ? A.cols : A.rows;
+    const std::size_t kb = tb == trans::no ? B.rows : B.cols;
+    const std::size_t n = tb == trans::no ? B.cols : B.rows;
+    if (k != kb)
+        throw std::invalid_argument(fmt::format("gemm: op(A) {} has {} columns but op(B) has {} rows",
+                                                shape_str(A), k, kb));
+    if (beta == 0.0f) {
+        C = matrix(m, n);  // C: [m, n], its old contents never read
+    } else if (C.rows != m || C.cols != n) {
+        throw std::invalid_argument(fmt::format("gemm: C is {}, the product is [{}, {}]",
+                                                shape_str(C), m, n));
+    }
+    if (m == 0 || n == 0) return;
+    if (k == 0) return scale_rows(m, n, beta, C.data.data(), n);
+
+    // Row-major C (m, n) = alpha * op(A) (m, k) @ op(B) (k, n) + beta * C:
+    // M = m, N = n, K = k; each leading dimension is its stored matrix's column count
+    // (lda = A.cols, ldb = B.cols, ldc = n), whichever way the matrix is read.
+    cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), to_blasint(m), to_blasint(n),
+                to_blasint(k), alpha, A.data.data(), to_blasint(A.cols), B.data.data(),
+                to_blasint(B.cols), beta, C.data.data(), to_blasint(n));
+}
+
+void gemm_raw(std::size_t m, std::size_t n, std::size_t k, float alpha,
+              const float* A, std::size_t lda, const float* B, std::size_t ldb, trans tb,
+              float beta, float* C, std::size_t ldc) {
+    if (m == 0 || n == 0) return;
+    if (k == 0) return scale_rows(m, n, beta, C, ldc);
+
+    // Row-major block C (m, n; stride ldc) = alpha * A (m, k; stride lda) @ op(B) + beta * C,
+    // B stored (k, n) or (n, k) with stride ldb: M = m, N = n, K = k, leading dims as given
+    // (a block of a larger matrix has a row stride wider than its own width).
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, to_cblas(tb), to_blasint(m), to_blasint(n),
+                to_blasint(k), alpha, A, to_blasint(lda), B, to_blasint(ldb), beta, C,
+                to_blasint(ldc));
+}
+
+void set_threads(int n) { openblas_set_num_threads(n < 1 ? 1 : n); }
+
+int threads() { return openblas_get_num_threads(); }
+
+}  // namespace qkv::blas

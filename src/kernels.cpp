@@ -1,1 +1,161 @@
-// placeholder: being written
+// The plain kernels of attention, each a loop that reads like its formula. matmul_ref is the
+// reference blas::gemm is tested against; the rest are the only implementations.
+#include "qkv/kernels.hpp"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+
+namespace qkv::kernels {
+
+namespace {
+
+constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+
+}  // namespace
+
+matrix matmul_ref(const matrix& A, const matrix& B) {
+    // C[i][j] = sum_p A[i][p] * B[p][j]; double so the reference is more exact than what it checks
+    if (A.cols != B.rows)
+        throw std::invalid_argument(fmt::format("matmul_ref: {} @ {}", shape_str(A), shape_str(B)));
+    matrix C(A.rows, B.cols);  // C: [m, n]
+    for (std::size_t i = 0; i < A.rows; ++i)
+        for (std::size_t j = 0; j < B.cols; ++j) {
+            double acc = 0.0;
+            for (std::size_t p = 0; p < A.cols; ++p) acc += double(A(i, p)) * double(B(p, j));
+            C(i, j) = static_cast<float>(acc);
+        }
+    return C;
+}
+
+matrix transpose(const matrix& A) {
+    // T[j][i] = A[i][j]
+    matrix T(A.cols, A.rows);  // T: [n, m]
+    for (std::size_t i = 0; i < A.rows; ++i)
+        for (std::size_t j = 0; j < A.cols; ++j) T(j, i) = A(i, j);
+    return T;
+}
+
+matrix softmax_rows(const matrix& S) {
+    // A[i][j] = exp(S[i][j] - max_j S[i]) / sum_j exp(S[i][j] - max_j S[i])
+    matrix A(S.rows, S.cols);  // A: [m, n], each row a distribution
+    for (std::size_t i = 0; i < S.rows; ++i) {
+        const float* s = S.row(i);
+        float* a = A.row(i);
+        // pass 1: the row max; subtracting it is for numerical stability (exp never overflows)
+        float max = neg_inf;
+        for (std::size_t j = 0; j < S.cols; ++j) max = std::fmax(max, s[j]);
+        if (max == neg_inf) {  // everything masked: no distribution exists
+            for (std::size_t j = 0; j < S.cols; ++j) a[j] = nan;
+            continue;
+        }
+        // pass 2: exp and sum (exp(-inf) is exactly 0, so masked keys get exactly 0)
+        double sum = 0.0;
+        for (std::size_t j = 0; j < S.cols; ++j) {
+            a[j] = std::exp(s[j] - max);
+            sum += a[j];
+        }
+        // pass 3: normalise
+        for (std::size_t j = 0; j < S.cols; ++j) a[j] = static_cast<float>(a[j] / sum);
+    }
+    return A;
+}
+
+matrix softmax_rows_naive(const matrix& S) {
+    // A[i][j] = exp(S[i][j]) / sum_j exp(S[i][j]), as the formula is first written
+    matrix A(S.rows, S.cols);  // A: [m, n]
+    for (std::size_t i = 0; i < S.rows; ++i) {
+        float sum = 0.0f;  // float on purpose: exp(89) already overflows it, as PyTorch's would
+        for (std::size_t j = 0; j < S.cols; ++j) {
+            A(i, j) = std::exp(S(i, j));
+            sum += A(i, j);
+        }
+        for (std::size_t j = 0; j < S.cols; ++j) A(i, j) /= sum;
+    }
+    return A;
+}
+
+matrix softmax_cols(const matrix& S) {
+    // A[i][j] = exp(S[i][j]) / sum_i exp(S[i][j]): each column sums to 1, not each row
+    return transpose(softmax_rows(transpose(S)));
+}
+
+matrix cosine_rows(const matrix& A, const matrix& B) {
+    // C[i][j] = A_i · B_j / (|A_i| |B_j|); 0 when either row is all zeros (no direction)
+    if (A.cols != B.cols)
+        throw std::invalid_argument(fmt::format("cosine_rows: {} vs {}", shape_str(A), shape_str(B)));
+    matrix C(A.rows, B.rows);  // C: [m, n]
+    for (std::size_t i = 0; i < A.rows; ++i)
+        for (std::size_t j = 0; j < B.rows; ++j) {
+            double dot = 0.0, aa = 0.0, bb = 0.0;
+            for (std::size_t p = 0; p < A.cols; ++p) {
+                dot += double(A(i, p)) * B(j, p);
+                aa += double(A(i, p)) * A(i, p);
+                bb += double(B(j, p)) * B(j, p);
+            }
+            C(i, j) = aa == 0.0 || bb == 0.0 ? 0.0f : static_cast<float>(dot / std::sqrt(aa * bb));
+        }
+    return C;
+}
+
+matrix causal_mask(std::size_t n) {
+    // M[i][j] = 0 if j <= i else -inf: query i sees keys 0..i
+    matrix M(n, n);  // M: [n, n]
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) M(i, j) = neg_inf;
+    return M;
+}
+
+matrix row_sums(const matrix& A) {
+    // r[i] = sum_j A[i][j]
+    matrix r(A.rows, 1);  // r: [m, 1]
+    for (std::size_t i = 0; i < A.rows; ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < A.cols; ++j) sum += A(i, j);
+        r(i, 0) = static_cast<float>(sum);
+    }
+    return r;
+}
+
+matrix softmax_jacobian_norm(const matrix& P) {
+    // g[i] = || diag(p) - p p^T ||_F with p = P[i]: entry (a, b) is p_a [a == b] - p_a p_b
+    matrix g(P.rows, 1);  // g: [m, 1]
+    for (std::size_t i = 0; i < P.rows; ++i) {
+        const float* p = P.row(i);
+        double sq = 0.0;
+        for (std::size_t a = 0; a < P.cols; ++a)
+            for (std::size_t b = 0; b < P.cols; ++b) {
+                const double J = (a == b ? double(p[a]) : 0.0) - double(p[a]) * p[b];
+                sq += J * J;
+            }
+        g(i, 0) = static_cast<float>(std::sqrt(sq));
+    }
+    return g;
+}
+
+namespace {
+
+// Uniform double in [0, 1) from the top 53 bits, the same on every platform.
+double uniform01(std::mt19937_64& gen) { return double(gen() >> 11) * 0x1.0p-53; }
+
+}  // namespace
+
+matrix randn(std::size_t r, std::size_t c, std::uint64_t seed) {
+    // Box-Muller: z0 = sqrt(-2 ln u1) cos(2 pi u2), z1 = sqrt(-2 ln u1) sin(2 pi u2) ~ N(0, 1)
+    std::mt19937_64 gen(seed);
+    matrix X(r, c);  // X: [r, c]
+    for (std::size_t i = 0; i < X.size(); i += 2) {
+        const double u1 = 1.0 - uniform01(gen);  // (0, 1]: ln never sees 0
+        const double u2 = uniform01(gen);
+        const double radius = std::sqrt(-2.0 * std::log(u1));
+        const double theta = 2.0 * std::numbers::pi * u2;
+        X.data[i] = static_cast<float>(radius * std::cos(theta));
+        if (i + 1 < X.size()) X.data[i + 1] = static_cast<float>(radius * std::sin(theta));
+    }
+    return X;
+}
+
+}  // namespace qkv::kernels

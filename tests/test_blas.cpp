@@ -1,0 +1,126 @@
+// blas::gemm against products worked by hand and against the plain-loop kernels::matmul_ref.
+#define BOOST_TEST_MODULE blas
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "qkv/blas.hpp"
+#include "qkv/kernels.hpp"
+
+using qkv::matrix;
+using qkv::blas::trans;
+namespace blas = qkv::blas;
+namespace kernels = qkv::kernels;
+
+namespace {
+
+// Largest |a - b| relative to the largest |b| (at least 1), so big products are judged fairly.
+float rel_diff(const matrix& a, const matrix& b) {
+    float scale = 1.0f;
+    for (float x : b.data) scale = std::fmax(scale, std::fabs(x));
+    return qkv::max_abs_diff(a, b) / scale;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(two_by_two_by_hand) {
+    const matrix A = matrix::of({{1, 2}, {3, 4}});
+    const matrix B = matrix::of({{5, 6}, {7, 8}});
+    matrix C;
+    blas::gemm(C, A, trans::no, B, trans::no);
+    // [1*5+2*7, 1*6+2*8; 3*5+4*7, 3*6+4*8] = [19, 22; 43, 50]
+    BOOST_TEST((C == matrix::of({{19, 22}, {43, 50}})));
+
+    blas::gemm(C, A, trans::yes, B, trans::no);
+    // A^T = [1, 3; 2, 4]: [1*5+3*7, 1*6+3*8; 2*5+4*7, 2*6+4*8] = [26, 30; 38, 44]
+    BOOST_TEST((C == matrix::of({{26, 30}, {38, 44}})));
+
+    blas::gemm(C, A, trans::no, B, trans::yes);
+    // B^T = [5, 7; 6, 8]: [1*5+2*6, 1*7+2*8; 3*5+4*6, 3*7+4*8] = [17, 23; 39, 53]
+    BOOST_TEST((C == matrix::of({{17, 23}, {39, 53}})));
+}
+
+BOOST_AUTO_TEST_CASE(alpha_and_beta_by_hand) {
+    const matrix A = matrix::of({{1, 2}, {3, 4}});
+    const matrix I = matrix::of({{1, 0}, {0, 1}});
+    matrix C = matrix::of({{10, 10}, {10, 10}});
+    blas::gemm(C, A, trans::no, I, trans::no, 2.0f, 0.5f);
+    // 2 * A + 0.5 * 10 = [2+5, 4+5; 6+5, 8+5] = [7, 9; 11, 13]
+    BOOST_TEST((C == matrix::of({{7, 9}, {11, 13}})));
+}
+
+BOOST_AUTO_TEST_CASE(non_square_by_hand) {
+    const matrix A = matrix::of({{1, 0, 2}});        // [1, 3]
+    const matrix B = matrix::of({{1}, {5}, {3}});    // [3, 1]
+    matrix C;
+    blas::gemm(C, A, trans::no, B, trans::no);
+    // 1*1 + 0*5 + 2*3 = 7
+    BOOST_TEST((C == matrix::of({{7}})));
+    blas::gemm(C, B, trans::no, A, trans::no);
+    // outer product [1; 5; 3] [1, 0, 2] = [1, 0, 2; 5, 0, 10; 3, 0, 6]
+    BOOST_TEST((C == matrix::of({{1, 0, 2}, {5, 0, 10}, {3, 0, 6}})));
+}
+
+BOOST_AUTO_TEST_CASE(random_shapes_match_reference) {
+    const std::size_t shapes[][3] = {{1, 1, 1}, {3, 5, 2}, {7, 4, 9}, {16, 16, 16}, {33, 17, 65}};
+    std::uint64_t seed = 1;
+    for (const auto& s : shapes) {
+        const std::size_t m = s[0], k = s[1], n = s[2];
+        const matrix A = kernels::randn(m, k, seed++);  // A: [m, k]
+        const matrix B = kernels::randn(k, n, seed++);  // B: [k, n]
+        const matrix ref = kernels::matmul_ref(A, B);   // ref: [m, n]
+        matrix C;
+        blas::gemm(C, A, trans::no, B, trans::no);
+        BOOST_TEST(rel_diff(C, ref) < 1e-5f, "A @ B at " << m << "x" << k << "x" << n);
+
+        // The same product with the factors stored transposed.
+        blas::gemm(C, kernels::transpose(A), trans::yes, B, trans::no);
+        BOOST_TEST(rel_diff(C, ref) < 1e-5f, "(A^T)^T @ B");
+        blas::gemm(C, A, trans::no, kernels::transpose(B), trans::yes);
+        BOOST_TEST(rel_diff(C, ref) < 1e-5f, "A @ (B^T)^T");
+        blas::gemm(C, kernels::transpose(A), trans::yes, kernels::transpose(B), trans::yes);
+        BOOST_TEST(rel_diff(C, ref) < 1e-5f, "(A^T)^T @ (B^T)^T");
+        BOOST_TEST(C.rows == m);
+        BOOST_TEST(C.cols == n);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(inner_dimension_mismatch_throws) {
+    matrix C;
+    BOOST_CHECK_THROW(blas::gemm(C, matrix(2, 3), trans::no, matrix(2, 3), trans::no),
+                      std::invalid_argument);
+    // With beta != 0, C must already have the product's shape.
+    matrix wrong(3, 3);
+    BOOST_CHECK_THROW(blas::gemm(wrong, matrix(2, 3), trans::no, matrix(3, 2), trans::no, 1.0f, 1.0f),
+                      std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(empty_inner_dimension_gives_zeros) {
+    matrix C = matrix::of({{9}});
+    blas::gemm(C, matrix(2, 0), trans::no, matrix(0, 3), trans::no);
+    // A sum over nothing is 0: a [2, 3] of zeros.
+    BOOST_TEST((C == matrix(2, 3, 0.0f)));
+}
+
+BOOST_AUTO_TEST_CASE(gemm_raw_on_a_block) {
+    // M: [3, 4]; multiply its top-left [2, 2] block by itself into the bottom-right of Out [3, 4].
+    const matrix M = matrix::of({{1, 2, 90, 90}, {3, 4, 90, 90}, {90, 90, 90, 90}});
+    matrix Out(3, 4, -1.0f);
+    blas::gemm_raw(2, 2, 2, 1.0f, M.row(0), 4, M.row(0), 4, trans::no, 0.0f, &Out(1, 2), 4);
+    // [1, 2; 3, 4]^2 = [1+6, 2+8; 3+12, 6+16] = [7, 10; 15, 22]; the rest of Out untouched.
+    BOOST_TEST((Out == matrix::of({{-1, -1, -1, -1}, {-1, -1, 7, 10}, {-1, -1, 15, 22}})));
+
+    blas::gemm_raw(2, 2, 2, 1.0f, M.row(0), 4, M.row(0), 4, trans::yes, 0.0f, &Out(1, 2), 4);
+    // [1, 2; 3, 4] @ [1, 3; 2, 4] = [1+4, 3+8; 3+8, 9+16] = [5, 11; 11, 25]
+    BOOST_TEST((Out == matrix::of({{-1, -1, -1, -1}, {-1, -1, 5, 11}, {-1, -1, 11, 25}})));
+}
+
+BOOST_AUTO_TEST_CASE(thread_count_round_trips) {
+    blas::set_threads(1);
+    BOOST_TEST(blas::threads() == 1);
+    blas::set_threads(2);
+    BOOST_TEST(blas::threads() <= 2);  // OpenBLAS may be built with fewer
+    blas::set_threads(1);
+    BOOST_TEST(blas::threads() == 1);
+}
