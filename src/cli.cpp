@@ -1,1 +1,138 @@
-// placeholder: being written
+// The command table and the one place that turns errors into a line on stderr and an exit status:
+// 0 done, 1 a check that did not pass, 2 a usage or input error.
+#include "qkv/cli.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "qkv/suggest.hpp"
+#include "qkv/terminal.hpp"
+#include "qkv_config.hpp"
+
+namespace qkv::cli {
+
+namespace po = boost::program_options;
+
+const std::vector<command>& commands() {
+    static const std::vector<command> table = {
+        {"list", "[options]", "list the lessons: number, title, stages", cmd_list},
+        {"lesson", "N|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson},
+    };
+    return table;
+}
+
+namespace {
+
+void print_main_help() {
+    std::string out = fmt::format("qkv {} — self-attention, taught by running it\n\nUsage: qkv COMMAND [options]\n\nCommands:\n",
+                                  QKV_VERSION);
+    for (const command& c : commands()) out += fmt::format("  {:<10} {}\n", c.name, c.summary);
+    out += "\nEvery command takes --help. Start with: qkv lesson 1\n"
+           "Exit status: 0 done, 1 a check that did not pass, 2 a usage or input error.\n";
+    write_out(out);
+}
+
+int dispatch(int argc, char** argv) {
+    args rest(argv + (argc > 1 ? 2 : 1), argv + argc);
+    std::string name = argc > 1 ? argv[1] : "";
+    if (name.empty() || name == "--help" || name == "-h" || name == "help") {
+        print_main_help();
+        return name.empty() ? 2 : 0;
+    }
+    if (name == "--version" || name == "-V") {
+        write_out(fmt::format("qkv {}\n", QKV_VERSION));
+        return 0;
+    }
+    for (const command& c : commands())
+        if (c.name == name) return c.run(rest);
+    std::vector<std::string> names;
+    for (const command& c : commands()) names.emplace_back(c.name);
+    std::string near = nearest(name, names);
+    throw usage_error(fmt::format("unknown command '{}'{}; see qkv --help", name,
+                                  near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // A closed pipe is reported by write_out as broken_pipe instead of killing us mid-line.
+    std::signal(SIGPIPE, SIG_IGN);
+    try {
+        return dispatch(argc, argv);
+    } catch (const broken_pipe&) {
+        return 141;  // what a shell reports for SIGPIPE, without a word on stderr
+    } catch (const usage_error& e) {
+        std::string cmd = argc > 1 ? fmt::format("qkv {}", argv[1]) : "qkv";
+        fmt::print(stderr, "{}: {}\n", cmd, e.what());
+    } catch (const input_error& e) {
+        fmt::print(stderr, "qkv: {}\n", e.what());
+    } catch (const std::bad_alloc&) {
+        fmt::print(stderr, "qkv: out of memory\n");
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "qkv: {}\n", e.what());
+    }
+    return 2;
+}
+
+bool parse(std::string_view cmd, const args& a, const po::options_description& desc,
+           const po::positional_options_description& pos, po::variables_map& vm) {
+    try {
+        po::store(po::command_line_parser(a).options(desc).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw usage_error(fmt::format("{}; see qkv {} --help", e.what(), cmd));
+    }
+    if (vm.count("help")) {
+        std::ostringstream help;
+        help << desc;
+        for (const command& c : commands())
+            if (c.name == cmd) write_out(fmt::format("Usage: qkv {} {}\n{}\n\n{}", c.name, c.usage, c.summary, help.str()));
+        return false;
+    }
+    return true;
+}
+
+void add_output_options(po::options_description& desc, output_choice& c) {
+    desc.add_options()
+        ("lang", po::value(&c.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
+        ("color", po::value(&c.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR)")
+        ("format", po::value(&c.format)->default_value("text"), "text, markdown or json")
+        ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
+        ("full", po::bool_switch(&c.full), "show every row and column, never elide");
+}
+
+render_options resolve_output(const output_choice& c) {
+    render_options o;
+    if (c.lang.empty()) o.language = default_lang();
+    else if (c.lang == "zh" || c.lang == "en") o.language = *parse_lang(c.lang);
+    else throw usage_error(fmt::format("--lang must be zh or en, not '{}'", c.lang));
+    if (c.color == "always") o.color = true;
+    else if (c.color == "never") o.color = false;
+    else if (c.color == "auto") {
+        const char* no_color = std::getenv("NO_COLOR");
+        const char* term = std::getenv("TERM");
+        o.color = terminal::is_tty(1) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
+    } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
+    if (c.format != "text" && c.format != "markdown" && c.format != "json")
+        throw usage_error(fmt::format("--format must be text, markdown or json, not '{}'", c.format));
+    if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));
+    o.precision = c.precision;
+    o.full = c.full;
+    o.width = terminal::width(1);
+    return o;
+}
+
+void write_out(std::string_view text) {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+        if (errno == EPIPE) throw broken_pipe{};
+        throw input_error(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
+    }
+}
+
+}  // namespace qkv::cli

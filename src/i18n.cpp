@@ -1,1 +1,69 @@
-// placeholder: being written
+// The language choice and the interface words. Lesson text is never here: only the handful of
+// words the renderers and commands put around it.
+#include "qkv/i18n.hpp"
+
+#include <cstdlib>
+#include <map>
+
+namespace qkv {
+
+std::string_view lang_code(lang l) { return l == lang::zh ? "zh" : "en"; }
+
+std::optional<lang> parse_lang(std::string_view s) {
+    if (s.substr(0, 2) == "zh") return lang::zh;
+    if (s.substr(0, 2) == "en") return lang::en;
+    return std::nullopt;
+}
+
+lang default_lang() {
+    if (const char* q = std::getenv("QKV_LANG"); q && *q) {
+        if (auto l = parse_lang(q)) return *l;
+    }
+    // POSIX order of precedence: the first of these that is set and non-empty decides.
+    for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+        const char* v = std::getenv(var);
+        if (v && *v) return std::string_view(v).substr(0, 2) == "zh" ? lang::zh : lang::en;
+    }
+    return lang::en;
+}
+
+std::string_view tr(lang l, std::string_view key) {
+    if (l == lang::en) return key;
+    // English phrase -> Chinese. Keys are the English text so that code reads naturally.
+    static const std::map<std::string_view, std::string_view> zh = {
+        {"rows", "行"},
+        {"columns", "列"},
+        {"row sums", "行和"},
+        {"tokens", "词元"},
+        {"queries", "查询"},
+        {"keys", "键"},
+        {"features", "特征"},
+        {"heads", "头"},
+        {"samples", "样本"},
+        {"head", "头"},
+        {"input", "输入"},
+        {"output", "输出"},
+        {"Lesson", "第"},
+        {"lesson", "课"},
+        {"scenario", "场景"},
+        {"stage", "阶段"},
+        {"stages", "阶段数"},
+        {"weights", "权重"},
+        {"heatmap", "热力图"},
+        {"legend", "图例"},
+        {"number", "编号"},
+        {"title", "标题"},
+        {"formula", "公式"},
+        {"step", "步骤"},
+        {"Enter/n next · b back · g K go to stage K · r redraw · h help · q quit",
+         "回车/n 下一步 · b 上一步 · g K 跳到第 K 阶段 · r 重画 · h 帮助 · q 退出"},
+        {"go to stage: ", "跳到阶段："},
+        {"no such stage", "没有这个阶段"},
+        {"unknown key; h for help", "未知按键；按 h 查看帮助"},
+        {"end of lesson", "本课结束"},
+    };
+    auto it = zh.find(key);
+    return it == zh.end() ? key : it->second;
+}
+
+}  // namespace qkv

@@ -1,1 +1,170 @@
-// placeholder: being written
+// Loading scenario files: tokens and matrices, given inline, as CSV files beside the scenario,
+// or generated from a seed. Every check points at the file and line of the offending value.
+#include "qkv/scenario.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "qkv/csv.hpp"
+#include "qkv/error.hpp"
+#include "qkv/kernels.hpp"
+
+namespace qkv {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The most cells a generated matrix may have: 2^28 floats are 1 GiB.
+constexpr std::size_t max_cells = std::size_t{1} << 28;
+
+source_loc loc_of(const std::string& file, const toml::node& n) {
+    return {file, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
+}
+
+float number_of(const std::string& file, const toml::node& n, const std::string& what) {
+    double x = 0;
+    if (auto i = n.as_integer()) x = static_cast<double>(i->get());
+    else if (auto f = n.as_floating_point()) x = f->get();
+    else throw input_error(loc_of(file, n), fmt::format("{}: expected a number", what));
+    if (!std::isfinite(x)) throw input_error(loc_of(file, n), fmt::format("{}: NaN and Inf are not allowed", what));
+    if (std::fabs(x) > 3.0e38) throw input_error(loc_of(file, n), fmt::format("{}: too large for a float", what));
+    return static_cast<float>(x);
+}
+
+matrix inline_matrix(const std::string& file, const std::string& name, const toml::array& rows) {
+    if (rows.empty()) throw input_error(loc_of(file, rows), fmt::format("matrix {} has no rows", name));
+    std::vector<float> cells;
+    std::size_t cols = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const toml::array* row = rows[r].as_array();
+        if (!row) throw input_error(loc_of(file, rows[r]), fmt::format("matrix {}: row {} is not an array", name, r + 1));
+        if (r == 0) cols = row->size();
+        if (row->size() != cols || cols == 0)
+            throw input_error(loc_of(file, *row), fmt::format("matrix {}: row {} has {} values but row 1 has {} (ragged rows)",
+                                                              name, r + 1, row->size(), cols));
+        for (std::size_t c = 0; c < cols; ++c)
+            cells.push_back(number_of(file, (*row)[c], fmt::format("matrix {}, row {}, column {}", name, r + 1, c + 1)));
+    }
+    return matrix(rows.size(), cols, std::move(cells));
+}
+
+// X = { randn = [2, 512], seed = 1, scale = 0.044 }: N(0, 1) samples from qkv's generator, scaled.
+matrix generated_matrix(const std::string& file, const std::string& name, const toml::table& spec) {
+    for (auto&& [k, v] : spec)
+        if (k != "randn" && k != "seed" && k != "scale")
+            throw input_error(loc_of(file, v), fmt::format("matrix {}: unknown key '{}' (expected randn, seed, scale)", name, k.str()));
+    const toml::array* dims = spec["randn"].as_array();
+    if (!dims || dims->size() != 2 || !(*dims)[0].is_integer() || !(*dims)[1].is_integer())
+        throw input_error(loc_of(file, spec), fmt::format("matrix {}: randn must be [rows, columns]", name));
+    auto r = (*dims)[0].as_integer()->get(), c = (*dims)[1].as_integer()->get();
+    if (r <= 0 || c <= 0) throw input_error(loc_of(file, *dims), fmt::format("matrix {}: sizes must be positive", name));
+    if (static_cast<double>(r) * static_cast<double>(c) > static_cast<double>(max_cells))
+        throw input_error(loc_of(file, *dims), fmt::format("matrix {}: [{}, {}] is too large ({:.1f} GiB; at most 1 GiB)",
+                                                           name, r, c, r * 4.0 * c / (1 << 30)));
+    auto seed = spec["seed"].value<std::int64_t>();
+    if (!seed || *seed < 0) throw input_error(loc_of(file, spec), fmt::format("matrix {}: needs seed = a non-negative integer", name));
+    float scale = spec.contains("scale") ? number_of(file, *spec.get("scale"), fmt::format("matrix {}, scale", name)) : 1.0f;
+    matrix m = kernels::randn(static_cast<std::size_t>(r), static_cast<std::size_t>(c), static_cast<std::uint64_t>(*seed));
+    for (float& x : m.data) x *= scale;
+    return m;
+}
+
+matrix matrix_of(const std::string& file, const std::string& name, const toml::node& n) {
+    if (auto a = n.as_array()) return inline_matrix(file, name, *a);
+    if (auto t = n.as_table()) return generated_matrix(file, name, *t);
+    if (auto s = n.as_string()) {
+        fs::path p = fs::path(file).parent_path() / s->get();
+        if (!fs::exists(p)) throw input_error(loc_of(file, n), fmt::format("matrix {}: file '{}' not found", name, p.string()));
+        return read_csv_matrix(p.string());
+    }
+    throw input_error(loc_of(file, n), fmt::format("matrix {}: expected an array of rows, a CSV file name, or {{ randn = [r, c], seed = s }}", name));
+}
+
+bool is_identifier(std::string_view s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    return true;
+}
+
+void check_shapes(const scenario& s, const toml::table& mats) {
+    const matrix& X = s.matrices.at("X");
+    std::size_t d_model = X.cols;
+    auto where = [&](const std::string& name) { return loc_of(s.file, *mats.get(name)); };
+    for (const char* w : {"W_Q", "W_K", "W_V"}) {
+        auto it = s.matrices.find(w);
+        if (it != s.matrices.end() && it->second.rows != d_model)
+            throw input_error(where(w), fmt::format("{} is {} but X is {}: {} needs d_model = {} rows (Q = X @ W_Q)",
+                                                    w, shape_str(it->second), shape_str(X), w, d_model));
+    }
+    auto q = s.matrices.find("W_Q"), k = s.matrices.find("W_K");
+    if (q != s.matrices.end() && k != s.matrices.end() && q->second.cols != k->second.cols)
+        throw input_error(where("W_K"), fmt::format("W_Q is {} but W_K is {}: queries and keys need the same d_k",
+                                                    shape_str(q->second), shape_str(k->second)));
+    if (auto o = s.matrices.find("W_O"); o != s.matrices.end() && o->second.cols != d_model)
+        throw input_error(where("W_O"), fmt::format("W_O is {}: it must map back to d_model = {} columns", shape_str(o->second), d_model));
+    if (s.heads && d_model % *s.heads != 0)
+        throw input_error(source_loc{s.file, 0, 0}, fmt::format("heads ({}) must divide d_model ({})", *s.heads, d_model));
+}
+
+}  // namespace
+
+scenario load_scenario(const std::string& path) {
+    if (!fs::exists(path)) throw input_error(source_loc{path, 0, 0}, "scenario file not found");
+    toml::table doc;
+    try {
+        doc = toml::parse_file(path);
+    } catch (const toml::parse_error& e) {
+        throw input_error(source_loc{path, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
+                          std::string(e.description()));
+    }
+    scenario s;
+    s.file = path;
+    for (auto&& [k, v] : doc)
+        if (k != "name" && k != "tokens" && k != "heads" && k != "matrices")
+            throw input_error(loc_of(path, v), fmt::format("unknown key '{}' (expected name, tokens, heads, [matrices])", k.str()));
+    s.name = doc["name"].value_or(fs::path(path).stem().string());
+    const toml::array* tokens = doc["tokens"].as_array();
+    if (!tokens) throw input_error(source_loc{path, 0, 0}, "missing 'tokens = [...]' (one token per row of X)");
+    for (auto& t : *tokens) {
+        if (!t.is_string()) throw input_error(loc_of(path, t), "tokens must be strings");
+        s.tokens.push_back(t.as_string()->get());
+    }
+    if (auto h = doc.get("heads")) {
+        if (!h->is_integer() || h->as_integer()->get() < 1)
+            throw input_error(loc_of(path, *h), "heads must be a positive integer");
+        s.heads = static_cast<std::size_t>(h->as_integer()->get());
+    }
+    const toml::table* mats = doc["matrices"].as_table();
+    if (!mats) throw input_error(source_loc{path, 0, 0}, "missing [matrices] table (at least X)");
+    for (auto&& [k, v] : *mats) {
+        std::string name(k.str());
+        if (!is_identifier(name)) throw input_error(loc_of(path, v), fmt::format("'{}' is not a usable matrix name (letters, digits, _)", name));
+        s.matrices[name] = matrix_of(path, name, v);
+    }
+    auto x = s.matrices.find("X");
+    if (x == s.matrices.end()) throw input_error(loc_of(path, *mats), "[matrices] has no X");
+    if (x->second.rows != s.tokens.size())
+        throw input_error(loc_of(path, *mats->get("X")), fmt::format("X has {} rows but there are {} tokens", x->second.rows, s.tokens.size()));
+    check_shapes(s, *mats);
+    return s;
+}
+
+workspace initial_workspace(const scenario& s) {
+    workspace ws;
+    for (const auto& [name, m] : s.matrices) {
+        labels rows, cols;
+        if (name == "X") rows = {s.tokens, "tokens"}, cols.axis = "features";
+        ws[name] = value::of(m, rows, cols);
+    }
+    const matrix& X = s.matrices.at("X");
+    ws["n"] = value::scalar(static_cast<float>(X.rows));
+    ws["d_model"] = value::scalar(static_cast<float>(X.cols));
+    if (s.heads) ws["h"] = value::scalar(static_cast<float>(*s.heads));
+    return ws;
+}
+
+}  // namespace qkv

@@ -1,1 +1,120 @@
-// placeholder: being written
+// Running a lesson: every stage's statements in order on one workspace, recording what each
+// stage shows. This is the only place a lesson meets a scenario.
+#include "qkv/trace.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "qkv/error.hpp"
+#include "qkv/kernels.hpp"
+
+namespace qkv {
+namespace {
+
+bool is_scenario_name(const std::string& name) { return name == "X" || name.starts_with("W_"); }
+
+// Before anything runs: does the scenario have every matrix the lesson reads? A missing one is
+// reported as what it is (the scenario lacks W_O), not as an unknown name in some formula.
+void check_needs(const lesson& l, const scenario& s, const workspace& ws) {
+    std::set<std::string> known;
+    for (const auto& [name, v] : ws) known.insert(name);
+    for (const stage& st : l.stages) {
+        for (const statement& stmt : st.f.statements) {
+            for (const std::string& name : names_read(*stmt.rhs)) {
+                if (known.count(name)) continue;
+                if (is_scenario_name(name))
+                    throw input_error(source_loc{s.file, 0, 0},
+                                      fmt::format("lesson {} needs the matrix {}, which this scenario does not define "
+                                                  "(used in {}, stage '{}')", l.number, name, stmt.where.str(), st.id));
+                if (name == "h")
+                    throw input_error(source_loc{s.file, 0, 0},
+                                      fmt::format("lesson {} needs 'heads = …' in the scenario (used in {}, stage '{}')",
+                                                  l.number, stmt.where.str(), st.id));
+            }
+            known.insert(stmt.target);
+        }
+    }
+}
+
+// The default of `show`: the matrices the stage reads (scalars read are not worth a table), then
+// everything it assigns.
+std::vector<std::string> default_show(const stage& st, const workspace& before) {
+    std::vector<std::string> out;
+    std::set<std::string> assigned;
+    for (const statement& stmt : st.f.statements) {
+        for (const std::string& name : names_read(*stmt.rhs)) {
+            auto it = before.find(name);
+            if (!assigned.count(name) && it != before.end() && !it->second.is_scalar() &&
+                std::find(out.begin(), out.end(), name) == out.end())
+                out.push_back(name);
+        }
+        assigned.insert(stmt.target);
+    }
+    for (const statement& stmt : st.f.statements)
+        if (std::find(out.begin(), out.end(), stmt.target) == out.end()) out.push_back(stmt.target);
+    return out;
+}
+
+// Attention weights carry their row sums, computed here so that renderers only print.
+std::optional<value> row_sums_of(const value& v) {
+    if (!v.weights || v.is_scalar()) return std::nullopt;
+    std::vector<matrix> sums;
+    for (const matrix& m : v.mats) sums.push_back(kernels::row_sums(m));
+    value out = v.is_stack() ? value::stack(std::move(sums), v.rows) : value::of(std::move(sums.front()), v.rows);
+    return out;
+}
+
+stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, workspace& ws, lang language) {
+    stage_trace out;
+    out.index = static_cast<int>(index);
+    out.id = st.id;
+    out.title = st.title.in(language);
+    out.text = st.text.in(language);
+    out.formula = st.f.source;
+    std::vector<std::string> show = st.show.empty() ? default_show(st, ws) : st.show;
+
+    eval_context ctx;
+    ctx.stage_id = st.id;
+    ctx.steps = &out.steps;
+    std::set<std::string> assigned;
+    for (const statement& stmt : st.f.statements) {
+        ctx.where = stmt.where;
+        ctx.statement_text = stmt.text;
+        value v = evaluate(*stmt.rhs, ws, ctx);
+        ws[stmt.target] = std::move(v);
+        assigned.insert(stmt.target);
+    }
+    for (const std::string& name : show) {
+        auto it = ws.find(name);
+        if (it == ws.end())
+            throw input_error(st.where, fmt::format("lesson {}, stage '{}' shows '{}', but no formula up to here assigns it "
+                                                    "and the scenario has no such matrix", l.number, st.id, name));
+        shown_value sv{name, assigned.count(name) ? role::output : role::input, it->second, std::nullopt};
+        if (auto ax = st.axes.find(name); ax != st.axes.end()) {
+            sv.v.rows.axis = ax->second.first;
+            sv.v.cols.axis = ax->second.second;
+        }
+        sv.row_sums = row_sums_of(sv.v);
+        out.values.push_back(std::move(sv));
+    }
+    return out;
+}
+
+}  // namespace
+
+run_result run_lesson(const lesson& l, const scenario& s, lang language) {
+    run_result r;
+    r.ws = initial_workspace(s);
+    check_needs(l, s, r.ws);
+    r.t.lesson = l.number;
+    r.t.title = l.title.in(language);
+    r.t.language = language;
+    r.t.scenario = s.name;
+    r.t.stage_count = l.stages.size();
+    for (std::size_t i = 0; i < l.stages.size(); ++i) r.t.stages.push_back(run_stage(l, l.stages[i], i + 1, r.ws, language));
+    return r;
+}
+
+}  // namespace qkv

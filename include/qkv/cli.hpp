@@ -1,0 +1,64 @@
+// The command line: one table of commands {name, usage, summary, function}, and the pieces every
+// command shares (output options, usage errors, writing to a closed pipe).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "qkv/error.hpp"
+#include "qkv/render.hpp"
+
+namespace qkv::cli {
+
+using args = std::vector<std::string>;
+
+struct command {
+    std::string_view name;
+    std::string_view usage;    // "N|all [options]"
+    std::string_view summary;  // one line for `qkv --help`
+    int (*run)(const args& a);
+};
+
+// Every command, in the order `qkv --help` lists them.
+const std::vector<command>& commands();
+
+// The whole program: dispatch, and the only place that prints an error and picks an exit status.
+int main(int argc, char** argv);
+
+// --- shared by the commands ---------------------------------------------------------------------
+
+// A wrong option or argument: printed as "qkv CMD: message" with exit status 2.
+class usage_error : public input_error {
+public:
+    using input_error::input_error;
+};
+
+// Standard output went away (`qkv lesson 1 | head`): main ends quietly.
+struct broken_pipe {};
+
+// Parse args against desc (and positionals); `--help` prints usage + desc and returns false.
+bool parse(std::string_view cmd, const args& a, const boost::program_options::options_description& desc,
+           const boost::program_options::positional_options_description& pos,
+           boost::program_options::variables_map& vm);
+
+// --lang, --color, --format, --precision, --full: added to desc, and read back into render options.
+struct output_choice {
+    std::string lang, color, format;
+    int precision = 4;
+    bool full = false;
+};
+void add_output_options(boost::program_options::options_description& desc, output_choice& c);
+// Checks the choices (usage_error on a bad one); format is returned through c.format.
+render_options resolve_output(const output_choice& c);
+
+// Write to standard output; throws broken_pipe when the reader has gone.
+void write_out(std::string_view text);
+
+// The commands.
+int cmd_list(const args& a);
+int cmd_lesson(const args& a);
+
+}  // namespace qkv::cli

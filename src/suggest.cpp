@@ -1,0 +1,38 @@
+// Edit distance and the nearest-name suggestion behind every "did you mean".
+#include "qkv/suggest.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace qkv {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+static std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string nearest(std::string_view word, const std::vector<std::string>& candidates) {
+    std::string best;
+    std::size_t best_d = static_cast<std::size_t>(-1);
+    for (const std::string& c : candidates) {
+        std::size_t d = lower(word) == lower(c) ? 0 : edit_distance(word, c);
+        if (d < best_d) best_d = d, best = c;
+    }
+    std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
+    return best_d <= limit ? best : std::string{};
+}
+
+}  // namespace qkv
