@@ -87,7 +87,8 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
 }  // namespace
 
 std::string render_markdown(const trace& t, const render_options& o) {
-    std::string out = fmt::format("# {} {} · {}", tr(o.language, "Lesson"), t.lesson, t.title);
+    std::string out =
+        "# " + fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + t.title;
     if (!t.scenario.empty()) out += fmt::format(" · {} {}", tr(o.language, "scenario"), t.scenario);
     out += '\n';
     for (const auto& s : t.stages) out += '\n' + stage_section(t, s, o);

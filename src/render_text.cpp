@@ -221,7 +221,9 @@ std::string render_text_stage(const trace& t, std::size_t stage, const render_op
 }
 
 std::string render_text(const trace& t, const render_options& o) {
-    std::string heading = fmt::format("{} {} · {}", tr(o.language, "Lesson"), t.lesson, t.title);
+    // The number sits inside the phrase in Chinese (第 3 课), so the key carries a placeholder.
+    std::string heading =
+        fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + t.title;
     if (!t.scenario.empty()) heading += fmt::format(" · {} {}", tr(o.language, "scenario"), t.scenario);
     std::string rule;
     for (std::size_t i = 0; i < std::min<std::size_t>(o.width, 72); ++i) rule += "─";

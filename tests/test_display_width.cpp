@@ -1,0 +1,34 @@
+// display_width and pad: CJK characters take two terminal columns, everything else one.
+#define BOOST_TEST_MODULE display_width
+#include <boost/test/unit_test.hpp>
+
+#include "qkv/display_width.hpp"
+
+using qkv::display_width;
+using qkv::pad;
+
+BOOST_AUTO_TEST_CASE(cjk_counts_two_columns) {
+    BOOST_TEST(display_width("苹果") == 4u);  // two ideographs × 2
+    BOOST_TEST(display_width("很") == 2u);
+    BOOST_TEST(display_width("甜") == 2u);
+    BOOST_TEST(display_width("abc") == 3u);
+    BOOST_TEST(display_width("") == 0u);
+    BOOST_TEST(display_width("a苹b") == 4u);  // 1 + 2 + 1
+    BOOST_TEST(display_width("-0.5000") == 7u);
+}
+
+BOOST_AUTO_TEST_CASE(symbols_used_in_tables_are_narrow) {
+    BOOST_TEST(display_width("…") == 1u);
+    BOOST_TEST(display_width("·") == 1u);
+    BOOST_TEST(display_width("░▒▓█") == 4u);
+    BOOST_TEST(display_width("（") == 2u);  // fullwidth parenthesis U+FF08
+}
+
+BOOST_AUTO_TEST_CASE(pad_fills_to_display_width) {
+    BOOST_TEST(pad("很", 4) == "很  ");         // 2 columns + 2 spaces
+    BOOST_TEST(pad("很", 4, false) == "  很");
+    BOOST_TEST(pad("苹果", 4) == "苹果");        // already 4 wide
+    BOOST_TEST(pad("abcdef", 3) == "abcdef");    // never cut
+    BOOST_TEST(pad("ab", 5, false) == "   ab");
+    BOOST_TEST(pad("", 2) == "  ");
+}

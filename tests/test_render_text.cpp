@@ -1,0 +1,260 @@
+// The text renderer: exact small tables, alignment at the decimal point with signs and CJK
+// labels, numpy-style eliding, heatmap shades, and no escape codes when colour is off.
+#define BOOST_TEST_MODULE render_text
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "qkv/display_width.hpp"
+#include "qkv/render_text.hpp"
+
+using namespace qkv;
+
+namespace {
+
+// A one-stage trace around the given values.
+trace one_stage(std::vector<shown_value> values, std::string formula = "", std::string text = "") {
+    trace t;
+    t.lesson = 3;
+    t.title = "Scores";
+    t.scenario = "苹果很甜";
+    stage_trace s;
+    s.index = 1;
+    s.id = "scores";
+    s.title = "Scores";
+    s.formula = std::move(formula);
+    s.text = std::move(text);
+    s.values = std::move(values);
+    t.stages.push_back(std::move(s));
+    return t;
+}
+
+render_options plain(int precision = 2) {
+    render_options o;
+    o.precision = precision;
+    return o;
+}
+
+std::vector<std::string> lines_of(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+const std::vector<std::string> tokens{"苹果", "很", "甜"};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(small_stage_exact) {
+    // -0.001 rounds to 0.00 at two decimals and must lose its sign; so must -0.
+    value X = value::of(matrix::of({{1.0f, -0.5f}, {-12.25f, -0.001f}}), labels{{"苹果", "很"}, "tokens"},
+                        labels{{}, "features"});
+    trace t = one_stage({{"X", role::input, X, std::nullopt}}, "X = X\n",
+                        "Each token is a row.\nTwo lines, as the author wrapped them.\n");
+    // label column: max(width 苹果 = 4, 很 = 2) = 4; column 1: max("1", "1.00", "-12.25") = 6 wide;
+    // column 2: max("2", "-0.50", "0.00") = 5 wide; two spaces between columns.
+    std::string expected =
+        "1/1  Scores\n"
+        "    X = X\n"
+        "\n"
+        "Each token is a row.\n"
+        "Two lines, as the author wrapped them.\n"
+        "\n"
+        "X  [2, 2]  rows: tokens · columns: features  (input)\n"
+        "           1      2\n"
+        "苹果    1.00  -0.50\n"
+        "很    -12.25   0.00\n";
+    BOOST_TEST(render_text_stage(t, 0, plain()) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(scalar_and_no_axes) {
+    value d_k = value::scalar(4.0f);
+    value M = value::of(matrix::of({{-0.0f, 2.5f}}));
+    trace t = one_stage({{"d_k", role::input, d_k, std::nullopt}, {"M", role::output, M, std::nullopt}});
+    // no labels: rows 1..n, columns 1..d; no axis tags: no axes phrase.
+    std::string expected =
+        "1/1  Scores\n"
+        "\n"
+        "d_k = 4.000  (input)\n"
+        "\n"
+        "M  [1, 2]  (output)\n"
+        "       1      2\n"
+        "1  0.000  2.500\n";
+    BOOST_TEST(render_text_stage(t, 0, plain(3)) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(weights_heatmap_shades_and_row_sums) {
+    value A = value::of(matrix::of({{0.5f, 0.5f}, {0.25f, 0.75f}}), labels{{"很", "甜"}, "queries"},
+                        labels{{"很", "甜"}, "keys"});
+    A.weights = true;
+    value sums = value::of(matrix::of({{1.0f}, {1.0f}}));
+    trace t = one_stage({{"A", role::output, A, sums}});
+    // shade = round(w * 4) into " ░▒▓█": 0.5 → 2 ▒, 0.25 → 1 ░, 0.75 → 3 ▓; each block as wide
+    // as its column (4), the row sums right-aligned under "row sums" (8 wide).
+    std::string expected =
+        "1/1  Scores\n"
+        "\n"
+        "A  [2, 2]  rows: queries · columns: keys  (output)\n"
+        "      很    甜\n"
+        "很  0.50  0.50\n"
+        "甜  0.25  0.75\n"
+        "\n"
+        "      很    甜  row sums\n"
+        "很  ▒▒▒▒  ▒▒▒▒      1.00\n"
+        "甜  ░░░░  ▓▓▓▓      1.00\n"
+        "    0  ░▒▓█ 1\n";
+    BOOST_TEST(render_text_stage(t, 0, plain()) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(shade_extremes) {
+    value A = value::of(matrix::of({{1.0f, 0.0f, 0.1f}}));  // 0.1 * 4 = 0.4 rounds to level 0
+    A.weights = true;
+    std::string out = render_text_stage(one_stage({{"A", role::output, A, std::nullopt}}), 0, plain());
+    auto lines = lines_of(out);
+    // heatmap row: label "1", blocks of widths 4 (█), 4 (blank), 4 (blank)
+    BOOST_TEST(lines.at(lines.size() - 2) == "1  ████" + std::string(12, ' '));  // two "  " + 4 blank
+}
+
+BOOST_AUTO_TEST_CASE(cjk_labels_and_signs_align_at_the_point) {
+    const float inf = std::numeric_limits<float>::infinity();
+    value S = value::of(matrix::of({{1.5f, -inf, 100.0f}, {-0.25f, 3.0f, std::nanf("")}, {-12.0f, 0.0f, -7.125f}}),
+                        labels{tokens, "queries"}, labels{tokens, "keys"});
+    std::string out = render_text_stage(one_stage({{"S", role::output, S, std::nullopt}}), 0, plain(4));
+    BOOST_TEST(out.find("-inf") != std::string::npos);
+    BOOST_TEST(out.find("nan") != std::string::npos);
+    auto lines = lines_of(out);
+    // lines 4..6 are the rows (after heading, blank, title, header)
+    std::vector<std::string> rows(lines.begin() + 4, lines.begin() + 7);
+    std::size_t row_width = display_width(rows[0]);
+    for (const auto& line : rows) BOOST_TEST(display_width(line) == row_width);
+    BOOST_TEST(display_width(lines[3]) == row_width);  // the header ends where the rows end
+    // first column: every '.' at the same display column
+    auto point_col = [](const std::string& line) { return display_width(line.substr(0, line.find('.'))); };
+    BOOST_TEST(point_col(rows[0]) == point_col(rows[1]));
+    BOOST_TEST(point_col(rows[1]) == point_col(rows[2]));
+    BOOST_TEST(rows[0].rfind("苹果", 0) == 0);
+    BOOST_TEST(rows[1].rfind("很    ", 0) == 0);  // 很 (2) padded to 苹果's 4, then 2 spaces
+}
+
+BOOST_AUTO_TEST_CASE(wide_matrix_elided_numpy_style) {
+    matrix m(3, 40);
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t c = 0; c < 40; ++c) m(r, c) = static_cast<float>(c + 1);  // the column number
+    trace t = one_stage({{"W", role::input, value::of(m), std::nullopt}});
+    render_options o = plain(4);
+    o.width = 100;
+    auto lines = lines_of(render_text_stage(t, 0, o));
+    // columns 1..3, the gap, 38..40: widths 6, 6, 6, 1, 7, 7, 7
+    BOOST_TEST(lines.at(4) == "1  1.0000  2.0000  3.0000  …  38.0000  39.0000  40.0000");
+    BOOST_TEST(lines.at(3) == "        1       2       3  …       38       39       40");
+    for (const auto& line : lines) BOOST_TEST(display_width(line) <= 100u);
+
+    o.full = true;
+    std::string full = render_text_stage(t, 0, o);
+    BOOST_TEST(full.find("20.0000") != std::string::npos);
+    BOOST_TEST(full.find("…") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(long_matrix_elides_rows) {
+    matrix m(20, 2, 0.5f);
+    auto lines = lines_of(render_text_stage(one_stage({{"H", role::output, value::of(m), std::nullopt}}), 0, plain()));
+    // heading, blank, title, header, 5 rows, "…", 5 rows
+    BOOST_TEST(lines.size() == 4u + 11u);
+    BOOST_TEST(lines.at(8).rfind("5 ", 0) == 0);
+    BOOST_TEST(lines.at(9) == "…      …     …");  // "… " (label width 2), then "  " + "   …" twice
+    BOOST_TEST(lines.at(10).rfind("16", 0) == 0);
+    BOOST_TEST(lines.back().rfind("20", 0) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(large_matrix_stays_tidy) {
+    matrix m(10, 512, -1.2345f);
+    render_options o = plain(4);
+    auto lines = lines_of(render_text_stage(one_stage({{"X", role::input, value::of(m), std::nullopt}}), 0, o));
+    BOOST_TEST(lines.size() == 4u + 10u);  // ten rows are not elided
+    for (const auto& line : lines) BOOST_TEST(display_width(line) <= o.width);
+    BOOST_TEST(lines.at(3).find("512") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(stack_shows_each_head) {
+    value Q = value::stack({matrix::of({{1, 2}}), matrix::of({{3, 4}})}, labels{{"甜"}, "tokens"});
+    std::string out = render_text_stage(one_stage({{"Q_h", role::output, Q, std::nullopt}}), 0, plain(1));
+    std::string expected =
+        "1/1  Scores\n"
+        "\n"
+        "Q_h  [2, 1, 2]  rows: tokens  (output)\n"
+        "head 1\n"
+        "      1    2\n"
+        "甜  1.0  2.0\n"
+        "\n"
+        "head 2\n"
+        "      1    2\n"
+        "甜  3.0  4.0\n";
+    BOOST_TEST(out == expected);
+}
+
+BOOST_AUTO_TEST_CASE(sub_steps_follow_the_values) {
+    trace t = one_stage({{"d_k", role::input, value::scalar(2.0f), std::nullopt}});
+    t.stages[0].steps.push_back({"t = 1", {{"m", value::scalar(0.5f)}}});
+    t.stages[0].steps.push_back({"t = 2", {{"m", value::scalar(0.75f)}}});
+    std::string expected =
+        "1/1  Scores\n"
+        "\n"
+        "d_k = 2.00  (input)\n"
+        "\n"
+        "t = 1\n"
+        "m = 0.50\n"
+        "\n"
+        "t = 2\n"
+        "m = 0.75\n";
+    BOOST_TEST(render_text_stage(t, 0, plain()) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(lesson_heading_and_every_stage) {
+    trace t = one_stage({{"d_k", role::input, value::scalar(2.0f), std::nullopt}});
+    t.stages.push_back(t.stages[0]);
+    t.stages[1].index = 2;
+    t.stages[1].title = "Weights";
+    std::string out = render_text(t, plain());
+    BOOST_TEST(out.rfind("Lesson 3 · Scores · scenario 苹果很甜\n", 0) == 0);
+    BOOST_TEST(out.find("1/2  Scores\n") != std::string::npos);
+    BOOST_TEST(out.find("2/2  Weights\n") != std::string::npos);
+    BOOST_TEST(out.find("1/2") < out.find("2/2"));
+}
+
+namespace {
+trace everything() {
+    value A = value::of(matrix::of({{0.2f, 0.8f}, {1.0f, 0.0f}}), labels{{"很", "甜"}, "queries"},
+                        labels{{"很", "甜"}, "keys"});
+    A.weights = true;
+    value A_h = value::stack({A.mat(), A.mat()});
+    A_h.weights = true;
+    value sums = value::of(matrix::of({{1.0f}, {1.0f}}));
+    value sums_h = value::stack({sums.mat(), sums.mat()});
+    trace t = one_stage({{"A", role::output, A, sums}, {"A_h", role::output, A_h, sums_h},
+                         {"d_k", role::input, value::scalar(2.0f), std::nullopt}},
+                        "A = softmax(S)", "text");
+    t.stages[0].steps.push_back({"t = 1", {{"A", A}}});
+    return t;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(no_escape_codes_without_colour) {
+    render_options o = plain();
+    std::string out = render_text(everything(), o);
+    BOOST_TEST(out.find('\x1b') == std::string::npos);
+    BOOST_TEST(out.find("█") != std::string::npos);  // the shades stand in for colour
+}
+
+BOOST_AUTO_TEST_CASE(colour_heatmap_uses_backgrounds) {
+    render_options o = plain();
+    o.color = true;
+    std::string out = render_text(everything(), o);
+    // weight 1 → the bright end of viridis (253, 231, 37); weight 0 → the dark end (68, 1, 84)
+    BOOST_TEST(out.find("\x1b[48;2;253;231;037m") != std::string::npos);
+    BOOST_TEST(out.find("\x1b[48;2;068;001;084m") != std::string::npos);
+    BOOST_TEST(out.find("\x1b[1m") != std::string::npos);  // bold headings
+    BOOST_TEST(out.find("█") == std::string::npos);        // colour replaces the shades
+}
