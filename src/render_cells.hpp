@@ -61,6 +61,11 @@ inline std::string axes_phrase(lang l, const value& v) {
     return out;
 }
 
+// The "7" of "3/7": the lesson's stage count, which --stage K keeps when it drops the others.
+inline std::size_t stage_total(const trace& t) {
+    return t.stage_count ? t.stage_count : t.stages.size();
+}
+
 inline std::string_view role_word(lang l, role r) {
     return tr(l, r == role::input ? "input" : "output");
 }

@@ -73,7 +73,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
 }
 
 std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
-    std::string out = fmt::format("## {}/{} · {}\n", s.index, t.stages.size(), s.title);
+    std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), s.title);
     if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n```\n" + f + "\n```\n";
     if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + text + '\n';
     for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);

@@ -206,7 +206,7 @@ std::string indented(std::string_view lines, std::string_view by) {
 std::string render_text_stage(const trace& t, std::size_t stage, const render_options& o) {
     const stage_trace& s = t.stages.at(stage);
     std::string out =
-        styled(fmt::format("{}/{}  {}", s.index, t.stages.size(), s.title), bold, o.color) + '\n';
+        styled(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), s.title), bold, o.color) + '\n';
     if (std::string f = trimmed_end(s.formula); !f.empty()) out += indented(f, "    ");
     if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + text + '\n';
     for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);

@@ -115,3 +115,10 @@ BOOST_AUTO_TEST_CASE(wide_tables_elided_unless_full) {
     full.full = true;
     BOOST_TEST(render_markdown(t, full).find("| 15 | 16 |") != std::string::npos);
 }
+
+BOOST_AUTO_TEST_CASE(one_stage_of_seven_keeps_its_number) {
+    trace t = one_stage({});
+    t.stages[0].index = 3;
+    t.stage_count = 7;
+    BOOST_TEST(render_markdown(t, opts(2)).find("\n## 3/7 · Scores\n") != std::string::npos);
+}

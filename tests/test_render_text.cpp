@@ -258,3 +258,11 @@ BOOST_AUTO_TEST_CASE(colour_heatmap_uses_backgrounds) {
     BOOST_TEST(out.find("\x1b[1m") != std::string::npos);  // bold headings
     BOOST_TEST(out.find("█") == std::string::npos);        // colour replaces the shades
 }
+
+BOOST_AUTO_TEST_CASE(one_stage_of_seven_keeps_its_number) {
+    // --stage 3 keeps only stage 3 of 7 in the trace; the heading still says 3/7.
+    trace t = one_stage({{"d_k", role::input, value::scalar(2.0f), std::nullopt}});
+    t.stages[0].index = 3;
+    t.stage_count = 7;
+    BOOST_TEST(render_text_stage(t, 0, plain()).rfind("3/7  Scores\n", 0) == 0);
+}
