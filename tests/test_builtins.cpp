@@ -1,0 +1,326 @@
+// The built-in functions: each against arithmetic done by hand (in the comments) or against the
+// plain kernels, on matrices and head by head on stacks; and the messages for bad arguments.
+#define BOOST_TEST_MODULE builtins
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "qkv/builtins.hpp"
+#include "qkv/formula.hpp"
+#include "qkv/kernels.hpp"
+
+using namespace qkv;
+
+namespace {
+
+const source_loc here{"lesson.toml", 4, 11};
+const float inf = std::numeric_limits<float>::infinity();
+
+value ev(std::string_view text, const workspace& ws = {}) {
+    eval_context ctx{here, "stage", std::string(text)};
+    return evaluate(*parse_expression(text, here), ws, ctx);
+}
+
+std::string eval_error(std::string_view text, const workspace& ws = {}) {
+    try {
+        ev(text, ws);
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool contains(const std::string& s, const std::string& part) {
+    if (s.find(part) != std::string::npos) return true;
+    BOOST_TEST_MESSAGE("'" << s << "' lacks '" << part << "'");
+    return false;
+}
+
+// Entry by entry; infinities must match exactly.
+void check_close(const matrix& got, const matrix& want, float tol = 1e-5f) {
+    BOOST_TEST_REQUIRE(got.rows == want.rows);
+    BOOST_TEST_REQUIRE(got.cols == want.cols);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        if (std::isinf(want.data[i]))
+            BOOST_TEST(got.data[i] == want.data[i], "cell " << i << ": got " << got.data[i]);
+        else
+            BOOST_TEST(std::fabs(got.data[i] - want.data[i]) <= tol,
+                       "cell " << i << ": got " << got.data[i] << ", want " << want.data[i]);
+    }
+}
+
+const float ln2 = std::log(2.0f), ln3 = std::log(3.0f);
+
+workspace ws_of(std::initializer_list<std::pair<const std::string, value>> items) {
+    return workspace(items);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(table_is_complete_and_consistent) {
+    std::set<std::string> names;
+    for (const builtin& b : builtins()) {
+        BOOST_TEST(names.insert(b.name).second, "duplicate " << b.name);
+        BOOST_TEST(b.signature.rfind(b.name + "(", 0) == 0u, b.signature);
+        BOOST_TEST(!b.help.empty(), b.name);
+        BOOST_TEST(b.min_args <= b.max_args);
+        BOOST_TEST(find_builtin(b.name) == &b);
+    }
+    for (const char* n : {"softmax", "softmax_naive", "softmax_cols", "exp", "sqrt", "log", "abs",
+                          "causal_mask", "cosine", "row_sums", "row_max", "split_heads",
+                          "split_rows", "concat_heads", "sum_heads", "mean_heads", "batch", "randn",
+                          "rowdot", "var", "mean", "max", "min", "max_abs_diff", "rows", "cols",
+                          "softmax_jacobian_norm", "uniform", "zeros", "identity"})
+        BOOST_TEST(find_builtin(n) != nullptr, n);
+    BOOST_TEST(find_builtin("nope") == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(formula_error_prefixes_stage_and_statement) {
+    eval_context ctx;
+    ctx.where = {"l.toml", 3, 9};
+    ctx.stage_id = "scores";
+    ctx.statement_text = "S = Q @ K";
+    try {
+        formula_error(ctx, "bad");
+    } catch (const input_error& e) {
+        BOOST_TEST(e.what() == std::string("l.toml:3:9: stage 'scores', formula `S = Q @ K`: bad"));
+        BOOST_TEST(e.message() == "stage 'scores', formula `S = Q @ K`: bad");
+    }
+    eval_context bare;
+    bare.where = {"x", 1, 1};
+    bare.statement_text = "y = 2";
+    BOOST_CHECK_EXCEPTION(formula_error(bare, "bad"), input_error, [](const input_error& e) {
+        return e.what() == std::string("x:1:1: formula `y = 2`: bad");
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Softmax family
+
+BOOST_AUTO_TEST_CASE(softmax_rows_and_weights_flag) {
+    // Row [0, 0] -> [1/2, 1/2]; row [0, ln 3] -> [1, 3] / 4 = [0.25, 0.75].
+    auto ws = ws_of({{"S", value::of(matrix::of({{0, 0}, {0, ln3}}), {{"a", "b"}, "queries"})}});
+    value A = ev("softmax(S)", ws);
+    check_close(A.mat(), matrix::of({{0.5f, 0.5f}, {0.25f, 0.75f}}));
+    BOOST_TEST(A.weights);
+    BOOST_TEST(A.rows.names == (std::vector<std::string>{"a", "b"}));
+    // With a mask: the -inf entry becomes exactly 0: row [ln 3, -inf] -> [1, 0].
+    check_close(ev("softmax(S + causal_mask(2))", ws).mat(), matrix::of({{1, 0}, {0.25f, 0.75f}}));
+}
+
+BOOST_AUTO_TEST_CASE(softmax_head_by_head) {
+    auto ws = ws_of({{"S", value::stack({matrix::of({{0, ln3}}), matrix::of({{ln2, 0}})})}});
+    value A = ev("softmax(S)", ws);
+    BOOST_TEST_REQUIRE(A.is_stack());
+    check_close(A.mats[0], matrix::of({{0.25f, 0.75f}}));
+    check_close(A.mats[1], matrix::of({{2.0f / 3, 1.0f / 3}}));  // [2, 1] / 3
+    BOOST_TEST(A.weights);
+}
+
+BOOST_AUTO_TEST_CASE(softmax_naive_overflows) {
+    auto ws = ws_of({{"S", value::of(matrix::of({{0, ln3}}))}, {"L", value::of(matrix::of({{1000, 0}}))}});
+    value A = ev("softmax_naive(S)", ws);
+    check_close(A.mat(), matrix::of({{0.25f, 0.75f}}));
+    BOOST_TEST(A.weights);
+    // exp(1000) is inf in float: inf / inf is NaN, the failure lesson 5 shows.
+    BOOST_TEST(!ev("softmax_naive(L)", ws).all_finite());
+    BOOST_TEST(ev("softmax(L)", ws).all_finite());
+}
+
+BOOST_AUTO_TEST_CASE(softmax_down_columns) {
+    // Column 1 [0, ln 3] -> [0.25, 0.75]; column 2 [0, 0] -> [0.5, 0.5].
+    auto ws = ws_of({{"S", value::of(matrix::of({{0, 0}, {ln3, 0}}))}});
+    value A = ev("softmax_cols(S)", ws);
+    check_close(A.mat(), matrix::of({{0.25f, 0.5f}, {0.75f, 0.5f}}));
+    BOOST_TEST(!A.weights);  // its rows are not distributions
+}
+
+BOOST_AUTO_TEST_CASE(softmax_refuses_a_scalar) {
+    BOOST_TEST(contains(eval_error("softmax(2)"),
+                        "softmax: S must be a matrix or a stack of heads, got a scalar"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry-wise functions
+
+BOOST_AUTO_TEST_CASE(entrywise_on_scalars_matrices_and_stacks) {
+    BOOST_TEST(ev("exp(1)").number == std::exp(1.0f));
+    BOOST_TEST(ev("sqrt(16)").number == 4.0f);
+    BOOST_TEST(ev("log(1)").number == 0.0f);
+    BOOST_TEST(ev("abs(-2.5)").number == 2.5f);
+    auto ws = ws_of({{"M", value::of(matrix::of({{0, ln2}, {9, 16}}))},
+                     {"N", value::of(matrix::of({{-1.5f, 2}}))},
+                     {"H", value::stack({matrix::of({{4}}), matrix::of({{25}})})}});
+    check_close(ev("exp(M[1])", ws).mat(), matrix::of({{1, 2}}));  // e^0, e^(ln 2)
+    check_close(ev("sqrt(M)", ws).mat(), matrix::of({{0, std::sqrt(ln2)}, {3, 4}}));
+    check_close(ev("log(exp(M))", ws).mat(), matrix::of({{0, ln2}, {9, 16}}));
+    check_close(ev("abs(N)", ws).mat(), matrix::of({{1.5f, 2}}));
+    value h = ev("sqrt(H)", ws);
+    BOOST_TEST_REQUIRE(h.is_stack());
+    BOOST_TEST(h.mats[0](0, 0) == 2.0f);
+    BOOST_TEST(h.mats[1](0, 0) == 5.0f);
+    BOOST_TEST(std::isnan(ev("sqrt(-1)").number));  // computed, not refused
+}
+
+BOOST_AUTO_TEST_CASE(causal_mask_shape_and_values) {
+    value m = ev("causal_mask(3)");
+    check_close(m.mat(), matrix::of({{0, -inf, -inf}, {0, 0, -inf}, {0, 0, 0}}));
+    BOOST_TEST(m.rows.axis == "queries");
+    BOOST_TEST(m.cols.axis == "keys");
+    BOOST_TEST(contains(eval_error("causal_mask(1.5)"),
+                        "causal_mask: n must be a non-negative whole number, got 1.5"));
+    // Added to a stack, it reaches every head through broadcasting.
+    auto ws = ws_of({{"S", value::stack({matrix(2, 2, 1.0f), matrix(2, 2, 2.0f)})}});
+    value masked = ev("S + causal_mask(2)", ws);
+    check_close(masked.mats[1], matrix::of({{2, -inf}, {2, 2}}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row-wise functions
+
+BOOST_AUTO_TEST_CASE(cosine_of_rows) {
+    // A rows (1, 0), (1, 1); B rows (0, 2), (3, 0).
+    // cos((1,0),(0,2)) = 0; cos((1,0),(3,0)) = 1; cos((1,1),(0,2)) = 2 / (sqrt2 * 2) = 0.70711;
+    // cos((1,1),(3,0)) = 3 / (sqrt2 * 3) = 0.70711.
+    auto ws = ws_of({{"A", value::of(matrix::of({{1, 0}, {1, 1}}), {{"a1", "a2"}, "tokens"})},
+                     {"B", value::of(matrix::of({{0, 2}, {3, 0}}), {{"b1", "b2"}, "tokens"})},
+                     {"C", value::of(matrix(2, 3))}});
+    value c = ev("cosine(A, B)", ws);
+    const float r = 1.0f / std::sqrt(2.0f);
+    check_close(c.mat(), matrix::of({{0, 1}, {r, r}}));
+    BOOST_TEST(c.rows.names == (std::vector<std::string>{"a1", "a2"}));
+    BOOST_TEST(c.cols.names == (std::vector<std::string>{"b1", "b2"}));  // B's rows become columns
+    BOOST_TEST(contains(eval_error("cosine(A, C)", ws),
+                        "the first argument is [2, 2], the second is [2, 3]"));
+}
+
+BOOST_AUTO_TEST_CASE(row_sums_row_max_rowdot) {
+    auto ws = ws_of({{"A", value::of(matrix::of({{1, 2}, {3, 4}}), {{"x", "y"}, "tokens"}, {{}, "keys"})},
+                     {"B", value::of(matrix::of({{5, 6}, {7, 8}}))},
+                     {"N", value::of(matrix::of({{-1, -5}}))},
+                     {"C", value::of(matrix(3, 2))}});
+    value s = ev("row_sums(A)", ws);
+    check_close(s.mat(), matrix::of({{3}, {7}}));            // 1+2, 3+4
+    BOOST_TEST(s.rows.names == (std::vector<std::string>{"x", "y"}));
+    BOOST_TEST(s.cols.axis.empty());
+    check_close(ev("row_max(A)", ws).mat(), matrix::of({{2}, {4}}));
+    check_close(ev("row_max(N)", ws).mat(), matrix::of({{-1}}));
+    check_close(ev("rowdot(A, B)", ws).mat(), matrix::of({{17}, {53}}));  // 1*5+2*6, 3*7+4*8
+    BOOST_TEST(contains(eval_error("rowdot(A, C)", ws),
+                        "the first argument is [2, 2], the second is [3, 2]"));
+    // A softmax's rows sum to 1.
+    check_close(ev("row_sums(softmax(B))", ws).mat(), matrix::of({{1}, {1}}));
+}
+
+BOOST_AUTO_TEST_CASE(softmax_jacobian_norm_of_rows) {
+    // p = (1/2, 1/2): J = [[1/4, -1/4], [-1/4, 1/4]], ||J||_F = sqrt(4 / 16) = 0.5.
+    // p = (1, 0): J = [[1 - 1, 0], [0, 0]] = 0.
+    auto ws = ws_of({{"P", value::of(matrix::of({{0.5f, 0.5f}, {1, 0}}))}});
+    check_close(ev("softmax_jacobian_norm(P)", ws).mat(), matrix::of({{0.5f}, {0}}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heads
+
+BOOST_AUTO_TEST_CASE(split_heads_takes_column_blocks) {
+    auto ws = ws_of({{"M", value::of(matrix::of({{1, 2, 3, 4}, {5, 6, 7, 8}}), {{"a", "b"}, "tokens"})}});
+    value s = ev("split_heads(M, 2)", ws);
+    BOOST_TEST_REQUIRE(s.is_stack());
+    BOOST_TEST(s.shape_str() == "[2, 2, 2]");
+    check_close(s.mats[0], matrix::of({{1, 2}, {5, 6}}));  // columns 1-2
+    check_close(s.mats[1], matrix::of({{3, 4}, {7, 8}}));  // columns 3-4
+    BOOST_TEST(s.rows.names == (std::vector<std::string>{"a", "b"}));
+    check_close(ev("concat_heads(split_heads(M, 2))", ws).mat(), ws["M"].mat());
+    BOOST_TEST(ev("split_heads(M, 4)", ws).mats[3](1, 0) == 8.0f);
+    BOOST_TEST(contains(eval_error("split_heads(M, 3)", ws), "heads (3) must divide d_model (4)"));
+    BOOST_TEST(contains(eval_error("split_heads(M, 0)", ws), "h must be a whole number of at least 1"));
+}
+
+BOOST_AUTO_TEST_CASE(split_rows_takes_row_blocks) {
+    auto ws = ws_of({{"W", value::of(matrix::of({{1, 2}, {3, 4}, {5, 6}, {7, 8}}))}});
+    value s = ev("split_rows(W, 2)", ws);
+    BOOST_TEST(s.shape_str() == "[2, 2, 2]");
+    check_close(s.mats[0], matrix::of({{1, 2}, {3, 4}}));
+    check_close(s.mats[1], matrix::of({{5, 6}, {7, 8}}));
+    BOOST_TEST(contains(eval_error("split_rows(W, 3)", ws), "heads (3) must divide the rows of W (4)"));
+    // The multi-head identity: concat(Z_i) @ W_O = sum_i Z_i @ W_O,i.
+    auto ws2 = ws_of({{"Z", value::of(kernels::randn(3, 4, 1))}, {"W_O", value::of(kernels::randn(4, 4, 2))}});
+    check_close(ev("sum_heads(split_heads(Z, 2) @ split_rows(W_O, 2))", ws2).mat(),
+                kernels::matmul_ref(ws2["Z"].mat(), ws2["W_O"].mat()), 1e-4f);
+}
+
+BOOST_AUTO_TEST_CASE(concat_sum_mean_heads) {
+    auto ws = ws_of({{"S", value::stack({matrix::of({{1, 2}}), matrix::of({{3, 5}})})},
+                     {"M", value::of(matrix(1, 2))}});
+    check_close(ev("concat_heads(S)", ws).mat(), matrix::of({{1, 2, 3, 5}}));
+    check_close(ev("sum_heads(S)", ws).mat(), matrix::of({{4, 7}}));       // 1+3, 2+5
+    check_close(ev("mean_heads(S)", ws).mat(), matrix::of({{2, 3.5f}}));   // halves of those
+    BOOST_TEST(!ev("mean_heads(S)", ws).weights);
+    BOOST_TEST(ev("mean_heads(softmax(S))", ws).weights);  // an average of distributions
+    BOOST_TEST(!ev("sum_heads(softmax(S))", ws).weights);
+    BOOST_TEST(contains(eval_error("concat_heads(M)", ws),
+                        "concat_heads: S must be a stack of heads, got a matrix [1, 2]"));
+}
+
+BOOST_AUTO_TEST_CASE(batch_adds_a_leading_one) {
+    auto ws = ws_of({{"M", value::of(matrix::of({{1, 2}, {3, 4}}))}});
+    value b = ev("batch(M)", ws);
+    BOOST_TEST(b.shape_str() == "[1, 2, 2]");
+    check_close(b.mats[0], ws["M"].mat());
+    BOOST_TEST(ev("batch(softmax(M))", ws).weights);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole-value numbers
+
+BOOST_AUTO_TEST_CASE(statistics_over_all_entries) {
+    // Entries 1, 2, 3, 4: mean 2.5; squared deviations 2.25, 0.25, 0.25, 2.25 -> var 5 / 4.
+    auto ws = ws_of({{"M", value::of(matrix::of({{1, 2}, {3, 4}}))},
+                     {"H", value::stack({matrix::of({{1, 2}}), matrix::of({{3, 4}})})}});
+    BOOST_TEST(ev("mean(M)", ws).number == 2.5f);
+    BOOST_TEST(ev("var(M)", ws).number == 1.25f);
+    BOOST_TEST(ev("var(H)", ws).number == 1.25f);
+    BOOST_TEST(ev("max(M)", ws).number == 4.0f);
+    BOOST_TEST(ev("min(M)", ws).number == 1.0f);
+    BOOST_TEST(ev("max(H)", ws).number == 4.0f);
+    BOOST_TEST(ev("rows(M)", ws).number == 2.0f);
+    BOOST_TEST(ev("cols(H)", ws).number == 2.0f);
+    BOOST_TEST(ev("rows(H)", ws).number == 1.0f);
+}
+
+BOOST_AUTO_TEST_CASE(max_abs_diff_of_values) {
+    auto ws = ws_of({{"A", value::of(matrix::of({{1, 2}}))},
+                     {"B", value::of(matrix::of({{1.5f, 0}}))},
+                     {"C", value::of(matrix(2, 1))}});
+    BOOST_TEST(ev("max_abs_diff(A, B)", ws).number == 2.0f);  // |1 - 1.5| = 0.5, |2 - 0| = 2
+    BOOST_TEST(ev("max_abs_diff(3, 1)", ws).number == 2.0f);
+    BOOST_TEST(contains(eval_error("max_abs_diff(A, C)", ws),
+                        "the first argument is a matrix [1, 2], the second is a matrix [2, 1]"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matrices from nothing
+
+BOOST_AUTO_TEST_CASE(randn_matches_the_kernel_and_checks_its_arguments) {
+    value r = ev("randn(2, 3, 7)");
+    check_close(r.mat(), kernels::randn(2, 3, 7), 0.0f);
+    BOOST_TEST(contains(eval_error("randn(-1, 3, 7)"), "randn: r must be a non-negative whole number, got -1"));
+    BOOST_TEST(contains(eval_error("randn(2, 2.5, 7)"), "c must be a non-negative whole number, got 2.5"));
+    BOOST_TEST(contains(eval_error("randn(65536, 65536, 1)"), "more than the limit of 2^28"));
+    BOOST_TEST(contains(eval_error("randn(2, zeros(1, 1), 7)"), "got a matrix [1, 1]"));
+}
+
+BOOST_AUTO_TEST_CASE(uniform_zeros_identity) {
+    value u = ev("uniform(2, 4)");
+    check_close(u.mat(), matrix(2, 4, 0.25f));
+    BOOST_TEST(u.weights);
+    BOOST_TEST(contains(eval_error("uniform(2, 0)"), "m must be a whole number of at least 1"));
+    check_close(ev("zeros(2, 3)").mat(), matrix(2, 3, 0.0f));
+    check_close(ev("identity(3)").mat(), matrix::of({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}));
+    // I @ X = X, through BLAS.
+    auto ws = ws_of({{"X", value::of(matrix::of({{1, 2}, {3, 4}, {5, 6}}))}});
+    check_close(ev("identity(3) @ X", ws).mat(), ws["X"].mat());
+}
