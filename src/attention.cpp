@@ -1,0 +1,370 @@
+// Multi-head attention forward three ways (reference loops, per-head BLAS, fused blocks with an
+// online softmax), and one decoding step with a KV cache. Letters: n tokens, d = d_model, h heads,
+// d_k = d / h, g heads per pass, bq / bk rows per query / key block.
+#include "qkv/attention.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "qkv/blas.hpp"
+#include "qkv/kernels.hpp"
+
+namespace qkv::attention {
+
+namespace detail {
+
+float exp_approx(float x) {
+    // exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln 2 / 2. Clamped so 2^k stays a normal
+    // float: below -87 the true value is < 2e-38 and only ever meets sums of at least 1.
+    x = x < -87.0f ? -87.0f : x;
+    x = x > 88.0f ? 88.0f : x;
+    constexpr float round_magic = 12582912.0f;  // 1.5 · 2^23: adding it rounds to an integer
+    const float t = x * 1.44269504f + round_magic;
+    const float k = t - round_magic;
+    const int ki = std::bit_cast<int>(t) - std::bit_cast<int>(round_magic);
+    // ln 2 split in two so k · ln2_hi is exact and r keeps its low bits
+    const float r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
+    // Taylor to r^6: the next term is under 1.2e-7 relative for |r| <= 0.347
+    const float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
+    return p * std::bit_cast<float>((ki + 127) << 23);
+}
+
+}  // namespace detail
+
+namespace {
+
+using blas::trans;
+constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+constexpr std::size_t lanes = 16;  // independent partial results, so GCC can vectorise the loops
+
+// The row helpers are compiled for AVX-512, AVX2 and plain x86-64; the loader picks one.
+#define QKV_VECTOR_CLONES [[gnu::target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")]]
+
+// max over s[0, n)
+QKV_VECTOR_CLONES float row_max(const float* s, std::size_t n) {
+    float lane[lanes];
+    std::fill(lane, lane + lanes, neg_inf);
+    std::size_t j = 0;
+    for (; j + lanes <= n; j += lanes)
+        for (std::size_t l = 0; l < lanes; ++l) lane[l] = s[j + l] > lane[l] ? s[j + l] : lane[l];
+    float m = neg_inf;
+    for (; j < n; ++j) m = s[j] > m ? s[j] : m;
+    for (float x : lane) m = x > m ? x : m;
+    return m;
+}
+
+// s[j] = exp(s[j] - m) in place over [0, n); returns their sum
+QKV_VECTOR_CLONES float exp_sum(float* s, std::size_t n, float m) {
+    float lane[lanes] = {};
+    std::size_t j = 0;
+    for (; j + lanes <= n; j += lanes)
+        for (std::size_t l = 0; l < lanes; ++l) {
+            const float e = detail::exp_approx(s[j + l] - m);
+            s[j + l] = e;
+            lane[l] += e;
+        }
+    float sum = 0.0f;
+    for (; j < n; ++j) sum += s[j] = detail::exp_approx(s[j] - m);
+    for (float x : lane) sum += x;
+    return sum;
+}
+
+void scale_row(float* z, std::size_t n, float c) {
+    for (std::size_t j = 0; j < n; ++j) z[j] *= c;
+}
+
+// Keys row i may see: all of them, or with the causal mask those up to and including i.
+std::size_t visible(std::size_t i, std::size_t n, bool causal) { return causal ? std::min(i + 1, n) : n; }
+
+// fn(task, worker) for task in [0, count), spread over `threads` workers (0 is the calling
+// thread) that each take the next free task; worker picks the scratch a task may write.
+template <class F>
+void parallel_for(std::size_t count, int threads, F fn) {
+    std::atomic<std::size_t> next{0};
+    auto work = [&](int worker) {
+        for (std::size_t t; (t = next.fetch_add(1)) < count;) fn(t, worker);
+    };
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads && std::size_t(i) < count; ++i) pool.emplace_back(work, i);
+    work(0);
+    for (auto& th : pool) th.join();
+}
+
+void check(const matrix& X, const weights& W, const options& o) {
+    const std::size_t d = X.cols;
+    if (o.heads == 0 || d == 0 || d % o.heads != 0)
+        throw std::invalid_argument(fmt::format("attention: {} heads do not divide d_model = {}", o.heads, d));
+    for (const matrix* w : {&W.W_Q, &W.W_K, &W.W_V, &W.W_O})
+        if (w->rows != d || w->cols != d)
+            throw std::invalid_argument(fmt::format("attention: weights are {}, X is {}", shape_str(*w), shape_str(X)));
+}
+
+// The columns c0 … c0+w−1 of M as their own matrix.
+matrix columns(const matrix& M, std::size_t c0, std::size_t w) {
+    matrix C(M.rows, w);  // C: [rows, w]
+    for (std::size_t i = 0; i < M.rows; ++i) std::copy_n(M.row(i) + c0, w, C.row(i));
+    return C;
+}
+
+}  // namespace
+
+// --- reference: the lessons' formulas, one kernel each ------------------------------------------
+
+matrix forward_reference(const matrix& X, const weights& W, const options& o) {
+    check(X, W, o);
+    using namespace kernels;
+    const std::size_t n = X.rows, d = X.cols, d_k = d / o.heads;
+    const matrix Q = matmul_ref(X, W.W_Q), K = matmul_ref(X, W.W_K), V = matmul_ref(X, W.W_V);  // [n, d]
+    const float scale = 1.0f / std::sqrt(float(d_k));
+    const matrix mask = o.causal ? causal_mask(n) : matrix(n, n);  // [n, n]: 0 or -inf
+    matrix Zc(n, d);  // Zc: [n, d], the heads' outputs side by side
+    for (std::size_t i = 0; i < o.heads; ++i) {
+        const matrix Q_i = columns(Q, i * d_k, d_k), K_i = columns(K, i * d_k, d_k), V_i = columns(V, i * d_k, d_k);
+        matrix S = matmul_ref(Q_i, transpose(K_i));  // S: [n, n]
+        for (std::size_t r = 0; r < n; ++r)
+            for (std::size_t c = 0; c < n; ++c) S(r, c) = S(r, c) * scale + mask(r, c);
+        const matrix A = softmax_rows(S);        // A: [n, n]
+        const matrix Z_i = matmul_ref(A, V_i);   // Z_i: [n, d_k]
+        for (std::size_t r = 0; r < n; ++r) std::copy_n(Z_i.row(r), d_k, Zc.row(r) + i * d_k);
+    }
+    return matmul_ref(Zc, W.W_O);  // [n, d]
+}
+
+// --- blas: per head, the whole n × n matrix ------------------------------------------------------
+
+namespace {
+
+// A = softmax(S) over each row in place (S: [n, n]), the masked part set to 0.
+void softmax_in_place(float* S, std::size_t n, bool causal, int threads) {
+    constexpr std::size_t rows_per_task = 64;
+    parallel_for((n + rows_per_task - 1) / rows_per_task, threads, [&](std::size_t t, int) {
+        for (std::size_t i = t * rows_per_task; i < std::min(n, (t + 1) * rows_per_task); ++i) {
+            float* s = S + i * n;
+            const std::size_t v = visible(i, n, causal);
+            // the max is subtracted for numerical stability: exp never sees a large argument
+            const float sum = exp_sum(s, v, row_max(s, v));
+            scale_row(s, v, 1.0f / sum);
+            std::fill(s + v, s + n, 0.0f);
+        }
+    });
+}
+
+}  // namespace
+
+matrix forward_blas(const matrix& X, const weights& W, const options& o) {
+    check(X, W, o);
+    const std::size_t n = X.rows, d = X.cols, d_k = d / o.heads;
+    const int saved = blas::threads();
+    blas::set_threads(o.threads);
+    std::vector<float> Q_i(n * d_k), K_i(n * d_k), V_i(n * d_k);  // each [n, d_k]
+    std::vector<float> S(n * n);                                     // S: [n, n], then A in place
+    matrix Zc(n, d);                                                 // Zc: [n, d]
+    for (std::size_t i = 0; i < o.heads && n > 0; ++i) {
+        const std::size_t c0 = i * d_k;
+        blas::gemm_raw(n, d_k, d, 1.0f, X.data.data(), d, W.W_Q.data.data() + c0, d, trans::no, 0.0f, Q_i.data(), d_k);
+        blas::gemm_raw(n, d_k, d, 1.0f, X.data.data(), d, W.W_K.data.data() + c0, d, trans::no, 0.0f, K_i.data(), d_k);
+        blas::gemm_raw(n, d_k, d, 1.0f, X.data.data(), d, W.W_V.data.data() + c0, d, trans::no, 0.0f, V_i.data(), d_k);
+        // S = Q_i K_i^T / sqrt(d_k)
+        blas::gemm_raw(n, n, d_k, 1.0f / std::sqrt(float(d_k)), Q_i.data(), d_k, K_i.data(), d_k, trans::yes, 0.0f, S.data(), n);
+        softmax_in_place(S.data(), n, o.causal, o.threads);
+        // Zc[:, c0 …] = A V_i
+        blas::gemm_raw(n, d_k, n, 1.0f, S.data(), n, V_i.data(), d_k, trans::no, 0.0f, Zc.data.data() + c0, d);
+    }
+    matrix Z;
+    blas::gemm(Z, Zc, trans::no, W.W_O, trans::no);  // Z: [n, d]
+    blas::set_threads(saved);
+    return Z;
+}
+
+// --- fused: key blocks, online softmax, no n × n matrix ---------------------------------------
+
+namespace {
+
+struct fused_plan {
+    std::size_t n, d, h, d_k, g, bq, bk;
+    std::size_t kv_floats() const { return 2 * n * g * d_k; }                      // K_g, V_g
+    std::size_t scratch_floats() const { return 2 * bq * g * d_k + bq * bk + 2 * bq; }  // per thread
+};
+
+fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
+    fused_plan p{n, d, o.heads, d / o.heads, 0, o.block_q ? o.block_q : 256, o.block_k ? o.block_k : 512};
+    p.g = o.heads_per_pass;
+    if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide h
+        p.g = 1;
+        for (std::size_t g = o.heads; g >= 1; --g)
+            if (o.heads % g == 0 && 2 * n * g * p.d_k * sizeof(float) <= o.max_kv_bytes) { p.g = g; break; }
+    }
+    if (p.g == 0 || o.heads % p.g != 0)
+        throw std::invalid_argument(fmt::format("attention: {} heads per pass do not divide {} heads", p.g, o.heads));
+    return p;
+}
+
+struct scratch {
+    float* Q;  // [bq, g·d_k]: this block's queries, already divided by sqrt(d_k)
+    float* Z;  // [bq, g·d_k]: this block's head outputs side by side
+    float* S;  // [bq, bk]: scores of one key block, then their exp in place
+    float* m;  // [bq]: running max of each row
+    float* l;  // [bq]: running sum of exp(s - m) of each row
+};
+
+// Z (rows, d_k; stride ldz) = softmax(Q K^T) V for queries q0 … q0+rows−1 against every key,
+// one key block at a time: the running max m and sum l let each block be folded in as it comes.
+void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows,
+                  const float* Q, const float* K, const float* V, std::size_t ld, float* Z, const scratch& w) {
+    const std::size_t key_end = causal ? q0 + rows : p.n;
+    for (std::size_t k0 = 0; k0 < key_end; k0 += p.bk) {
+        const std::size_t cols = std::min(p.bk, key_end - k0);
+        const bool first = k0 == 0;
+        // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K[k0 …]^T
+        blas::gemm_raw(rows, cols, p.d_k, 1.0f, Q, ld, K + k0 * ld, ld, trans::yes, 0.0f, w.S, p.bk);
+        // pass 2: per row, the new max, exp and sum; rescale what was summed under the old max
+        for (std::size_t i = 0; i < rows; ++i) {
+            float* s = w.S + i * p.bk;
+            const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
+            std::fill(s + v, s + cols, 0.0f);
+            if (v == 0) continue;  // every key of this block is in row i's future
+            const float m_new = first ? row_max(s, v) : std::max(w.m[i], row_max(s, v));
+            const float sum = exp_sum(s, v, m_new);
+            if (first) {
+                w.l[i] = sum;
+            } else {
+                const float c = std::exp(w.m[i] - m_new);  // old terms were exp(s - m_old)
+                w.l[i] = w.l[i] * c + sum;
+                if (c != 1.0f) scale_row(Z + i * ld, p.d_k, c);
+            }
+            w.m[i] = m_new;
+        }
+        // pass 3: Z (+)= P [rows, cols] @ V[k0 …] [cols, d_k]
+        blas::gemm_raw(rows, p.d_k, cols, 1.0f, w.S, p.bk, V + k0 * ld, ld, trans::no, first ? 0.0f : 1.0f, Z, ld);
+    }
+    // pass 4: divide by the sum, so each row of weights summed to 1
+    for (std::size_t i = 0; i < rows; ++i) scale_row(Z + i * ld, p.d_k, 1.0f / w.l[i]);
+}
+
+// Output rows q0 … of one query block, for the heads of pass `pass` (added to earlier passes).
+void query_block(const fused_plan& p, const options& o, const matrix& X, const weights& W, std::size_t pass,
+                 const float* K_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
+    const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.g * p.d_k, c0 = pass * wg;
+    // Q [rows, g·d_k] = X[q0 …] @ W_Q[:, c0 …] / sqrt(d_k)
+    blas::gemm_raw(rows, wg, p.d, 1.0f / std::sqrt(float(p.d_k)), X.row(q0), p.d, W.W_Q.data.data() + c0, p.d,
+                   trans::no, 0.0f, w.Q, wg);
+    for (std::size_t j = 0; j < p.g; ++j)
+        attend_block(p, o.causal, q0, rows, w.Q + j * p.d_k, K_g + j * p.d_k, V_g + j * p.d_k, wg, w.Z + j * p.d_k, w);
+    // out[q0 …] (+)= Z [rows, g·d_k] @ W_O[c0 …, :]: the sum over heads of head_i · W_O,i
+    blas::gemm_raw(rows, p.d, wg, 1.0f, w.Z, wg, W.W_O.row(c0), p.d, trans::no, pass == 0 ? 0.0f : 1.0f,
+                   out.row(q0), p.d);
+}
+
+}  // namespace
+
+matrix forward_fused(const matrix& X, const weights& W, const options& o) {
+    check(X, W, o);
+    const fused_plan p = plan_fused(X.rows, X.cols, o);
+    const int threads = std::max(1, o.threads), saved = blas::threads();
+    blas::set_threads(1);  // our threads split the work; each product runs on the thread that asks
+    const std::size_t wg = p.g * p.d_k, n_qb = (p.n + p.bq - 1) / p.bq;
+    std::vector<float> KV(p.kv_floats());            // K_g, V_g: [n, g·d_k] each
+    std::vector<float> work(threads * p.scratch_floats());
+    matrix out(p.n, p.d);                            // out: [n, d]
+    for (std::size_t pass = 0; pass * p.g < p.h; ++pass) {
+        float *K_g = KV.data(), *V_g = KV.data() + p.n * wg;
+        constexpr std::size_t proj_rows = 256;
+        parallel_for((p.n + proj_rows - 1) / proj_rows, threads, [&](std::size_t t, int) {
+            const std::size_t r0 = t * proj_rows, rows = std::min(proj_rows, p.n - r0);
+            // K_g, V_g [rows, g·d_k] = X[r0 …] @ W_K, W_V[:, pass·g·d_k …]
+            blas::gemm_raw(rows, wg, p.d, 1.0f, X.row(r0), p.d, W.W_K.data.data() + pass * wg, p.d, trans::no, 0.0f, K_g + r0 * wg, wg);
+            blas::gemm_raw(rows, wg, p.d, 1.0f, X.row(r0), p.d, W.W_V.data.data() + pass * wg, p.d, trans::no, 0.0f, V_g + r0 * wg, wg);
+        });
+        parallel_for(n_qb, threads, [&](std::size_t t, int worker) {
+            float* base = work.data() + worker * p.scratch_floats();
+            const scratch w{base, base + p.bq * wg, base + 2 * p.bq * wg, base + 2 * p.bq * wg + p.bq * p.bk,
+                            base + 2 * p.bq * wg + p.bq * p.bk + p.bq};
+            // with the causal mask late blocks cost most: hand them out first
+            const std::size_t qb = o.causal ? n_qb - 1 - t : t;
+            query_block(p, o, X, W, pass, K_g, V_g, qb * p.bq, w, out);
+        });
+    }
+    blas::set_threads(saved);
+    return out;
+}
+
+matrix forward(impl which, const matrix& X, const weights& W, const options& o) {
+    switch (which) {
+        case impl::reference: return forward_reference(X, W, o);
+        case impl::blas: return forward_blas(X, W, o);
+        case impl::fused: return forward_fused(X, W, o);
+    }
+    throw std::invalid_argument("attention: unknown implementation");
+}
+
+std::size_t extra_bytes(impl which, std::size_t n, std::size_t d, const options& o) {
+    const std::size_t h = std::max<std::size_t>(o.heads, 1), d_k = d / h;
+    std::size_t floats = 0;
+    switch (which) {
+        case impl::reference:  // Q, K, V, Zc; one head's Q_i, K_i, V_i, K_i^T, Z_i; mask, S and A
+            floats = 4 * n * d + 5 * n * d_k + 3 * n * n;
+            break;
+        case impl::blas:  // Q_i, K_i, V_i; S; Zc
+            floats = 3 * n * d_k + n * n + n * d;
+            break;
+        case impl::fused: {
+            const fused_plan p = plan_fused(n, d, o);
+            floats = p.kv_floats() + std::size_t(std::max(1, o.threads)) * p.scratch_floats();
+            break;
+        }
+    }
+    return floats * sizeof(float);
+}
+
+std::string_view impl_name(impl which) {
+    switch (which) {
+        case impl::reference: return "reference";
+        case impl::blas: return "blas";
+        case impl::fused: return "fused";
+    }
+    return "?";
+}
+
+std::optional<impl> parse_impl(std::string_view name) {
+    for (impl i : {impl::reference, impl::blas, impl::fused})
+        if (impl_name(i) == name) return i;
+    return std::nullopt;
+}
+
+// --- decoding with a KV cache -------------------------------------------------------------------
+
+matrix decode_step(kv_cache& cache, const matrix& x, const weights& W, std::size_t heads) {
+    const std::size_t d = x.cols, d_k = d / heads;
+    if (x.rows != 1 || cache.K.cols != d || cache.len >= cache.K.rows)
+        throw std::invalid_argument(fmt::format("decode_step: x is {}, cache {} holding {}", shape_str(x),
+                                                shape_str(cache.K), cache.len));
+    matrix q;  // q: [1, d]
+    blas::gemm(q, x, trans::no, W.W_Q, trans::no);
+    // the new key and value join the cache: only this token's are computed, never the old ones again
+    blas::gemm_raw(1, d, d, 1.0f, x.data.data(), d, W.W_K.data.data(), d, trans::no, 0.0f, cache.K.row(cache.len), d);
+    blas::gemm_raw(1, d, d, 1.0f, x.data.data(), d, W.W_V.data.data(), d, trans::no, 0.0f, cache.V.row(cache.len), d);
+    const std::size_t t = ++cache.len;
+    std::vector<float> s(t);  // s: [1, t], scores then weights of one head
+    matrix zc(1, d);          // zc: [1, d]
+    for (std::size_t i = 0; i < heads; ++i) {
+        const std::size_t c0 = i * d_k;
+        // s = q_i K_i^T / sqrt(d_k) over every cached token
+        blas::gemm_raw(1, t, d_k, 1.0f / std::sqrt(float(d_k)), q.data.data() + c0, d, cache.K.data.data() + c0, d,
+                       trans::yes, 0.0f, s.data(), t);
+        const float sum = exp_sum(s.data(), t, row_max(s.data(), t));
+        // zc[c0 …] = softmax(s) V_i, the division by the sum folded into alpha
+        blas::gemm_raw(1, d_k, t, 1.0f / sum, s.data(), t, cache.V.data.data() + c0, d, trans::no, 0.0f,
+                       zc.data.data() + c0, d);
+    }
+    matrix z;
+    blas::gemm(z, zc, trans::no, W.W_O, trans::no);  // z: [1, d]
+    return z;
+}
+
+}  // namespace qkv::attention

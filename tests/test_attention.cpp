@@ -1,0 +1,176 @@
+// The three attention implementations against hand-worked cases and against each other, the
+// fast exp against std::exp, and KV-cache decoding against the causal forward pass. No timing.
+#define BOOST_TEST_MODULE attention
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "qkv/attention.hpp"
+#include "qkv/kernels.hpp"
+
+using qkv::matrix;
+namespace att = qkv::attention;
+
+namespace att_detail = qkv::attention::detail;
+
+namespace {
+
+// Largest |a - b| relative to the largest |b| (at least 1).
+float rel_diff(const matrix& a, const matrix& b) {
+    float scale = 1.0f;
+    for (float x : b.data) scale = std::fmax(scale, std::fabs(x));
+    return qkv::max_abs_diff(a, b) / scale;
+}
+
+matrix scaled(matrix M, float c) {
+    for (float& x : M.data) x *= c;
+    return M;
+}
+
+// Weights like a trained layer's: N(0, 1/d) entries keep Q, K, V entries near unit size.
+att::weights random_weights(std::size_t d, std::uint64_t seed) {
+    const float c = 1.0f / std::sqrt(float(d));
+    return {scaled(qkv::kernels::randn(d, d, seed), c), scaled(qkv::kernels::randn(d, d, seed + 1), c),
+            scaled(qkv::kernels::randn(d, d, seed + 2), c), scaled(qkv::kernels::randn(d, d, seed + 3), c)};
+}
+
+const matrix I2 = matrix::of({{1, 0}, {0, 1}});
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(reference_two_tokens_one_head_by_hand) {
+    // X = I, W_Q = W_K = W_V = I: Q = K = V = I; S = Q K^T / sqrt(2) = diag(0.707107, 0.707107).
+    // Row 1 softmax: [e^0.707107, e^0] / (2.028115 + 1) = [0.669762, 0.330238]; row 2 mirrored.
+    // Z = A V = A; out = Z W_O with W_O = [1 2; 0 1]: row 1 = [0.669762, 2·0.669762 + 0.330238].
+    const att::weights W{I2, I2, I2, matrix::of({{1, 2}, {0, 1}})};
+    att::options o;
+    o.heads = 1;
+    const matrix out = att::forward_reference(I2, W, o);
+    const matrix expect = matrix::of({{0.669762f, 1.669762f}, {0.330238f, 1.330238f}});
+    BOOST_TEST(qkv::max_abs_diff(out, expect) < 1e-5f, fmt::format("{:.6f}", out));
+
+    // Causal: token 1 sees only itself (weight 1), token 2 is unchanged.
+    o.causal = true;
+    const matrix causal = att::forward_reference(I2, W, o);
+    const matrix expect_causal = matrix::of({{1.0f, 2.0f}, {0.330238f, 1.330238f}});
+    BOOST_TEST(qkv::max_abs_diff(causal, expect_causal) < 1e-5f, fmt::format("{:.6f}", causal));
+}
+
+BOOST_AUTO_TEST_CASE(reference_two_tokens_two_heads_by_hand) {
+    // h = 2, d_k = 1 (scale 1); head 0 reads column 0 of Q, K, V = I, head 1 column 1.
+    // head 0: S = [1 0; 0 0] -> rows [e/(e+1), 1/(e+1)] = [0.731059, 0.268941] and [0.5, 0.5];
+    //         Z_0 = A [1; 0] = [0.731059; 0.5].
+    // head 1: S = [0 0; 0 1] -> rows [0.5, 0.5] and [0.268941, 0.731059]; Z_1 = A [0; 1] = [0.5; 0.731059].
+    // W_O = I, so out = [Z_0 Z_1].
+    const att::weights W{I2, I2, I2, I2};
+    att::options o;
+    o.heads = 2;
+    const matrix out = att::forward_reference(I2, W, o);
+    const matrix expect = matrix::of({{0.731059f, 0.5f}, {0.5f, 0.731059f}});
+    BOOST_TEST(qkv::max_abs_diff(out, expect) < 1e-5f, fmt::format("{:.6f}", out));
+}
+
+BOOST_AUTO_TEST_CASE(three_implementations_agree) {
+    // n not a multiple of any block size, with and without the mask; sharp scores (X scaled by 4)
+    // make the running max change between key blocks, so the online rescaling is exercised.
+    const std::size_t d = 32;
+    const att::weights W = random_weights(d, 100);
+    for (std::size_t n : {1, 2, 3, 17, 64, 100, 131}) {
+        for (float sharp : {1.0f, 4.0f}) {
+            const matrix X = scaled(qkv::kernels::randn(n, d, 7 + n), sharp);
+            for (bool causal : {false, true}) {
+                att::options o;
+                o.heads = 4;
+                o.causal = causal;
+                const matrix ref = att::forward_reference(X, W, o);
+                const std::string where = fmt::format("n = {}, sharp = {}, causal = {}", n, sharp, causal);
+                BOOST_TEST(rel_diff(att::forward_blas(X, W, o), ref) < 1e-4f, "blas " << where);
+                BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f, "fused " << where);
+                // small blocks, heads in passes of one and of two, two threads
+                for (std::size_t g : {1, 2}) {
+                    att::options s = o;
+                    s.block_q = 16;
+                    s.block_k = 24;
+                    s.heads_per_pass = g;
+                    s.threads = 2;
+                    BOOST_TEST(rel_diff(att::forward_fused(X, W, s), ref) < 1e-4f, "fused small blocks g = " << g << ", " << where);
+                }
+                o.threads = 2;
+                BOOST_TEST(rel_diff(att::forward_blas(X, W, o), ref) < 1e-4f, "blas 2 threads " << where);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(first_values_shown) {
+    // Prints the first output values of all three, so a reader can see them agree.
+    const matrix X = qkv::kernels::randn(5, 8, 3);
+    const att::weights W = random_weights(8, 50);
+    att::options o;
+    o.heads = 2;
+    for (att::impl i : {att::impl::reference, att::impl::blas, att::impl::fused}) {
+        const matrix Z = att::forward(i, X, W, o);
+        BOOST_TEST_MESSAGE(fmt::format("{:>9}: {:.6f} {:.6f} {:.6f}", att::impl_name(i), Z(0, 0), Z(0, 1), Z(4, 7)));
+    }
+    BOOST_TEST(rel_diff(att::forward(att::impl::fused, X, W, o), att::forward(att::impl::reference, X, W, o)) < 1e-4f);
+}
+
+BOOST_AUTO_TEST_CASE(fast_exp_within_a_millionth) {
+    // Against std::exp in double over the range the softmax uses (s - max <= 0).
+    double worst = 0.0;
+    for (int i = 0; i <= 200000; ++i) {
+        const float x = -80.0f + 80.0f * float(i) / 200000.0f;
+        const double exact = std::exp(double(x));
+        worst = std::max(worst, std::fabs(att_detail::exp_approx(x) - exact) / exact);
+    }
+    BOOST_TEST_MESSAGE("worst relative error of exp_approx on [-80, 0]: " << worst);
+    BOOST_TEST(worst < 1e-6);
+    BOOST_TEST(att_detail::exp_approx(0.0f) == 1.0f);  // 2^0 · (1 + 0): exactly one
+    BOOST_TEST(att_detail::exp_approx(-1000.0f) < 1e-37f);
+}
+
+BOOST_AUTO_TEST_CASE(decoding_with_the_cache_equals_the_causal_pass) {
+    // Token t's output under the causal mask depends only on tokens 0 … t, so feeding the tokens
+    // one at a time through the cache must give the causal forward pass row by row.
+    const std::size_t n = 37, d = 16, h = 4;
+    const matrix X = qkv::kernels::randn(n, d, 11);
+    const att::weights W = random_weights(d, 200);
+    att::options o;
+    o.heads = h;
+    o.causal = true;
+    const matrix ref = att::forward_reference(X, W, o);
+    att::kv_cache cache(n, d);
+    matrix steps(n, d);
+    for (std::size_t t = 0; t < n; ++t) {
+        const matrix z = att::decode_step(cache, matrix(1, d, std::vector<float>(X.row(t), X.row(t) + d)), W, h);
+        std::copy(z.data.begin(), z.data.end(), steps.row(t));
+    }
+    BOOST_TEST(cache.len == n);
+    BOOST_TEST(rel_diff(steps, ref) < 1e-4f);
+    BOOST_CHECK_THROW(att::decode_step(cache, matrix(1, d), W, h), std::invalid_argument);  // cache full
+}
+
+BOOST_AUTO_TEST_CASE(extra_memory_plans) {
+    att::options o;
+    o.heads = 8;
+    o.threads = 2;
+    // blas holds one head's S: 16384² floats = 2^28 · 4 bytes = 1 GiB, and more besides.
+    BOOST_TEST(att::extra_bytes(att::impl::blas, 16384, 512, o) > (std::size_t(1) << 30));
+    // fused at n = 16384: K and V of 4 heads at a time, 2 · 16384 · 256 floats = 32 MiB, plus
+    // two threads' block scratch; the bound is 64 MiB.
+    const std::size_t fused = att::extra_bytes(att::impl::fused, 16384, 512, o);
+    BOOST_TEST(fused >= (std::size_t(32) << 20));
+    BOOST_TEST(fused <= (std::size_t(64) << 20));
+}
+
+BOOST_AUTO_TEST_CASE(bad_shapes_are_refused) {
+    const att::weights W = random_weights(6, 1);
+    att::options o;
+    o.heads = 4;  // does not divide 6
+    BOOST_CHECK_THROW(att::forward_fused(qkv::kernels::randn(3, 6, 1), W, o), std::invalid_argument);
+    o.heads = 2;
+    BOOST_CHECK_THROW(att::forward_blas(qkv::kernels::randn(3, 5, 1), W, o), std::invalid_argument);
+    BOOST_TEST((att::parse_impl("fused") == att::impl::fused));
+    BOOST_TEST(!att::parse_impl("fast"));
+}
