@@ -28,6 +28,14 @@ inline std::string format_number(float x, int precision) {
     return s;
 }
 
+// A scalar on its own line: whole numbers without decimals ("d_k = 4"), and numbers too small for
+// the chosen decimals in scientific form ("1.19e-07", not "0.0000": a difference must stay visible).
+inline std::string format_scalar(float x, int precision) {
+    if (std::isfinite(x) && x == std::nearbyint(x) && std::fabs(x) < 1e9f) return fmt::format("{:.0f}", x);
+    if (std::isfinite(x) && x != 0.0f && std::fabs(x) < std::pow(10.0f, -precision)) return fmt::format("{:.2e}", x);
+    return format_number(x, precision);
+}
+
 // The names of an axis of length n: its labels, or 1..n counted as the lessons count (s_23).
 inline std::vector<std::string> axis_names(const labels& l, std::size_t n) {
     if (l.names.size() == n) return l.names;

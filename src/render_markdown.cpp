@@ -59,7 +59,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
                         const std::optional<value>& sums, const render_options& o) {
     std::string role_part = r ? fmt::format(" *({})*", detail::role_word(o.language, *r)) : "";
     if (v.is_scalar())
-        return fmt::format("**{}** = {}{}\n", name, detail::format_number(v.number, o.precision), role_part);
+        return fmt::format("**{}** = {}{}\n", name, detail::format_scalar(v.number, o.precision), role_part);
     std::string out = fmt::format("**{}** `{}`", name, v.shape_str());
     if (std::string axes = detail::axes_phrase(o.language, v); !axes.empty()) out += " — " + axes;
     out += role_part + '\n';

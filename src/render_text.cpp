@@ -168,7 +168,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
                               : "";
     if (v.is_scalar())
         return fmt::format("{} = {}{}\n", styled(name, bold, o.color),
-                           detail::format_number(v.number, o.precision), role_part);
+                           detail::format_scalar(v.number, o.precision), role_part);
     std::string out = styled(name, bold, o.color) + "  " + v.shape_str();
     std::string axes = detail::axes_phrase(o.language, v);
     if (!axes.empty()) out += "  " + styled(axes, faint, o.color);

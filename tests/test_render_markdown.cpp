@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(scalars_stacks_and_steps) {
                          {"Q_h", role::output, Q, std::nullopt}});
     t.stages[0].steps.push_back({"t = 1", {{"m", value::scalar(0.5f)}}});
     std::string out = render_markdown(t, opts(1));
-    BOOST_TEST(out.find("**d_k** = 2.0 *(input)*\n") != std::string::npos);
+    BOOST_TEST(out.find("**d_k** = 2 *(input)*\n") != std::string::npos);
     BOOST_TEST(out.find("**Q_h** `[2, 1, 1]` *(output)*\n") != std::string::npos);
     BOOST_TEST(out.find("*head 1*\n\n|  | 1 |\n| --- | ---: |\n| 1 | 1.0 |\n") != std::string::npos);
     BOOST_TEST(out.find("*head 2*\n\n|  | 1 |\n| --- | ---: |\n| 1 | 2.0 |\n") != std::string::npos);

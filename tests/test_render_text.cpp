@@ -72,13 +72,18 @@ BOOST_AUTO_TEST_CASE(small_stage_exact) {
 
 BOOST_AUTO_TEST_CASE(scalar_and_no_axes) {
     value d_k = value::scalar(4.0f);
+    value eps = value::scalar(1.5e-7f);
     value M = value::of(matrix::of({{-0.0f, 2.5f}}));
-    trace t = one_stage({{"d_k", role::input, d_k, std::nullopt}, {"M", role::output, M, std::nullopt}});
-    // no labels: rows 1..n, columns 1..d; no axis tags: no axes phrase.
+    trace t = one_stage({{"d_k", role::input, d_k, std::nullopt}, {"eps", role::input, eps, std::nullopt},
+                         {"M", role::output, M, std::nullopt}});
+    // no labels: rows 1..n, columns 1..d; no axis tags: no axes phrase. A whole scalar has no
+    // decimals; one below 10^-3 would read 0.000 and is shown as 1.50e-07 instead.
     std::string expected =
         "1/1  Scores\n"
         "\n"
-        "d_k = 4.000  (input)\n"
+        "d_k = 4  (input)\n"
+        "\n"
+        "eps = 1.50e-07  (input)\n"
         "\n"
         "M  [1, 2]  (output)\n"
         "       1      2\n"
@@ -202,7 +207,7 @@ BOOST_AUTO_TEST_CASE(sub_steps_follow_the_values) {
     std::string expected =
         "1/1  Scores\n"
         "\n"
-        "d_k = 2.00  (input)\n"
+        "d_k = 2  (input)\n"
         "\n"
         "t = 1\n"
         "m = 0.50\n"
