@@ -1,0 +1,200 @@
+// The program as a user meets it: list, lesson in every format and language, stepping driven
+// through standard input, golden text output, and bad input answered by one line and status 2.
+#define BOOST_TEST_MODULE cli_lesson
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_qkv.hpp"
+
+using qkv::test::run_qkv;
+
+namespace {
+
+std::size_t count_lines(const std::string& s) {
+    std::size_t n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
+
+// Status 2, nothing on stdout, exactly one line on stderr that contains every expected piece.
+void expect_input_error(const std::vector<std::string>& args, const std::vector<std::string>& pieces,
+                        const std::vector<std::pair<std::string, std::string>>& env = {}) {
+    auto r = run_qkv(args, "", env);
+    BOOST_TEST_CONTEXT("qkv " << args.front() << " " << (args.size() > 1 ? args[1] : "") << " → " << r.err) {
+        BOOST_TEST(r.status == 2);
+        BOOST_TEST(r.out.empty());
+        BOOST_TEST(count_lines(r.err) == 1u);
+        for (const auto& p : pieces) BOOST_TEST(r.err.find(p) != std::string::npos, "stderr lacks: " << p);
+    }
+}
+
+std::vector<int> lesson_numbers() {
+    auto r = run_qkv({"list", "--format", "json"});
+    BOOST_REQUIRE_EQUAL(r.status, 0);
+    std::vector<int> out;
+    auto j = nlohmann::json::parse(r.out);  // kept alive: a range-for over a temporary's member dangles
+    for (auto& l : j["lessons"]) out.push_back(l["number"].get<int>());
+    return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(list_shows_every_lesson_in_both_languages) {
+    auto en = run_qkv({"list"});
+    auto zh = run_qkv({"list", "--lang", "zh"});
+    BOOST_TEST(en.status == 0);
+    BOOST_TEST(zh.status == 0);
+    BOOST_TEST(en.out.find("Scores") != std::string::npos);
+    BOOST_TEST(zh.out != en.out);
+    auto numbers = lesson_numbers();
+    for (int n = 1; n <= 8; ++n) BOOST_TEST((std::find(numbers.begin(), numbers.end(), n) != numbers.end()), "lesson " << n);
+}
+
+BOOST_AUTO_TEST_CASE(every_lesson_runs_in_every_format_language_colour_and_scenario) {
+    for (int n : lesson_numbers()) {
+        for (std::string lang : {"zh", "en"}) {
+            for (std::string format : {"text", "markdown", "json"}) {
+                for (std::string data : {"", "data/thinking-machines.toml"}) {
+                    std::vector<std::string> args{"lesson", std::to_string(n), "--lang", lang, "--format", format};
+                    if (!data.empty()) args.insert(args.end(), {"--data", data});
+                    if (format == "text") args.insert(args.end(), {"--color", n % 2 ? "always" : "never"});
+                    auto r = run_qkv(args);
+                    BOOST_TEST_CONTEXT("lesson " << n << " " << lang << " " << format << " " << data << ": " << r.err) {
+                        BOOST_TEST(r.status == 0);
+                        BOOST_TEST(r.err.empty());
+                        BOOST_TEST(!r.out.empty());
+                        if (format == "json") {
+                            auto j = nlohmann::json::parse(r.out);
+                            BOOST_TEST(j["lesson"].get<int>() == n);
+                            BOOST_TEST(j["lang"].get<std::string>() == lang);
+                            BOOST_TEST(!j["stages"].empty());
+                        }
+                        if (format == "text" && n % 2 == 0) BOOST_TEST(r.out.find('\x1b') == std::string::npos);
+                    }
+                }
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(golden_text_of_every_lesson) {
+    // tests/golden/lesson-NN.LANG.txt were read by eye before they were saved; regenerate them with
+    // tests/golden/update.sh after a deliberate change and read the diff.
+    for (int n : lesson_numbers()) {
+        for (std::string lang : {"en", "zh"}) {
+            auto r = run_qkv({"lesson", std::to_string(n), "--lang", lang, "--color", "never"}, "", {{"COLUMNS", "100"}});
+            std::string path = "tests/golden/lesson-" + std::string(n < 10 ? "0" : "") + std::to_string(n) + "." + lang + ".txt";
+            std::string golden = read_file(path);
+            BOOST_TEST_CONTEXT(path) {
+                BOOST_TEST(!golden.empty(), "missing golden file");
+                BOOST_TEST((r.out == golden), "output differs from " << path);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(lesson_all_runs_every_lesson_in_order) {
+    auto r = run_qkv({"lesson", "all", "--format", "json"});
+    BOOST_TEST(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    BOOST_TEST(j.is_array());
+    BOOST_TEST(j.size() == lesson_numbers().size());
+    for (std::size_t i = 1; i < j.size(); ++i) BOOST_TEST(j[i]["lesson"].get<int>() > j[i - 1]["lesson"].get<int>());
+}
+
+BOOST_AUTO_TEST_CASE(stage_shows_one_stage_with_its_place) {
+    auto r = run_qkv({"lesson", "3", "--stage", "2", "--format", "json"});
+    BOOST_TEST(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    BOOST_TEST(j["stages"].size() == 1u);
+    BOOST_TEST(j["stages"][0]["index"].get<int>() == 2);
+    auto text = run_qkv({"lesson", "3", "--stage", "2"});
+    BOOST_TEST(text.out.find("2/") != std::string::npos);
+    expect_input_error({"lesson", "3", "--stage", "99"}, {"--stage 99", "stages 1–"});
+}
+
+BOOST_AUTO_TEST_CASE(stepping_through_standard_input) {
+    // Stage headings look like "K/N  title"; the prompt line is "[K/N] keys".
+    auto r = run_qkv({"lesson", "3", "--step"}, "n\nn\nb\ng 1\nq\nn\n");
+    BOOST_TEST(r.status == 0);
+    std::vector<std::size_t> at;
+    for (std::size_t p = r.out.find("\n["); p != std::string::npos; p = r.out.find("\n[", p + 1))
+        at.push_back(std::stoul(r.out.substr(p + 2)));
+    // shown: 1, then n → 2, n → 3, b → 2, g 1 → 1, q stops before the last n
+    std::vector<std::size_t> expected{1, 2, 3, 2, 1};
+    BOOST_TEST(at == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(stepping_ends_cleanly_at_end_of_input_and_past_the_end) {
+    auto eof = run_qkv({"lesson", "1", "--step"}, "n\n");
+    BOOST_TEST(eof.status == 0);
+    BOOST_TEST(eof.err.empty());
+    auto past = run_qkv({"lesson", "1", "--step", "--stage", "2"}, std::string(40, '\n'));
+    BOOST_TEST(past.status == 0);
+    BOOST_TEST(past.out.find("end of lesson") != std::string::npos);
+    auto unknown = run_qkv({"lesson", "1", "--step"}, "x\ng 99\nq\n");
+    BOOST_TEST(unknown.status == 0);
+    BOOST_TEST(unknown.out.find("h for help") != std::string::npos);
+    BOOST_TEST(unknown.out.find("no such stage") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_lessons_and_options) {
+    expect_input_error({"lesson", "42"}, {"no lesson '42'", "qkv list", "did you mean"});
+    expect_input_error({"lesson", "sofmax"}, {"did you mean 'softmax'"});
+    expect_input_error({"lesson"}, {"which lesson"});
+    expect_input_error({"lesson", "1", "--colour", "never"}, {"colour"});
+    expect_input_error({"lesson", "1", "--format", "pdf"}, {"--format", "pdf"});
+    expect_input_error({"lesson", "1", "--lang", "fr"}, {"--lang", "fr"});
+    expect_input_error({"lesson", "1", "--precision", "-1"}, {"--precision"});
+    expect_input_error({"lesosn", "1"}, {"unknown command", "did you mean 'lesson'"});
+}
+
+BOOST_AUTO_TEST_CASE(bad_scenarios_name_file_and_line) {
+    const std::string dir = "tests/data/bad/";
+    expect_input_error({"lesson", "1", "--data", dir + "missing.toml"}, {"missing.toml", "not found"});
+    expect_input_error({"lesson", "1", "--data", dir + "malformed.toml"}, {"malformed.toml:3"});
+    expect_input_error({"lesson", "1", "--data", dir + "ragged.toml"}, {"ragged.toml:6", "ragged"});
+    expect_input_error({"lesson", "1", "--data", dir + "not-number.toml"}, {"not-number.toml:4", "expected a number"});
+    expect_input_error({"lesson", "1", "--data", dir + "nan.toml"}, {"nan.toml:4", "NaN"});
+    expect_input_error({"lesson", "1", "--data", dir + "inf.toml"}, {"inf.toml:4", "Inf"});
+    expect_input_error({"lesson", "8", "--data", dir + "heads.toml"}, {"heads.toml", "heads (3) must divide d_model (4)"});
+    expect_input_error({"lesson", "2", "--data", dir + "only-x.toml"}, {"only-x.toml", "W_Q"});
+    expect_input_error({"lesson", "2", "--data", dir + "wrong-shape.toml"}, {"wrong-shape.toml:5", "[3, 3]", "[2, 2]"});
+    expect_input_error({"lesson", "1", "--data", dir + "csv-ragged.toml"}, {"ragged.csv:2", "ragged"});
+    expect_input_error({"lesson", "1", "--data", dir + "csv-text.toml"}, {"text.csv:3", "'abc' is not a number"});
+    expect_input_error({"lesson", "1", "--data", dir + "csv-nan.toml"}, {"nan.csv:2", "NaN"});
+}
+
+BOOST_AUTO_TEST_CASE(a_csv_scenario_runs) {
+    // X = [[1, 2], [3, 4]]: X·Xᵀ = [[1+4, 3+8], [3+8, 9+16]] = [[5, 11], [11, 25]].
+    auto r = run_qkv({"lesson", "1", "--data", "tests/data/bad/csv-good.toml", "--format", "json"});
+    BOOST_TEST(r.status == 0, r.err);
+    auto j = nlohmann::json::parse(r.out);
+    bool found = false;
+    for (auto& st : j["stages"])
+        for (auto& v : st["values"])
+            if (v["name"] == "S" && !found) {
+                found = true;
+                BOOST_TEST(v["data"][0][0].get<double>() == 5.0);
+                BOOST_TEST(v["data"][0][1].get<double>() == 11.0);
+                BOOST_TEST(v["data"][1][1].get<double>() == 25.0);
+            }
+    BOOST_TEST(found);
+}
+
+BOOST_AUTO_TEST_CASE(bad_lessons_name_file_line_stage_and_shapes) {
+    std::vector<std::pair<std::string, std::string>> env{{"QKV_LESSONS", "tests/data/bad/lessons"}};
+    expect_input_error({"lesson", "1"}, {"01-mismatch.toml:8", "stage 'bad-product'", "X @ X[1]", "[2, 2]", "[1, 2]"}, env);
+    expect_input_error({"lesson", "2"}, {"02-syntax.toml:7:31", "')'"}, env);
+}
