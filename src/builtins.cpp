@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "qkv/builtins_beyond.hpp"
 #include "qkv/kernels.hpp"
 
 namespace qkv {
@@ -342,9 +343,15 @@ value min_fn(const args_t& a, eval_context& ctx) {
     return value::scalar(*std::min_element(xs.begin(), xs.end()));
 }
 
+// A [1, 1] matrix as the scalar it holds, so that q @ k^T compares with S[i, j].
+value as_scalar_if_1x1(const value& v) {
+    if (v.is_matrix() && v.mat().rows == 1 && v.mat().cols == 1) return value::scalar(v.mat()(0, 0));
+    return v;
+}
+
 value max_abs_diff_fn(const args_t& a, eval_context& ctx) {
-    const value& A = a[0];
-    const value& B = a[1];
+    const value A = as_scalar_if_1x1(a[0]);
+    const value B = as_scalar_if_1x1(a[1]);
     if (A.k != B.k || A.shape() != B.shape())
         formula_error(ctx, fmt::format("max_abs_diff(A, B) needs two values of the same shape: the "
                                        "first argument is {}, the second is {}",
@@ -404,7 +411,8 @@ value identity_fn(const args_t& a, eval_context& ctx) {
 }  // namespace
 
 const std::vector<builtin>& builtins() {
-    static const std::vector<builtin> table = {
+    static const std::vector<builtin> table = [] {
+    std::vector<builtin> t = {
         {"softmax", 1, 1, "softmax(S)", "softmax along each row (row max subtracted first, for stability); each row sums to 1", softmax_fn},
         {"softmax_naive", 1, 1, "softmax_naive(S)", "exp(s) / sum exp(s) along each row without subtracting the max: overflows for large scores", softmax_naive_fn},
         {"softmax_cols", 1, 1, "softmax_cols(S)", "softmax down each column instead of along each row (a common mistake)", softmax_cols_fn},
@@ -428,7 +436,7 @@ const std::vector<builtin>& builtins() {
         {"mean", 1, 1, "mean(M)", "mean of all entries -> scalar", mean_fn},
         {"max", 1, 1, "max(M)", "largest entry -> scalar", max_fn},
         {"min", 1, 1, "min(M)", "smallest entry -> scalar", min_fn},
-        {"max_abs_diff", 2, 2, "max_abs_diff(A, B)", "largest |a - b| over matching entries of two values of the same shape -> scalar", max_abs_diff_fn},
+        {"max_abs_diff", 2, 2, "max_abs_diff(A, B)", "largest |a - b| over matching entries of two values of the same shape (a [1, 1] matches a scalar) -> scalar", max_abs_diff_fn},
         {"rows", 1, 1, "rows(M)", "number of rows (of each head, for a stack) -> scalar", rows_fn},
         {"cols", 1, 1, "cols(M)", "number of columns (of each head, for a stack) -> scalar", cols_fn},
         {"randn", 3, 3, "randn(r, c, seed)", "[r, c] of N(0, 1) samples; the same seed gives the same numbers on every machine", randn_fn},
@@ -436,6 +444,9 @@ const std::vector<builtin>& builtins() {
         {"zeros", 2, 2, "zeros(r, c)", "[r, c] of zeros", zeros_fn},
         {"identity", 1, 1, "identity(n)", "[n, n] identity matrix", identity_fn},
     };
+    for (builtin& b : beyond_builtins()) t.push_back(std::move(b));  // lessons 0 and 9-14
+    return t;
+    }();
     return table;
 }
 

@@ -297,6 +297,8 @@ BOOST_AUTO_TEST_CASE(max_abs_diff_of_values) {
                      {"C", value::of(matrix(2, 1))}});
     BOOST_TEST(ev("max_abs_diff(A, B)", ws).number == 2.0f);  // |1 - 1.5| = 0.5, |2 - 0| = 2
     BOOST_TEST(ev("max_abs_diff(3, 1)", ws).number == 2.0f);
+    // A[1, 2] = 2 (a scalar); A @ B^T = [[1*1.5 + 2*0]] = [[1.5]] (a [1, 1]): they compare.
+    BOOST_TEST(ev("max_abs_diff(A[1, 2], A @ B^T)", ws).number == 0.5f);
     BOOST_TEST(contains(eval_error("max_abs_diff(A, C)", ws),
                         "the first argument is a matrix [1, 2], the second is a matrix [2, 1]"));
 }
