@@ -5,7 +5,6 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <random>
 #include <stdexcept>
 
 namespace qkv::kernels {
@@ -138,24 +137,61 @@ matrix softmax_jacobian_norm(const matrix& P) {
 
 namespace {
 
-// Uniform double in [0, 1) from the top 53 bits, the same on every platform.
-double uniform01(std::mt19937_64& gen) { return double(gen() >> 11) * 0x1.0p-53; }
+// xoshiro256** seeded through splitmix64: tiny, fast, and defined bit for bit, so a seed gives the
+// same matrix on every machine (std::normal_distribution's output is left to each library).
+class xoshiro256 {
+public:
+    explicit xoshiro256(std::uint64_t seed) {
+        for (auto& word : s_) {
+            seed += 0x9e3779b97f4a7c15ULL;  // splitmix64
+            std::uint64_t z = seed;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+            word = z ^ (z >> 31);
+        }
+    }
+    std::uint64_t next() {
+        const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+        const std::uint64_t t = s_[1] << 17;
+        s_[2] ^= s_[0], s_[3] ^= s_[1], s_[1] ^= s_[2], s_[0] ^= s_[3];
+        s_[2] ^= t;
+        s_[3] = rotl(s_[3], 45);
+        return result;
+    }
+    // Uniform in [0, 1) from the top 53 bits.
+    double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+private:
+    static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+    std::uint64_t s_[4];
+};
 
 }  // namespace
 
 matrix randn(std::size_t r, std::size_t c, std::uint64_t seed) {
-    // Box-Muller: z0 = sqrt(-2 ln u1) cos(2 pi u2), z1 = sqrt(-2 ln u1) sin(2 pi u2) ~ N(0, 1)
-    std::mt19937_64 gen(seed);
+    // Marsaglia's polar method: for (u, v) uniform in the unit disc, s = u² + v²,
+    // u·sqrt(-2 ln s / s) and v·sqrt(-2 ln s / s) are independent N(0, 1). No sin or cos: fast.
+    xoshiro256 gen(seed);
     matrix X(r, c);  // X: [r, c]
     for (std::size_t i = 0; i < X.size(); i += 2) {
-        const double u1 = 1.0 - uniform01(gen);  // (0, 1]: ln never sees 0
-        const double u2 = uniform01(gen);
-        const double radius = std::sqrt(-2.0 * std::log(u1));
-        const double theta = 2.0 * std::numbers::pi * u2;
-        X.data[i] = static_cast<float>(radius * std::cos(theta));
-        if (i + 1 < X.size()) X.data[i + 1] = static_cast<float>(radius * std::sin(theta));
+        double u = 0, v = 0, s = 0;
+        do {
+            u = 2.0 * gen.uniform() - 1.0;
+            v = 2.0 * gen.uniform() - 1.0;
+            s = u * u + v * v;
+        } while (s >= 1.0 || s == 0.0);
+        const double f = std::sqrt(-2.0 * std::log(s) / s);
+        X.data[i] = static_cast<float>(u * f);
+        if (i + 1 < X.size()) X.data[i + 1] = static_cast<float>(v * f);
     }
     return X;
+}
+
+matrix rand_uniform(std::size_t r, std::size_t c, std::uint64_t seed) {
+    xoshiro256 gen(seed);
+    matrix U(r, c);  // U: [r, c], each cell uniform in [0, 1)
+    for (float& x : U.data) x = static_cast<float>(gen.uniform());
+    return U;
 }
 
 }  // namespace qkv::kernels

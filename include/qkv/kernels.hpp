@@ -40,8 +40,12 @@ matrix row_sums(const matrix& A);
 matrix softmax_jacobian_norm(const matrix& P);
 
 // A (r, c) of independent N(0, 1) samples from a seeded generator: the same seed gives the
-// same numbers on every machine (std::mt19937_64 and our own Box-Muller, not
+// same numbers on every machine (xoshiro256** and Marsaglia's polar method, not
 // std::normal_distribution, whose output the standard leaves to the library).
 matrix randn(std::size_t r, std::size_t c, std::uint64_t seed);
+
+// A (r, c) of independent uniform samples in [0, 1), from the same generator. PyTorch initialises
+// nn.MultiheadAttention's weights uniformly (xavier_uniform_), so lessons that imitate it use this.
+matrix rand_uniform(std::size_t r, std::size_t c, std::uint64_t seed);
 
 }  // namespace qkv::kernels
