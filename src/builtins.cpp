@@ -268,7 +268,8 @@ value split_rows_fn(const args_t& a, eval_context& ctx) {
     std::vector<matrix> blocks;
     for (std::size_t i = 0; i < h; ++i) {
         auto first = W.data.begin() + static_cast<std::ptrdiff_t>(i * r * W.cols);
-        blocks.emplace_back(r, W.cols, std::vector<float>(first, first + static_cast<std::ptrdiff_t>(r * W.cols)));
+        auto last = first + static_cast<std::ptrdiff_t>(r * W.cols);
+        blocks.emplace_back(r, W.cols, std::vector<float>(first, last));  // [r, c]
     }
     return value::stack(std::move(blocks), {{}, a[0].rows.axis}, a[0].cols);
 }
@@ -279,7 +280,8 @@ value concat_heads_fn(const args_t& a, eval_context& ctx) {
     std::size_t n = heads.front().rows, d_k = heads.front().cols;
     matrix out(n, heads.size() * d_k);  // out: [n, h * d_k]
     for (std::size_t hh = 0; hh < heads.size(); ++hh)
-        for (std::size_t i = 0; i < n; ++i) std::copy_n(heads[hh].row(i), d_k, out.row(i) + hh * d_k);
+        for (std::size_t i = 0; i < n; ++i)
+            std::copy_n(heads[hh].row(i), d_k, out.row(i) + hh * d_k);
     return value::of(std::move(out), a[0].rows, {{}, a[0].cols.axis});
 }
 
@@ -302,7 +304,8 @@ value sum_heads_fn(const args_t& a, eval_context& ctx) {
 
 value mean_heads_fn(const args_t& a, eval_context& ctx) {
     need_stack(a[0], "mean_heads", "S", ctx);
-    value out = value::of(head_sum(a[0].mats, 1.0 / double(a[0].mats.size())), a[0].rows, a[0].cols);
+    double h = static_cast<double>(a[0].mats.size());
+    value out = value::of(head_sum(a[0].mats, 1.0 / h), a[0].rows, a[0].cols);
     out.weights = a[0].weights;  // the mean of distributions is a distribution
     return out;
 }
@@ -345,7 +348,8 @@ value min_fn(const args_t& a, eval_context& ctx) {
 
 // A [1, 1] matrix as the scalar it holds, so that q @ k^T compares with S[i, j].
 value as_scalar_if_1x1(const value& v) {
-    if (v.is_matrix() && v.mat().rows == 1 && v.mat().cols == 1) return value::scalar(v.mat()(0, 0));
+    if (v.is_matrix() && v.mat().rows == 1 && v.mat().cols == 1)
+        return value::scalar(v.mat()(0, 0));
     return v;
 }
 
@@ -413,34 +417,70 @@ value identity_fn(const args_t& a, eval_context& ctx) {
 const std::vector<builtin>& builtins() {
     static const std::vector<builtin> table = [] {
     std::vector<builtin> t = {
-        {"softmax", 1, 1, "softmax(S)", "softmax along each row (row max subtracted first, for stability); each row sums to 1", softmax_fn},
-        {"softmax_naive", 1, 1, "softmax_naive(S)", "exp(s) / sum exp(s) along each row without subtracting the max: overflows for large scores", softmax_naive_fn},
-        {"softmax_cols", 1, 1, "softmax_cols(S)", "softmax down each column instead of along each row (a common mistake)", softmax_cols_fn},
+        {"softmax", 1, 1, "softmax(S)",
+         "softmax along each row (row max subtracted first, for stability); each row sums to 1",
+         softmax_fn},
+        {"softmax_naive", 1, 1, "softmax_naive(S)",
+         "exp(s) / sum exp(s) along each row, no max subtracted: overflows for large scores",
+         softmax_naive_fn},
+        {"softmax_cols", 1, 1, "softmax_cols(S)",
+         "softmax down each column instead of along each row (a common mistake)",
+         softmax_cols_fn},
         {"exp", 1, 1, "exp(x)", "e^x of every entry; scalar, matrix or stack", exp_fn},
         {"sqrt", 1, 1, "sqrt(x)", "square root of every entry; scalar, matrix or stack", sqrt_fn},
-        {"log", 1, 1, "log(x)", "natural logarithm of every entry; scalar, matrix or stack", log_fn},
+        {"log", 1, 1, "log(x)",
+         "natural logarithm of every entry; scalar, matrix or stack",
+         log_fn},
         {"abs", 1, 1, "abs(x)", "absolute value of every entry; scalar, matrix or stack", abs_fn},
-        {"causal_mask", 1, 1, "causal_mask(n)", "[n, n]: 0 where query i may see key j (j <= i), -inf above the diagonal", causal_mask_fn},
-        {"cosine", 2, 2, "cosine(A, B)", "cosine similarity of each row of A [m, d] with each row of B [n, d] -> [m, n]", cosine_fn},
+        {"causal_mask", 1, 1, "causal_mask(n)",
+         "[n, n]: 0 where query i may see key j (j <= i), -inf above the diagonal",
+         causal_mask_fn},
+        {"cosine", 2, 2, "cosine(A, B)",
+         "cosine similarity of each row of A [m, d] with each row of B [n, d] -> [m, n]",
+         cosine_fn},
         {"row_sums", 1, 1, "row_sums(A)", "sum of each row: [n, m] -> [n, 1]", row_sums_fn},
         {"row_max", 1, 1, "row_max(A)", "largest entry of each row: [n, m] -> [n, 1]", row_max_fn},
-        {"rowdot", 2, 2, "rowdot(A, B)", "dot product of matching rows: [n, d] and [n, d] -> [n, 1]", rowdot_fn},
-        {"split_heads", 2, 2, "split_heads(M, h)", "[n, d_model] -> stack [h, n, d_model/h]; head i takes columns i*d_k .. (i+1)*d_k - 1", split_heads_fn},
-        {"split_rows", 2, 2, "split_rows(W, h)", "[r, c] -> stack [h, r/h, c]; head i takes rows i*r/h .. (i+1)*r/h - 1 (the blocks W_O,i)", split_rows_fn},
-        {"concat_heads", 1, 1, "concat_heads(S)", "stack [h, n, d_k] -> [n, h*d_k], the heads side by side", concat_heads_fn},
-        {"sum_heads", 1, 1, "sum_heads(S)", "stack [h, n, d] -> [n, d], the sum over heads", sum_heads_fn},
-        {"mean_heads", 1, 1, "mean_heads(S)", "stack [h, n, d] -> [n, d], the mean over heads (as PyTorch averages attention weights)", mean_heads_fn},
-        {"batch", 1, 1, "batch(M)", "[n, d] -> [1, n, d], a batch of one, as PyTorch shapes its tensors", batch_fn},
-        {"softmax_jacobian_norm", 1, 1, "softmax_jacobian_norm(P)", "norm of the softmax Jacobian diag(p) - p p^T for each row p: [n, m] -> [n, 1]; near 0 when p is one-hot", softmax_jacobian_norm_fn},
+        {"rowdot", 2, 2, "rowdot(A, B)",
+         "dot product of matching rows: [n, d] and [n, d] -> [n, 1]",
+         rowdot_fn},
+        {"split_heads", 2, 2, "split_heads(M, h)",
+         "[n, d_model] -> stack [h, n, d_model/h]; head i takes columns i*d_k .. (i+1)*d_k - 1",
+         split_heads_fn},
+        {"split_rows", 2, 2, "split_rows(W, h)",
+         "[r, c] -> stack [h, r/h, c]; head i takes rows i*r/h .. (i+1)*r/h - 1 (the blocks W_O,i)",
+         split_rows_fn},
+        {"concat_heads", 1, 1, "concat_heads(S)",
+         "stack [h, n, d_k] -> [n, h*d_k], the heads side by side",
+         concat_heads_fn},
+        {"sum_heads", 1, 1, "sum_heads(S)",
+         "stack [h, n, d] -> [n, d], the sum over heads",
+         sum_heads_fn},
+        {"mean_heads", 1, 1, "mean_heads(S)",
+         "stack [h, n, d] -> [n, d], the mean over heads (as PyTorch averages attention weights)",
+         mean_heads_fn},
+        {"batch", 1, 1, "batch(M)",
+         "[n, d] -> [1, n, d], a batch of one, as PyTorch shapes its tensors",
+         batch_fn},
+        {"softmax_jacobian_norm", 1, 1, "softmax_jacobian_norm(P)",
+         "norm of diag(p) - p p^T, the softmax Jacobian, per row p: [n, 1]; ~0 when p is one-hot",
+         softmax_jacobian_norm_fn},
         {"var", 1, 1, "var(M)", "population variance of all entries -> scalar", var_fn},
         {"mean", 1, 1, "mean(M)", "mean of all entries -> scalar", mean_fn},
         {"max", 1, 1, "max(M)", "largest entry -> scalar", max_fn},
         {"min", 1, 1, "min(M)", "smallest entry -> scalar", min_fn},
-        {"max_abs_diff", 2, 2, "max_abs_diff(A, B)", "largest |a - b| over matching entries of two values of the same shape (a [1, 1] matches a scalar) -> scalar", max_abs_diff_fn},
+        {"max_abs_diff", 2, 2, "max_abs_diff(A, B)",
+         "largest |a - b| over entries of two same-shaped values ([1, 1] = scalar) -> scalar",
+         max_abs_diff_fn},
         {"rows", 1, 1, "rows(M)", "number of rows (of each head, for a stack) -> scalar", rows_fn},
-        {"cols", 1, 1, "cols(M)", "number of columns (of each head, for a stack) -> scalar", cols_fn},
-        {"randn", 3, 3, "randn(r, c, seed)", "[r, c] of N(0, 1) samples; the same seed gives the same numbers on every machine", randn_fn},
-        {"uniform", 2, 2, "uniform(n, m)", "[n, m] with every entry 1/m: each row the uniform distribution", uniform_fn},
+        {"cols", 1, 1, "cols(M)",
+         "number of columns (of each head, for a stack) -> scalar",
+         cols_fn},
+        {"randn", 3, 3, "randn(r, c, seed)",
+         "[r, c] of N(0, 1) samples; the same seed gives the same numbers on every machine",
+         randn_fn},
+        {"uniform", 2, 2, "uniform(n, m)",
+         "[n, m] with every entry 1/m: each row the uniform distribution",
+         uniform_fn},
         {"zeros", 2, 2, "zeros(r, c)", "[r, c] of zeros", zeros_fn},
         {"identity", 1, 1, "identity(n)", "[n, n] identity matrix", identity_fn},
     };

@@ -166,7 +166,8 @@ private:
     }
     [[noreturn]] void fail(const token& at, const std::string& expected) const {
         std::string found = at.t == tok::end ? "the end of the line" : "'" + at.text + "'";
-        throw input_error(src_.loc(at.begin), fmt::format("expected {}, found {}", expected, found));
+        throw input_error(src_.loc(at.begin),
+                          fmt::format("expected {}, found {}", expected, found));
     }
     void expect(std::string_view punct, const std::string& expected) {
         if (!at(punct)) fail(peek(), expected);
@@ -337,7 +338,8 @@ std::vector<line_source> split_lines(std::string_view text, const source_loc& wh
     for (int k = 0;; ++k) {
         std::size_t nl = text.find('\n', start);
         std::string_view line = text.substr(start, nl == std::string_view::npos ? nl : nl - start);
-        lines.push_back({line, where.file, first_line + k, k == 0 && where.column > 0 ? where.column : 1});
+        int first_column = k == 0 && where.column > 0 ? where.column : 1;
+        lines.push_back({line, where.file, first_line + k, first_column});
         if (nl == std::string_view::npos) break;
         start = nl + 1;
     }
@@ -402,7 +404,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 // The candidate nearest to `name` when it is close enough to be a typo. Case is free (W_q for
 // W_Q); names of one or two letters must match up to case, since 'Z' is no typo of 'A'.
-std::optional<std::string> nearest(const std::string& name, const std::vector<std::string>& candidates) {
+std::optional<std::string> nearest(const std::string& name,
+                                   const std::vector<std::string>& candidates) {
     std::size_t limit = name.size() <= 2 ? 0 : std::max<std::size_t>(1, name.size() / 3);
     std::optional<std::string> best;
     std::size_t best_folded = limit + 1, best_exact = 0;
@@ -528,7 +531,8 @@ value evaluator::call(const expr& e) {
     const builtin* b = find_builtin(e.name);
     if (!b) {
         if (ws_.count(e.name))
-            fail(fmt::format("'{}' is a value, not a function; only built-ins can be called", e.name));
+            fail(fmt::format("'{}' is a value, not a function; only built-ins can be called",
+                             e.name));
         std::vector<std::string> known;
         for (const builtin& bi : builtins()) known.push_back(bi.name);
         if (auto near = nearest(e.name, known))

@@ -121,7 +121,8 @@ BOOST_AUTO_TEST_CASE(softmax_head_by_head) {
 }
 
 BOOST_AUTO_TEST_CASE(softmax_naive_overflows) {
-    auto ws = ws_of({{"S", value::of(matrix::of({{0, ln3}}))}, {"L", value::of(matrix::of({{1000, 0}}))}});
+    auto ws = ws_of({{"S", value::of(matrix::of({{0, ln3}}))},
+                    {"L", value::of(matrix::of({{1000, 0}}))}});
     value A = ev("softmax_naive(S)", ws);
     check_close(A.mat(), matrix::of({{0.25f, 0.75f}}));
     BOOST_TEST(A.weights);
@@ -198,7 +199,8 @@ BOOST_AUTO_TEST_CASE(cosine_of_rows) {
 }
 
 BOOST_AUTO_TEST_CASE(row_sums_row_max_rowdot) {
-    auto ws = ws_of({{"A", value::of(matrix::of({{1, 2}, {3, 4}}), {{"x", "y"}, "tokens"}, {{}, "keys"})},
+    auto ws = ws_of({{"A", value::of(matrix::of({{1, 2}, {3, 4}}), {{"x", "y"}, "tokens"},
+                                     {{}, "keys"})},
                      {"B", value::of(matrix::of({{5, 6}, {7, 8}}))},
                      {"N", value::of(matrix::of({{-1, -5}}))},
                      {"C", value::of(matrix(3, 2))}});
@@ -226,7 +228,8 @@ BOOST_AUTO_TEST_CASE(softmax_jacobian_norm_of_rows) {
 // Heads
 
 BOOST_AUTO_TEST_CASE(split_heads_takes_column_blocks) {
-    auto ws = ws_of({{"M", value::of(matrix::of({{1, 2, 3, 4}, {5, 6, 7, 8}}), {{"a", "b"}, "tokens"})}});
+    auto ws = ws_of({{"M", value::of(matrix::of({{1, 2, 3, 4},
+                    {5, 6, 7, 8}}), {{"a", "b"}, "tokens"})}});
     value s = ev("split_heads(M, 2)", ws);
     BOOST_TEST_REQUIRE(s.is_stack());
     BOOST_TEST(s.shape_str() == "[2, 2, 2]");
@@ -236,7 +239,8 @@ BOOST_AUTO_TEST_CASE(split_heads_takes_column_blocks) {
     check_close(ev("concat_heads(split_heads(M, 2))", ws).mat(), ws["M"].mat());
     BOOST_TEST(ev("split_heads(M, 4)", ws).mats[3](1, 0) == 8.0f);
     BOOST_TEST(contains(eval_error("split_heads(M, 3)", ws), "heads (3) must divide d_model (4)"));
-    BOOST_TEST(contains(eval_error("split_heads(M, 0)", ws), "h must be a whole number of at least 1"));
+    BOOST_TEST(contains(eval_error("split_heads(M, 0)", ws),
+                        "h must be a whole number of at least 1"));
 }
 
 BOOST_AUTO_TEST_CASE(split_rows_takes_row_blocks) {
@@ -245,9 +249,11 @@ BOOST_AUTO_TEST_CASE(split_rows_takes_row_blocks) {
     BOOST_TEST(s.shape_str() == "[2, 2, 2]");
     check_close(s.mats[0], matrix::of({{1, 2}, {3, 4}}));
     check_close(s.mats[1], matrix::of({{5, 6}, {7, 8}}));
-    BOOST_TEST(contains(eval_error("split_rows(W, 3)", ws), "heads (3) must divide the rows of W (4)"));
+    BOOST_TEST(contains(eval_error("split_rows(W, 3)", ws),
+                        "heads (3) must divide the rows of W (4)"));
     // The multi-head identity: concat(Z_i) @ W_O = sum_i Z_i @ W_O,i.
-    auto ws2 = ws_of({{"Z", value::of(kernels::randn(3, 4, 1))}, {"W_O", value::of(kernels::randn(4, 4, 2))}});
+    auto ws2 = ws_of({{"Z", value::of(kernels::randn(3, 4, 1))},
+                     {"W_O", value::of(kernels::randn(4, 4, 2))}});
     check_close(ev("sum_heads(split_heads(Z, 2) @ split_rows(W_O, 2))", ws2).mat(),
                 kernels::matmul_ref(ws2["Z"].mat(), ws2["W_O"].mat()), 1e-4f);
 }
@@ -309,8 +315,10 @@ BOOST_AUTO_TEST_CASE(max_abs_diff_of_values) {
 BOOST_AUTO_TEST_CASE(randn_matches_the_kernel_and_checks_its_arguments) {
     value r = ev("randn(2, 3, 7)");
     check_close(r.mat(), kernels::randn(2, 3, 7), 0.0f);
-    BOOST_TEST(contains(eval_error("randn(-1, 3, 7)"), "randn: r must be a non-negative whole number, got -1"));
-    BOOST_TEST(contains(eval_error("randn(2, 2.5, 7)"), "c must be a non-negative whole number, got 2.5"));
+    BOOST_TEST(contains(eval_error("randn(-1, 3, 7)"),
+                        "randn: r must be a non-negative whole number, got -1"));
+    BOOST_TEST(contains(eval_error("randn(2, 2.5, 7)"),
+                        "c must be a non-negative whole number, got 2.5"));
     BOOST_TEST(contains(eval_error("randn(65536, 65536, 1)"), "more than the limit of 2^28"));
     BOOST_TEST(contains(eval_error("randn(2, zeros(1, 1), 7)"), "got a matrix [1, 1]"));
 }

@@ -302,7 +302,8 @@ BOOST_AUTO_TEST_CASE(indexing_counts_from_one) {
 
 BOOST_AUTO_TEST_CASE(index_errors) {
     workspace ws = small();
-    BOOST_TEST(contains(eval_error("A[3]", ws), "index 3 is out of range: A has 2 rows (counted from 1)"));
+    BOOST_TEST(contains(eval_error("A[3]", ws),
+                        "index 3 is out of range: A has 2 rows (counted from 1)"));
     BOOST_TEST(contains(eval_error("A[0]", ws), "index 0 is out of range"));
     BOOST_TEST(contains(eval_error("A[1, 4]", ws), "A has 3 columns"));
     BOOST_TEST(contains(eval_error("A[1.5]", ws), "index 1.5 is not a whole number"));
@@ -362,7 +363,8 @@ BOOST_AUTO_TEST_CASE(unknown_names_and_functions_suggest_the_nearest) {
                         "unknown function 'softmx'; did you mean 'softmax'?"));
     BOOST_TEST(contains(eval_error("Z", ws), "unknown name 'Z'; the names known here are W_Q, X"));
     BOOST_TEST(contains(eval_error("frobnicate(X)", ws), "unknown function 'frobnicate'"));
-    BOOST_TEST(contains(eval_error("softmax", ws), "'softmax' is a function: call it as softmax(S)"));
+    BOOST_TEST(contains(eval_error("softmax", ws),
+                        "'softmax' is a function: call it as softmax(S)"));
     BOOST_TEST(contains(eval_error("X(1)", ws), "'X' is a value, not a function"));
     BOOST_TEST(contains(eval_error("softmax(X, X)", ws),
                         "softmax takes 1 argument, as in softmax(S); got 2"));
@@ -380,7 +382,8 @@ BOOST_AUTO_TEST_CASE(run_formula_assigns_in_order) {
     // Q = [[2, 1], [2, 2]]; S = Q Q^T = [[5, 6], [6, 8]].
     check_close(ws["Q"].mat(), matrix::of({{2, 1}, {2, 2}}));
     check_close(ws["S"].mat(), matrix::of({{5, 6}, {6, 8}}));
-    check_close(ws["S"].mat(), kernels::matmul_ref(ws["Q"].mat(), kernels::transpose(ws["Q"].mat())));
+    check_close(ws["S"].mat(),
+                kernels::matmul_ref(ws["Q"].mat(), kernels::transpose(ws["Q"].mat())));
     BOOST_TEST(ctx.statement_text == "S = Q @ Q^T");
     BOOST_TEST(ctx.where.line == 2);
 }
