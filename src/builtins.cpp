@@ -388,6 +388,14 @@ value randn_fn(const args_t& a, eval_context& ctx) {
     return value::of(kernels::randn(r, c, seed));  // [r, c]
 }
 
+value rand_fn(const args_t& a, eval_context& ctx) {
+    std::size_t r = whole(a[0], 0, "rand", "r", ctx);
+    std::size_t c = whole(a[1], 0, "rand", "c", ctx);
+    std::size_t seed = whole(a[2], 0, "rand", "seed", ctx);
+    check_cells(r, c, "rand", ctx);
+    return value::of(kernels::rand_uniform(r, c, seed));  // [r, c]
+}
+
 value uniform_fn(const args_t& a, eval_context& ctx) {
     std::size_t n = whole(a[0], 0, "uniform", "n", ctx);
     std::size_t m = whole(a[1], 1, "uniform", "m", ctx);
@@ -478,6 +486,7 @@ const std::vector<builtin>& builtins() {
         {"randn", 3, 3, "randn(r, c, seed)",
          "[r, c] of N(0, 1) samples; the same seed gives the same numbers on every machine",
          randn_fn},
+        {"rand", 3, 3, "rand(r, c, seed)", "[r, c] of samples uniform in [0, 1); the same seed gives the same numbers on every machine", rand_fn},
         {"uniform", 2, 2, "uniform(n, m)",
          "[n, m] with every entry 1/m: each row the uniform distribution",
          uniform_fn},

@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_CASE(table_is_complete_and_consistent) {
     }
     for (const char* n : {"softmax", "softmax_naive", "softmax_cols", "exp", "sqrt", "log", "abs",
                           "causal_mask", "cosine", "row_sums", "row_max", "split_heads",
-                          "split_rows", "concat_heads", "sum_heads", "mean_heads", "batch", "randn",
+                          "split_rows", "concat_heads", "sum_heads", "mean_heads", "batch", "randn", "rand",
                           "rowdot", "var", "mean", "max", "min", "max_abs_diff", "rows", "cols",
                           "softmax_jacobian_norm", "uniform", "zeros", "identity"})
         BOOST_TEST(find_builtin(n) != nullptr, n);
@@ -321,6 +321,22 @@ BOOST_AUTO_TEST_CASE(randn_matches_the_kernel_and_checks_its_arguments) {
                         "c must be a non-negative whole number, got 2.5"));
     BOOST_TEST(contains(eval_error("randn(65536, 65536, 1)"), "more than the limit of 2^28"));
     BOOST_TEST(contains(eval_error("randn(2, zeros(1, 1), 7)"), "got a matrix [1, 1]"));
+}
+
+BOOST_AUTO_TEST_CASE(rand_is_uniform_in_the_unit_interval) {
+    value r = ev("rand(2, 3, 7)");
+    check_close(r.mat(), kernels::rand_uniform(2, 3, 7), 0.0f);
+    // 10 000 draws of U[0, 1): mean 1/2, variance 1/12 ≈ 0.0833, every one in [0, 1).
+    matrix big = kernels::rand_uniform(100, 100, 3);
+    double sum = 0, sq = 0;
+    for (float x : big.data) {
+        BOOST_TEST((x >= 0.0f && x < 1.0f));
+        sum += x, sq += double(x) * x;
+    }
+    double mean = sum / 1e4, var = sq / 1e4 - mean * mean;
+    BOOST_TEST(std::abs(mean - 0.5) < 0.015);   // 5 standard errors: 5 * sqrt(1/12 / 1e4) ≈ 0.0144
+    BOOST_TEST(std::abs(var - 1.0 / 12) < 0.004);
+    BOOST_TEST(contains(eval_error("rand(-1, 3, 7)"), "rand: r must be a non-negative whole number"));
 }
 
 BOOST_AUTO_TEST_CASE(uniform_zeros_identity) {
