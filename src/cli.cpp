@@ -23,6 +23,12 @@ const std::vector<command>& commands() {
     static const std::vector<command> table = {
         {"list", "[options]", "list the lessons: number, title, stages", cmd_list},
         {"lesson", "N|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson},
+        {"exercises", "[--lesson N] [options]", "the exercises, with your status and a progress bar per lesson", cmd_exercises},
+        {"exercise", "ID [options]", "show an exercise: its question and the values it refers to", cmd_exercise},
+        {"check", "ID ANSWER | ID --file FILE [options]", "check an answer; a wrong one is explained", cmd_check},
+        {"hint", "ID [options]", "the next hint for an exercise", cmd_hint},
+        {"grade", "SHEET.toml [options]", "grade an answer sheet of \"ID\" = \"ANSWER\" lines", cmd_grade},
+        {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
     };
     return table;
 }

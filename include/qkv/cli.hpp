@@ -60,5 +60,11 @@ void write_out(std::string_view text);
 // The commands.
 int cmd_list(const args& a);
 int cmd_lesson(const args& a);
+int cmd_exercises(const args& a);
+int cmd_exercise(const args& a);
+int cmd_check(const args& a);
+int cmd_hint(const args& a);
+int cmd_grade(const args& a);
+int cmd_progress(const args& a);
 
 }  // namespace qkv::cli

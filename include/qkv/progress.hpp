@@ -1,0 +1,47 @@
+// A learner's progress on the exercises, kept per user in $XDG_STATE_HOME/qkv/progress.json
+// (else ~/.local/state/qkv/progress.json). Written atomically, so a crash mid-write leaves the
+// old file or the new one; a file that cannot be read is set aside, never fatal.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace qkv {
+
+enum class status { not_tried, wrong, correct };
+
+// "not tried", "wrong", "correct"
+std::string_view status_name(status s);
+
+struct exercise_progress {
+    status state = status::not_tried;  // once correct, it stays correct
+    int attempts = 0;                  // answers checked (unreadable ones not counted)
+    int hints = 0;                     // hints shown so far
+};
+
+struct progress {
+    std::map<std::string, exercise_progress> by_id;  // "3.2" -> …
+
+    const exercise_progress& of(const std::string& id) const;
+    // A checked answer: counts it, and marks the exercise wrong or (for good) correct.
+    void record(const std::string& id, bool correct);
+};
+
+// The file's path: XDG_STATE_HOME/qkv/progress.json, else HOME/.local/state/qkv/progress.json.
+std::string progress_path();
+
+// Read the file; a missing file is empty progress. A file that is not valid progress JSON is
+// renamed to PATH.corrupt-YYYYMMDD-HHMMSS and empty progress returned, with `warning` saying so
+// (the caller prints it; library code does not).
+progress load_progress(const std::string& path, std::string* warning = nullptr);
+
+// Write to a temporary file in the same folder, fsync it, rename it over PATH, fsync the folder.
+// Creates the folder. Throws input_error when the disk refuses.
+void save_progress(const progress& p, const std::string& path);
+
+// Remove the file (no error when it is not there).
+void reset_progress(const std::string& path);
+
+}  // namespace qkv

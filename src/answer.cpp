@@ -1,0 +1,229 @@
+// Parsing answers of each kind. Lenient about spelling (brackets, separators, fractions, case),
+// strict about content: anything that is not clearly one answer is refused with the reason.
+#include "qkv/answer.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "qkv/csv.hpp"
+#include "qkv/error.hpp"
+
+namespace qkv {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+// Short enough to quote in a one-line message.
+std::string quoted(std::string_view s) {
+    std::string one(s.substr(0, 40));
+    std::replace(one.begin(), one.end(), '\n', ' ');
+    return fmt::format("'{}'{}", one, s.size() > 40 ? "…" : "");
+}
+
+// A plain decimal: from_chars accepts "2.5e-1" but not a leading '+' or '.', which people type.
+std::optional<double> decimal(std::string_view s) {
+    s = trim(s);
+    bool neg = false;
+    if (!s.empty() && (s.front() == '+' || s.front() == '-')) neg = s.front() == '-', s.remove_prefix(1);
+    std::string text(s);
+    if (!text.empty() && text.front() == '.') text.insert(text.begin(), '0');
+    if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text.front())))) return std::nullopt;
+    double x = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(x)) return std::nullopt;
+    return neg ? -x : x;
+}
+
+// Splits "100x100", "100×100", "100, 100", "100 100" into the numbers' texts.
+std::vector<std::string> shape_fields(std::string_view s) {
+    std::string spaced;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s.substr(i).starts_with("×")) {  // U+00D7, two bytes in UTF-8
+            spaced += ' ';
+            ++i;
+        } else if (s[i] == ',' || s[i] == 'x' || s[i] == 'X' || s[i] == '*') {
+            spaced += ' ';
+        } else {
+            spaced += s[i];
+        }
+    }
+    std::istringstream in(spaced);
+    std::vector<std::string> out;
+    for (std::string f; in >> f;) out.push_back(f);
+    return out;
+}
+
+// Inside "[[1, 2], [3, 4]]": the rows, each the text between one '[' and its ']'.
+std::vector<std::string_view> bracket_rows(std::string_view inner, std::string_view whole) {
+    std::vector<std::string_view> rows;
+    std::size_t i = 0;
+    while (i < inner.size()) {
+        char c = inner[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') { ++i; continue; }
+        if (c != '[') throw input_error(fmt::format("{} is not a matrix: expected '[' to open a row", quoted(whole)));
+        std::size_t close = inner.find(']', i);
+        if (close == std::string_view::npos || inner.substr(i + 1, close - i - 1).find('[') != std::string_view::npos)
+            throw input_error(fmt::format("{} is not a matrix: a row is not closed with ']'", quoted(whole)));
+        rows.push_back(inner.substr(i + 1, close - i - 1));
+        i = close + 1;
+    }
+    return rows;
+}
+
+std::vector<float> row_numbers(std::string_view row, std::size_t index, std::string_view whole) {
+    std::vector<float> out;
+    std::size_t start = 0;
+    while (start <= row.size()) {
+        std::size_t comma = row.find(',', start);
+        if (comma == std::string_view::npos) comma = row.size();
+        std::string_view cell = trim(row.substr(start, comma - start));
+        if (cell.empty() && comma == row.size() && start > 0) break;  // a trailing comma
+        try {
+            out.push_back(static_cast<float>(parse_number(cell)));
+        } catch (const input_error&) {
+            throw input_error(fmt::format("{} is not a matrix: row {} has {}, which is not a number", quoted(whole),
+                                          index + 1, quoted(cell)));
+        }
+        start = comma + 1;
+    }
+    return out;
+}
+
+matrix bracketed_matrix(std::string_view s) {
+    if (s.size() < 2 || s.back() != ']') throw input_error(fmt::format("{} is not a matrix: it does not end with ']'", quoted(s)));
+    std::string_view inner = trim(s.substr(1, s.size() - 2));
+    std::vector<std::string_view> rows;
+    if (inner.empty() || inner.front() != '[') rows = {inner};  // one row: "[1, 2, 3]"
+    else rows = bracket_rows(inner, s);
+    if (rows.empty()) throw input_error(fmt::format("{} is not a matrix: it has no rows", quoted(s)));
+    std::vector<float> data;
+    std::size_t cols = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        std::vector<float> cells = row_numbers(rows[r], r, s);
+        if (r == 0) cols = cells.size();
+        else if (cells.size() != cols)
+            throw input_error(fmt::format("{} is not a matrix: row 1 has {} numbers, row {} has {}", quoted(s), cols,
+                                          r + 1, cells.size()));
+        data.insert(data.end(), cells.begin(), cells.end());
+    }
+    return matrix(rows.size(), cols, std::move(data));
+}
+
+}  // namespace
+
+std::string_view kind_name(answer_kind k) {
+    switch (k) {
+    case answer_kind::choice: return "choice";
+    case answer_kind::shape: return "shape";
+    case answer_kind::number: return "number";
+    case answer_kind::matrix: return "matrix";
+    }
+    return "?";
+}
+
+std::optional<answer_kind> parse_kind(std::string_view s) {
+    for (answer_kind k : {answer_kind::choice, answer_kind::shape, answer_kind::number, answer_kind::matrix})
+        if (kind_name(k) == s) return k;
+    return std::nullopt;
+}
+
+char parse_choice(std::string_view text, int count) {
+    std::string_view s = trim(text);
+    char last = static_cast<char>('A' + count - 1);
+    if (s.size() == 1) {
+        char c = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+        if (c >= 'A' && c <= last) return c;
+    }
+    throw input_error(fmt::format("{} is not a choice: answer with one letter, A to {}", quoted(text), last));
+}
+
+std::vector<std::size_t> parse_shape(std::string_view text) {
+    std::string_view s = trim(text);
+    if (s.size() >= 2 && ((s.front() == '(' && s.back() == ')') || (s.front() == '[' && s.back() == ']')))
+        s = s.substr(1, s.size() - 2);
+    std::vector<std::string> fields = shape_fields(s);
+    if (fields.empty()) throw input_error(fmt::format("{} is not a shape: write it like (100, 64) or 100x64", quoted(text)));
+    std::vector<std::size_t> out;
+    for (const std::string& f : fields) {
+        std::size_t n = 0;
+        auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), n);
+        if (ec != std::errc() || end != f.data() + f.size() || n == 0)
+            throw input_error(fmt::format("{} is not a shape: '{}' is not a positive whole number; write it like (100, 64)",
+                                          quoted(text), f));
+        out.push_back(n);
+    }
+    return out;
+}
+
+double parse_number(std::string_view text) {
+    std::string_view s = trim(text);
+    if (auto slash = s.find('/'); slash != std::string_view::npos) {
+        auto num = decimal(s.substr(0, slash)), den = decimal(s.substr(slash + 1));
+        if (num && den && *den != 0.0) return *num / *den;
+        if (num && den) throw input_error(fmt::format("{} divides by zero", quoted(text)));
+    } else if (auto x = decimal(s)) {
+        return *x;
+    }
+    throw input_error(fmt::format("{} is not a number: write it like 0.25, 1/4 or 2.5e-1", quoted(text)));
+}
+
+matrix parse_matrix(std::string_view text) {
+    std::string_view s = trim(text);
+    if (s.empty()) throw input_error("the answer is empty: give a matrix like [[1, 2], [3, 4]] or a CSV file");
+    if (s.front() == '[') return bracketed_matrix(s);
+    try {
+        return parse_csv_matrix(s, "the answer");
+    } catch (const input_error& e) {
+        throw input_error(fmt::format("{} is not a matrix ({}); write it like [[1, 2], [3, 4]]", quoted(text), e.message()));
+    }
+}
+
+answer parse_answer(answer_kind k, std::string_view text) {
+    answer a;
+    a.kind = k;
+    switch (k) {
+    case answer_kind::choice: a.choice = parse_choice(text); break;
+    case answer_kind::shape: a.shape = parse_shape(text); break;
+    case answer_kind::number: a.number = parse_number(text); break;
+    case answer_kind::matrix: a.m = parse_matrix(text); break;
+    }
+    return a;
+}
+
+answer read_answer_file(answer_kind k, const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(source_loc{path, 0, 0}, "answer file not found");
+    if (k == answer_kind::matrix) {
+        answer a;
+        a.kind = k;
+        a.m = read_csv_matrix(path);
+        return a;
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return parse_answer(k, text.str());
+    } catch (const input_error& e) {
+        throw input_error(source_loc{path, 0, 0}, e.message());
+    }
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+    return fmt::format("[{}]", fmt::join(shape, ", "));
+}
+
+}  // namespace qkv

@@ -1,0 +1,166 @@
+// Progress on disk: one JSON file, replaced whole by rename(2) so that a reader (or a crash) never
+// sees half of it. Format: {"version": 1, "exercises": {"3.2": {"status": "correct",
+// "attempts": 2, "hints": 1}}}.
+#include "qkv/progress.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "qkv/error.hpp"
+
+namespace qkv {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::optional<status> status_of(std::string_view s) {
+    for (status x : {status::not_tried, status::wrong, status::correct})
+        if (status_name(x) == s) return x;
+    return std::nullopt;
+}
+
+// Throws (json or std::runtime_error) when the document is not progress.
+progress from_json(const json& doc) {
+    progress p;
+    if (!doc.is_object() || doc.value("version", 0) != 1 || !doc.contains("exercises") || !doc["exercises"].is_object())
+        throw std::runtime_error("not a qkv progress file (version 1)");
+    for (auto& [id, entry] : doc["exercises"].items()) {
+        auto st = status_of(entry.at("status").get<std::string>());
+        int attempts = entry.at("attempts").get<int>(), hints = entry.at("hints").get<int>();
+        if (!st || attempts < 0 || hints < 0) throw std::runtime_error("a bad entry for " + id);
+        p.by_id[id] = {*st, attempts, hints};
+    }
+    return p;
+}
+
+std::string to_text(const progress& p) {
+    json ex = json::object();
+    for (auto& [id, e] : p.by_id) ex[id] = {{"status", status_name(e.state)}, {"attempts", e.attempts}, {"hints", e.hints}};
+    return json{{"version", 1}, {"exercises", ex}}.dump(2) + "\n";
+}
+
+std::string stamp() {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+    return buf;
+}
+
+[[noreturn]] void disk_error(const std::string& path, const char* what, int err) {
+    throw input_error(source_loc{path, 0, 0}, fmt::format("cannot save progress: {} ({})", what, std::strerror(err)));
+}
+
+void write_all(int fd, const std::string& text, const std::string& tmp) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            int err = n < 0 ? errno : ENOSPC;
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            disk_error(tmp, "write failed", err);
+        }
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+}  // namespace
+
+std::string_view status_name(status s) {
+    switch (s) {
+    case status::not_tried: return "not tried";
+    case status::wrong: return "wrong";
+    case status::correct: return "correct";
+    }
+    return "?";
+}
+
+const exercise_progress& progress::of(const std::string& id) const {
+    static const exercise_progress none;
+    auto it = by_id.find(id);
+    return it == by_id.end() ? none : it->second;
+}
+
+void progress::record(const std::string& id, bool correct) {
+    exercise_progress& e = by_id[id];
+    ++e.attempts;
+    if (correct) e.state = status::correct;
+    else if (e.state != status::correct) e.state = status::wrong;
+}
+
+std::string progress_path() {
+    const char* xdg = std::getenv("XDG_STATE_HOME");
+    const char* home = std::getenv("HOME");
+    fs::path base = xdg && *xdg && fs::path(xdg).is_absolute() ? fs::path(xdg)  // the spec ignores relative ones
+                  : fs::path(home && *home ? home : ".") / ".local" / "state";
+    return (base / "qkv" / "progress.json").string();
+}
+
+progress load_progress(const std::string& path, std::string* warning) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return from_json(json::parse(text.str()));
+    } catch (const std::exception& e) {
+        std::string aside = path + ".corrupt-" + stamp();
+        std::error_code ec;
+        fs::rename(path, aside, ec);
+        if (warning)
+            *warning = ec ? fmt::format("{}: unreadable progress ({}); starting afresh, and it could not be moved aside: {}",
+                                        path, e.what(), ec.message())
+                          : fmt::format("{}: unreadable progress ({}); set aside as {}, starting afresh", path, e.what(), aside);
+        return {};
+    }
+}
+
+void save_progress(const progress& p, const std::string& path) {
+    fs::path dir = fs::path(path).parent_path();
+    std::error_code ec;
+    if (!dir.empty()) fs::create_directories(dir, ec);
+    if (ec) throw input_error(source_loc{dir.string(), 0, 0}, fmt::format("cannot create the progress folder: {}", ec.message()));
+    // Same folder as the target, so rename() is atomic (one file system).
+    std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) disk_error(tmp, "cannot create a temporary file", errno);
+    write_all(fd, to_text(p), tmp);
+    if (::fsync(fd) != 0) {
+        int err = errno;
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        disk_error(tmp, "fsync failed", err);
+    }
+    ::close(fd);
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        int err = errno;
+        ::unlink(tmp.c_str());
+        disk_error(path, "rename failed", err);
+    }
+    // The rename itself is durable only once the folder is synced.
+    int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) ::fsync(dfd), ::close(dfd);
+}
+
+void reset_progress(const std::string& path) {
+    std::error_code ec;
+    fs::remove(path, ec);
+    if (ec) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot remove the progress file: {}", ec.message()));
+}
+
+}  // namespace qkv
