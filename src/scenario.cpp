@@ -110,6 +110,34 @@ void check_shapes(const scenario& s, const toml::table& mats) {
         throw input_error(source_loc{s.file, 0, 0}, fmt::format("heads ({}) must divide d_model ({})", *s.heads, d_model));
 }
 
+std::vector<std::string> token_list(const std::string& file, const char* key, const toml::array& a) {
+    std::vector<std::string> out;
+    for (auto& t : a) {
+        if (!t.is_string()) throw input_error(loc_of(file, t), fmt::format("{} must be strings", key));
+        out.push_back(t.as_string()->get());
+    }
+    return out;
+}
+
+// The second sequence comes whole: source_tokens and X_src together, one row per source token,
+// as wide as X (W_K and W_V project both sequences).
+void check_source(const scenario& s, const toml::table& mats) {
+    auto x_src = s.matrices.find("X_src");
+    bool has_tokens = !s.source_tokens.empty();
+    if (x_src == s.matrices.end()) {
+        if (has_tokens) throw input_error(loc_of(s.file, mats), "source_tokens is given but [matrices] has no X_src (one row per source token)");
+        return;
+    }
+    auto where = loc_of(s.file, *mats.get("X_src"));
+    if (!has_tokens) throw input_error(where, "X_src needs 'source_tokens = [...]' (one token per row of X_src)");
+    if (x_src->second.rows != s.source_tokens.size())
+        throw input_error(where, fmt::format("X_src has {} rows but there are {} source tokens", x_src->second.rows, s.source_tokens.size()));
+    const matrix& X = s.matrices.at("X");
+    if (x_src->second.cols != X.cols)
+        throw input_error(where, fmt::format("X_src is {} but X is {}: both sequences need d_model = {} columns",
+                                             shape_str(x_src->second), shape_str(X), X.cols));
+}
+
 }  // namespace
 
 scenario load_scenario(const std::string& path) {
@@ -124,14 +152,15 @@ scenario load_scenario(const std::string& path) {
     scenario s;
     s.file = path;
     for (auto&& [k, v] : doc)
-        if (k != "name" && k != "tokens" && k != "heads" && k != "matrices")
-            throw input_error(loc_of(path, v), fmt::format("unknown key '{}' (expected name, tokens, heads, [matrices])", k.str()));
+        if (k != "name" && k != "tokens" && k != "source_tokens" && k != "heads" && k != "matrices")
+            throw input_error(loc_of(path, v), fmt::format("unknown key '{}' (expected name, tokens, source_tokens, heads, [matrices])", k.str()));
     s.name = doc["name"].value_or(fs::path(path).stem().string());
     const toml::array* tokens = doc["tokens"].as_array();
     if (!tokens) throw input_error(source_loc{path, 0, 0}, "missing 'tokens = [...]' (one token per row of X)");
-    for (auto& t : *tokens) {
-        if (!t.is_string()) throw input_error(loc_of(path, t), "tokens must be strings");
-        s.tokens.push_back(t.as_string()->get());
+    s.tokens = token_list(path, "tokens", *tokens);
+    if (auto src = doc.get("source_tokens")) {
+        if (!src->is_array()) throw input_error(loc_of(path, *src), "source_tokens must be an array of strings (one per row of X_src)");
+        s.source_tokens = token_list(path, "source_tokens", *src->as_array());
     }
     if (auto h = doc.get("heads")) {
         if (!h->is_integer() || h->as_integer()->get() < 1)
@@ -150,6 +179,7 @@ scenario load_scenario(const std::string& path) {
     if (x->second.rows != s.tokens.size())
         throw input_error(loc_of(path, *mats->get("X")), fmt::format("X has {} rows but there are {} tokens", x->second.rows, s.tokens.size()));
     check_shapes(s, *mats);
+    check_source(s, *mats);
     return s;
 }
 
@@ -158,8 +188,10 @@ workspace initial_workspace(const scenario& s) {
     for (const auto& [name, m] : s.matrices) {
         labels rows, cols;
         if (name == "X") rows = {s.tokens, "tokens"}, cols.axis = "features";
+        if (name == "X_src") rows = {s.source_tokens, "tokens"}, cols.axis = "features";
         ws[name] = value::of(m, rows, cols);
     }
+    if (!ws.count("X_src")) ws["X_src"] = ws.at("X");  // no second sequence: it is the first one
     const matrix& X = s.matrices.at("X");
     ws["n"] = value::scalar(static_cast<float>(X.rows));
     ws["d_model"] = value::scalar(static_cast<float>(X.cols));

@@ -6,6 +6,13 @@
 //   [matrices]
 //   X = [[...], ...]                # [n, d_model]; or a CSV file beside the scenario: X = "x.csv"
 //   W_Q = ...                       # [d_model, d_model], Q = X @ W_Q; W_K, W_V, W_O alike
+//
+// A second sequence, for cross-attention (queries from X, keys and values from the other one):
+//   source_tokens = ["苹果", "很", "甜"]   # one per row of X_src
+//   [matrices]
+//   X_src = [[...], ...]            # [n_src, d_model]: the same width as X, so W_K and W_V apply
+// Without one, the lessons see X_src = X (cross-attention of a sequence with itself is
+// self-attention), so every lesson runs on every scenario.
 #pragma once
 
 #include <map>
@@ -22,6 +29,7 @@ struct scenario {
     std::string file;                      // where it was read from
     std::string name;
     std::vector<std::string> tokens;       // one per row of X
+    std::vector<std::string> source_tokens;  // one per row of X_src; empty: no second sequence
     std::optional<std::size_t> heads;
     std::map<std::string, matrix> matrices;  // X, W_Q, W_K, W_V, W_O, ... as given
 };
@@ -31,7 +39,8 @@ struct scenario {
 scenario load_scenario(const std::string& path);
 
 // The workspace a lesson starts from: every matrix under its own name (X rows labelled with the
-// tokens), and the scalars n, d_model and (when heads is given) h.
+// tokens; X_src's with the source tokens, or X itself when there is no second sequence), and
+// the scalars n, d_model and (when heads is given) h.
 workspace initial_workspace(const scenario& s);
 
 }  // namespace qkv
