@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -76,6 +77,22 @@ void write_all(int fd, const std::string& text, const std::string& tmp) {
             disk_error(tmp, "write failed", err);
         }
         done += static_cast<std::size_t>(n);
+    }
+}
+
+// A writer killed between open and rename leaves PATH.tmp-PID behind; once that process is gone
+// nobody will finish it.
+void sweep_stale_temps(const std::string& path) {
+    fs::path target(path);
+    std::string prefix = target.filename().string() + ".tmp-";
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(target.parent_path().empty() ? "." : target.parent_path(), ec)) {
+        std::string name = e.path().filename().string();
+        if (!name.starts_with(prefix)) continue;
+        char* end = nullptr;
+        long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+        if (pid > 0 && end && *end == '\0' && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            fs::remove(e.path(), ec);
     }
 }
 
@@ -155,6 +172,7 @@ void save_progress(const progress& p, const std::string& path) {
     // The rename itself is durable only once the folder is synced.
     int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) ::fsync(dfd), ::close(dfd);
+    sweep_stale_temps(path);
 }
 
 void reset_progress(const std::string& path) {
