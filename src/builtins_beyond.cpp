@@ -425,6 +425,8 @@ value tiled_attention_fn(const args_t& a, eval_context& ctx) {
             for (std::size_t c = 0; c < d_v; ++c) O(i, c) = O(i, c) * rescale(i, 0) + PV(i, c);
         }
         labels keys = label_block(a[1].rows, j0, w);
+        if (keys.names.empty())  // unnamed keys: number them across blocks, not from 1 in each
+            for (std::size_t j = j0; j < j0 + w; ++j) keys.names.push_back(std::to_string(j + 1));
         record(ctx, w == 1 ? fmt::format("j = {}", j0 + 1) : fmt::format("j = {}…{}", j0 + 1, j0 + w),
                {{"S_j", labelled(S_j, a[0].rows, {keys.names, "keys"})}, {"m", labelled(m, a[0].rows, col)},
                 {"rescale", labelled(rescale, a[0].rows, col)}, {"l", labelled(l, a[0].rows, col)},
