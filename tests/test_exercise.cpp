@@ -242,6 +242,8 @@ BOOST_AUTO_TEST_CASE(hand_computed_answers) {
     expect_shape("8.1", {3, 2});                                            // [3, 4]·[4, 2]
     expect_number("8.3", (1.55 * 1.5 + 0.45 * 0.3) / std::sqrt(2.0));       // head 1: 2.46 / √2
     expect_shape("8.6", {1, 10, 10});
+    expect_shape("9.2", {3, 4});                                            // one row of K per token
+    expect_number("9.3", 2.0 * 32 * 32 * 128 * 2 * 4096 / (1024.0 * 1024 * 1024));  // 2³¹ bytes = 2 GiB
 }
 
 // The answers that need a machine, against the plain reference above.
@@ -293,6 +295,7 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     pipeline tm("thinking-machines.toml");
     double s12 = mul(tm.head(tm.W_Q, 0, 64), tr(tm.head(tm.W_K, 0, 64)))[0][1];
     seen["scale_by_sqrt_d_model"] = judged("8.4", number(s12 / std::sqrt(512.0)));
+    seen["cache_only_k_or_v"] = judged("9.3", number(32.0 * 32 * 128 * 2 * 4096 / (1024.0 * 1024 * 1024)));  // K alone: 1 GiB
     for (auto& [id, v] : seen) {
         BOOST_TEST_CONTEXT(id) {
             BOOST_TEST(!v.correct);

@@ -1,0 +1,287 @@
+// The exercise commands as a learner and a teacher meet them: right answers in every spelling,
+// wrong ones explained and the mistake named, unreadable ones refused with progress untouched,
+// hints one at a time, a graded sheet, and progress that survives a corrupt file.
+#define BOOST_TEST_MODULE cli_exercise
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "support/run_qkv.hpp"
+
+using qkv::test::run_qkv;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string progress_file() {
+    const char* state = std::getenv("XDG_STATE_HOME");
+    BOOST_REQUIRE_MESSAGE(state && *state, "tests/meson.build sets XDG_STATE_HOME");
+    return (fs::path(state) / "qkv" / "progress.json").string();
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
+
+// A scratch folder for answer files and sheets, and a clean progress for each test case.
+struct fresh {
+    fs::path dir;
+    fresh() {
+        dir = fs::temp_directory_path() / fmt::format("qkv_cli_exercise_{}", ::getpid());
+        fs::create_directories(dir);
+        BOOST_REQUIRE(run_qkv({"progress", "--reset"}).status == 0);
+    }
+    ~fresh() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+    std::string file(const std::string& name, const std::string& text) const {
+        std::ofstream(dir / name, std::ios::binary) << text;
+        return (dir / name).string();
+    }
+};
+
+bool has(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+
+std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+nlohmann::json statuses() {
+    auto r = run_qkv({"exercises", "--format", "json"});
+    BOOST_REQUIRE(r.status == 0);
+    nlohmann::json out, all = nlohmann::json::parse(r.out);  // kept alive while we iterate
+    for (auto& e : all["exercises"]) out[e["id"].get<std::string>()] = e["status"];
+    return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(right_answers_in_every_spelling) {
+    fresh f;
+    for (const char* s : {"(100, 100)", "100x100", "100×100", "[100, 100]", "100 100", "100X100"}) {
+        auto r = run_qkv({"check", "3.1", s});
+        BOOST_TEST_CONTEXT(s) {
+            BOOST_TEST(r.status == 0, r.err);
+            BOOST_TEST(has(r.out, "Right!"));
+            BOOST_TEST(has(r.out, "Worked solution:"));
+            BOOST_TEST(has(r.out, "[100, 64]·[64, 100] → [100, 100]"));  // the worked solution itself
+        }
+    }
+    BOOST_TEST(run_qkv({"check", "3.1", "100", "100"}).status == 0);  // unquoted words are joined
+    // (0.93 + 0.16 + 0.38) / 3 = 0.49, in three spellings.
+    for (const char* s : {"0.49", "49/100", "4.9e-1"}) BOOST_TEST(run_qkv({"check", "6.2", s}).status == 0, s);
+    for (const char* s : {"b", "B"}) BOOST_TEST(run_qkv({"check", "8.2", s}).status == 0, s);
+    // Row 很 of the causal weights: [e^0.249, e^0.0525] / (e^0.249 + e^0.0525), then 0.
+    double e1 = std::exp(0.498 / 2), e2 = std::exp(0.105 / 2);
+    std::string row = fmt::format("[{:.4f}, {:.4f}, 0]", e1 / (e1 + e2), e2 / (e1 + e2));  // [0.5490, 0.4510, 0]
+    BOOST_TEST(run_qkv({"check", "7.1", row}).status == 0, row);
+    // S = Q·Kᵀ worked by hand, e.g. s13 = 1.55×1.5 + 0.45×0.3 + 0×1.0 + 0.35×0.39 = 2.5965; as numpy.savetxt writes it.
+    std::string csv = f.file("S.csv", "1.4825,0.1705,2.5965\n0.498,0.105,1.5669\n2.675,0.145,1.4748\n");
+    auto r = run_qkv({"check", "3.3", "--file", csv});
+    BOOST_TEST(r.status == 0, r.out + r.err);
+    auto st = statuses();
+    BOOST_TEST(st["3.1"] == "correct");
+    BOOST_TEST(st["3.3"] == "correct");
+    BOOST_TEST(st["3.2"] == "not tried");
+}
+
+BOOST_AUTO_TEST_CASE(wrong_answers_say_what_and_which_mistake) {
+    fresh f;
+    auto r = run_qkv({"check", "3.1", "(100, 64)"});
+    BOOST_TEST(r.status == 1);
+    BOOST_TEST(has(r.out, "Dimension 1: 100 is right."));
+    BOOST_TEST(has(r.out, "Dimension 2: 64 is not right."));
+    r = run_qkv({"check", "3.1", "64x64"});  // Kᵀ·Q: [64, 100]·[100, 64]
+    BOOST_TEST(r.status == 1);
+    BOOST_TEST(has(r.out, "put the transpose in the wrong place"));
+    // Unscaled: e^2.5965 / (e^1.4825 + e^0.1705 + e^2.5965) = 13.415 / 19.004 ≈ 0.7059.
+    r = run_qkv({"check", "4.2", "0.7059"});
+    BOOST_TEST(r.status == 1);
+    BOOST_TEST(has(r.out, "too high"));
+    BOOST_TEST(has(r.out, "forgot to divide by √d_k"));
+    BOOST_TEST(has(r.out, "qkv hint 4.2"));
+    // Row 1 of Z_cat, the heads side by side with no W_O: head 1 [0.514, 0.6659], head 2 [0.4934, 0.3787].
+    r = run_qkv({"check", "8.5", "[0.514, 0.6659, 0.4934, 0.3787]"});
+    BOOST_TEST(r.status == 1);
+    BOOST_TEST(has(r.out, "left out the final W_O"));
+    BOOST_TEST(has(r.out, "3 of 4 cells are off"));  // column 4: 0.3787 vs 0.3695, inside ±0.01
+    r = run_qkv({"check", "1.1", "-0.3"});  // a negative answer is an answer, not an option
+    BOOST_TEST(r.status == 1, r.err);
+    BOOST_TEST(has(r.out, "-0.3 is too low"));
+    r = run_qkv({"check", "3.2", "0.145", "--lang", "zh"});  // s32 = q(甜)·k(很) = 1.5×(−0.01) + 0.32×0.5
+    BOOST_TEST(r.status == 1);
+    BOOST_TEST(has(r.out, "还不对"));
+    BOOST_TEST(has(r.out, "转置放错了地方"));
+    r = run_qkv({"check", "8.2", "a"});
+    BOOST_TEST(r.status == 1);
+    BOOST_TEST(has(r.out, "A is not right."));
+    BOOST_TEST(!has(r.out, "B is"));  // the answer is not given away
+    auto st = statuses();
+    BOOST_TEST(st["3.1"] == "wrong");
+    BOOST_TEST(st["4.2"] == "wrong");
+}
+
+BOOST_AUTO_TEST_CASE(unreadable_answers_exit_2_and_leave_progress_alone) {
+    fresh f;
+    BOOST_REQUIRE(run_qkv({"check", "3.2", "1"}).status == 1);  // progress now has something in it
+    std::string before = read_file(progress_file());
+    BOOST_REQUIRE(!before.empty());
+    std::string wrong_shape = f.file("wrong.csv", "1,2\n3,4\n");
+    std::string empty = f.file("empty.csv", "");
+    const std::vector<std::vector<std::string>> cases = {
+        {"check", "3.2", "abc"},
+        {"check", "3.1", "abc"},
+        {"check", "3.3", "abc"},
+        {"check", "8.2", "E"},
+        {"check", "3.3", "--file", wrong_shape},
+        {"check", "3.3", "--file", empty},
+        {"check", "3.2", "--file", empty},
+        {"check", "3.3", "--file", (f.dir / "missing.csv").string()},
+        {"check", "3.2", "1", "--file", empty},
+        {"check", "3.9", "1"},
+        {"check", "3.2"},
+    };
+    for (const auto& args : cases) {
+        auto r = run_qkv(args);
+        BOOST_TEST_CONTEXT(fmt::format("{}", fmt::join(args, " ")) << " → " << r.err) {
+            BOOST_TEST(r.status == 2);
+            BOOST_TEST(r.out.empty());
+            BOOST_TEST(count_lines(r.err) == 1u);
+        }
+    }
+    BOOST_TEST(has(run_qkv({"check", "3.3", "--file", wrong_shape}).err, "wants a [3, 3] matrix, and the answer is [2, 2]"));
+    BOOST_TEST(has(run_qkv({"check", "3.2", "abc"}).err, "'abc' is not a number"));
+    BOOST_TEST(has(run_qkv({"check", "3.9", "1"}).err, "did you mean"));
+    BOOST_TEST(read_file(progress_file()) == before);
+}
+
+BOOST_AUTO_TEST_CASE(hints_come_one_at_a_time) {
+    fresh f;
+    auto h1 = run_qkv({"hint", "3.2"});
+    auto h2 = run_qkv({"hint", "3.2"});
+    auto h3 = run_qkv({"hint", "3.2"});
+    BOOST_TEST(h1.status == 0);
+    BOOST_TEST(has(h1.out, "Hint 1/2"));
+    BOOST_TEST(has(h1.out, "s_ij = q(i)·k(j)"));
+    BOOST_TEST(has(h2.out, "Hint 2/2"));
+    BOOST_TEST(has(h2.out, "row 3 of K"));
+    BOOST_TEST(has(h3.out, "Hint 2/2"));
+    BOOST_TEST(has(h3.out, "last hint"));
+    BOOST_TEST(has(run_qkv({"hint", "3.2", "--lang", "zh"}).out, "提示 2/2"));
+    auto p = nlohmann::json::parse(run_qkv({"progress", "--format", "json"}).out);
+    for (auto& e : p["exercises"])
+        if (e["id"] == "3.2") BOOST_TEST(e["hints"] == 2);
+    BOOST_TEST(has(run_qkv({"exercise", "3.2"}).out, "(2/2)"));
+}
+
+BOOST_AUTO_TEST_CASE(listing_and_showing_exercises) {
+    fresh f;
+    auto r = run_qkv({"exercises", "--format", "json"});
+    BOOST_TEST(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    std::map<int, int> per_lesson;
+    for (auto& e : j["exercises"]) {
+        per_lesson[e["lesson"].get<int>()]++;
+        for (const char* key : {"id", "lesson", "kind", "question", "status"}) BOOST_TEST(e.contains(key));
+        BOOST_TEST(e["status"] == "not tried");
+    }
+    for (int l = 1; l <= 8; ++l) BOOST_TEST(per_lesson[l] >= 3, "lesson " << l);
+    auto zh = nlohmann::json::parse(run_qkv({"exercises", "--format", "json", "--lang", "zh"}).out);
+    BOOST_TEST(zh["exercises"][0]["question"] != j["exercises"][0]["question"]);
+    auto three = run_qkv({"exercises", "--lesson", "3"});
+    BOOST_TEST(three.status == 0);
+    BOOST_TEST(has(three.out, "3.1"));
+    BOOST_TEST(!has(three.out, "4.1"));
+    BOOST_TEST(has(three.out, "0/4"));
+    BOOST_TEST(run_qkv({"exercises", "--lesson", "99"}).status == 2);
+    auto show = run_qkv({"exercise", "3.2"});
+    BOOST_TEST(show.status == 0, show.err);
+    BOOST_TEST(has(show.out, "Exercise 3.2"));
+    BOOST_TEST(has(show.out, "Q  [3, 4]"));  // the matrices it refers to, as the lesson shows them
+    BOOST_TEST(has(show.out, "K  [3, 4]"));
+    BOOST_TEST(has(show.out, "qkv check 3.2"));
+    auto choice = run_qkv({"exercise", "8.2", "--lang", "zh"});
+    BOOST_TEST(has(choice.out, "练习 8.2"));
+    BOOST_TEST(has(choice.out, "B. 让模型能并行地从不同的表示子空间里学习信息。"));
+}
+
+BOOST_AUTO_TEST_CASE(grading_a_sheet) {
+    fresh f;
+    BOOST_REQUIRE(run_qkv({"check", "1.1", "0.3"}).status == 0);
+    std::string before = read_file(progress_file());
+    f.file("S.csv", "1.4825 0.1705 2.5965\n0.498 0.105 1.5669\n2.675 0.145 1.4748\n");
+    std::string sheet = f.file("sheet.toml", "\"3.1\" = \"100x100\"\n\"3.2\" = \"0.145\"\n\"3.3\" = \"S.csv\"\n");
+    auto r = run_qkv({"grade", sheet});
+    BOOST_TEST(r.status == 1, r.err);
+    BOOST_TEST(has(r.out, "Total: 2/4"));  // 3.4 was not answered
+    BOOST_TEST(has(r.out, "no answer"));
+    BOOST_TEST(has(r.out, "put the transpose in the wrong place"));
+    auto j = nlohmann::json::parse(run_qkv({"grade", sheet, "--format", "json"}).out);
+    BOOST_TEST(j["correct"] == 2);
+    BOOST_TEST(j["total"] == 4);
+    std::map<std::string, std::string> result;
+    for (auto& e : j["exercises"]) result[e["id"]] = e["result"];
+    BOOST_TEST(result["3.1"] == "correct");
+    BOOST_TEST(result["3.2"] == "wrong");
+    BOOST_TEST(result["3.3"] == "correct");
+    BOOST_TEST(result["3.4"] == "missing");
+    BOOST_TEST(j["exercises"][1]["mistakes"][0] == "k_not_transposed");
+    std::string full = f.file("full.toml", "\"3.1\" = \"(100, 100)\"\n\"3.2\" = 1.567\n\"3.3\" = \"S.csv\"\n\"3.4\" = \"c\"\n");
+    BOOST_TEST(run_qkv({"grade", full}).status == 0);
+    std::string bad = f.file("bad.toml", "\"3.1\" = \"100x100\"\n\"3.77\" = \"1\"\n");
+    auto e = run_qkv({"grade", bad});
+    BOOST_TEST(e.status == 2);
+    BOOST_TEST(has(e.err, "bad.toml:2"), e.err);
+    std::string unreadable = f.file("abc.toml", "\"3.2\" = \"abc\"\n");
+    auto u = run_qkv({"grade", unreadable});
+    BOOST_TEST(u.status == 1);
+    BOOST_TEST(has(u.out, "unreadable"));
+    BOOST_TEST(read_file(progress_file()) == before);  // grading is not the teacher's own progress
+}
+
+BOOST_AUTO_TEST_CASE(progress_reset_and_corrupt_file) {
+    fresh f;
+    BOOST_REQUIRE(run_qkv({"check", "2.1", "0.92"}).status == 0);  // 0.2×0.1 + 1.0×0.9
+    auto p = run_qkv({"progress"});
+    BOOST_TEST(p.status == 0);
+    BOOST_TEST(has(p.out, "Lesson 2"));
+    BOOST_TEST(has(p.out, "1/3"));
+    BOOST_TEST(run_qkv({"progress", "--reset"}).status == 0);
+    BOOST_TEST(!fs::exists(progress_file()));
+    BOOST_TEST(statuses()["2.1"] == "not tried");
+
+    fs::create_directories(fs::path(progress_file()).parent_path());
+    std::ofstream(progress_file()) << "{\"version\": 1, \"exercises\": {\"2.1\": ";  // cut off mid-write
+    auto r = run_qkv({"exercises"});
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(has(r.err, "warning"));
+    BOOST_TEST(has(r.err, "set aside"));
+    bool aside = false;
+    for (auto& e : fs::directory_iterator(fs::path(progress_file()).parent_path()))
+        if (e.path().filename().string().starts_with("progress.json.corrupt-")) aside = true, fs::remove(e.path());
+    BOOST_TEST(aside);
+    BOOST_TEST(run_qkv({"check", "2.1", "0.92"}).status == 0);  // and work goes on
+}
+
+BOOST_AUTO_TEST_CASE(every_command_has_help) {
+    for (const char* cmd : {"exercises", "exercise", "check", "hint", "grade", "progress"}) {
+        auto r = run_qkv({cmd, "--help"});
+        BOOST_TEST_CONTEXT(cmd) {
+            BOOST_TEST(r.status == 0);
+            BOOST_TEST(has(r.out, std::string("Usage: qkv ") + cmd));
+            BOOST_TEST(has(r.out, "--lang"));
+        }
+    }
+    BOOST_TEST(run_qkv({"check", "3.1", "100x100", "--lang", "fr"}).status == 2);
+    BOOST_TEST(run_qkv({"exercises", "--format", "markdown"}).status == 2);
+}
