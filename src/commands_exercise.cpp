@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -210,16 +211,19 @@ int cmd_exercise(const args& a) {
     exercise_set set = load_exercises(exercises_dir());
     const exercise& e = need_exercise(set, id);
     lang l = o.language;
-    std::string out = fmt::format("{} {} · {} · {}\n\n{}\n", pick(l, "练习", "Exercise"), e.id,
-                                  fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind),
-                                  e.question.in(l));
+    std::optional<exercise_run> run;  // only when there are values to show
+    if (!e.shows.empty()) run = run_exercise(e, l, data);
+    std::string out = fmt::format("{} {} · {} · {}", pick(l, "练习", "Exercise"), e.id,
+                                  fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
+    if (run) out += fmt::format(" · {} {}", tr(l, "scenario"), run->run.t.scenario);
+    out += fmt::format("\n\n{}\n", e.question.in(l));
     for (std::size_t i = 0; i < e.choices.size(); ++i)
         out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i), e.choices[i].in(l));
-    if (!e.shows.empty()) out += values_text(e.shows, run_exercise(e, l, data).run.ws, o);
+    if (run) out += values_text(e.shows, run->run.ws, o);
     const exercise_progress& mine = open_progress(progress_path()).of(e.id);
-    out += fmt::format("\n{}: qkv check {} …  ({})\n", pick(l, "作答", "Answer"), e.id, answer_form(l, e.kind));
-    out += fmt::format("{}: qkv hint {}  ({}/{})  ·  {}: {}\n", pick(l, "提示", "Hints"), e.id, mine.hints, e.hints.size(),
-                       pick(l, "状态", "status"), status_word(l, mine.state));
+    out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
+    out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints, e.hints.size(),
+                       pick(l, "状态：", "status: "), status_word(l, mine.state));
     write_out(out);
     return 0;
 }

@@ -218,8 +218,9 @@ bool matches(const exercise& e, const answer& a, const value& v) {
     return false;
 }
 
+// " (甜)" when the axis has names, else nothing: the number alone says it.
 std::string label_of(const labels& l, std::size_t i) {
-    return i < l.names.size() && !l.names[i].empty() ? l.names[i] : std::to_string(i + 1);
+    return i < l.names.size() && !l.names[i].empty() ? " (" + l.names[i] + ")" : "";
 }
 
 }  // namespace
@@ -414,7 +415,7 @@ void explain_matrix(std::vector<std::string>& out, const words& w, const verdict
     const std::size_t most = 8;
     for (std::size_t i = 0; i < std::min(most, v.cells_off.size()); ++i) {
         const cell_off& c = v.cells_off[i];
-        out.push_back(fmt::format(fmt::runtime(w.pick("  第 {} 行（{}）第 {} 列（{}）：{:.{}f} {}", "  row {} ({}), column {} ({}): {:.{}f} is {}")),
+        out.push_back(fmt::format(fmt::runtime(w.pick("  第 {} 行{}，第 {} 列{}：{:.{}f} {}", "  row {}{}, column {}{}: {:.{}f} is {}")),
                                   c.row + 1, label_of(r.expected.rows, c.row), c.col + 1, label_of(r.expected.cols, c.col),
                                   c.got, precision, high_low(w, c.got, c.want)));
     }
