@@ -192,7 +192,7 @@ value kv_decode_fn(const args_t& a, eval_context& ctx) {
         matrix z_t = mm(a_t, V_cache);  // [1, d_v]
         std::copy_n(z_t.row(0), d_v, Z.row(t));
         labels tok = label_block(a[0].rows, t, 1), seen = label_block(a[0].rows, 0, t + 1);
-        value weights = labelled(a_t, tok, {seen.names, "keys"});
+        value weights = labelled(a_t, {tok.names, "queries"}, {seen.names, "keys"});
         weights.weights = true;
         record(ctx, fmt::format("t = {}", t + 1),
                {{"q_t", labelled(q_t, tok, feat)}, {"k_t", labelled(k_t, tok, feat)}, {"v_t", labelled(v_t, tok, feat)},
@@ -428,7 +428,7 @@ value tiled_attention_fn(const args_t& a, eval_context& ctx) {
         if (keys.names.empty())  // unnamed keys: number them across blocks, not from 1 in each
             for (std::size_t j = j0; j < j0 + w; ++j) keys.names.push_back(std::to_string(j + 1));
         record(ctx, w == 1 ? fmt::format("j = {}", j0 + 1) : fmt::format("j = {}…{}", j0 + 1, j0 + w),
-               {{"S_j", labelled(S_j, a[0].rows, {keys.names, "keys"})}, {"m", labelled(m, a[0].rows, col)},
+               {{"S_j", labelled(S_j, {a[0].rows.names, "queries"}, {keys.names, "keys"})}, {"m", labelled(m, a[0].rows, col)},
                 {"rescale", labelled(rescale, a[0].rows, col)}, {"l", labelled(l, a[0].rows, col)},
                 {"O", labelled(O, a[0].rows, {{}, "features"})}});
     }
