@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdint>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -17,23 +19,43 @@
 
 namespace qkv::attention {
 
+namespace {
+
+// Eight floats (or ints) as one value: GCC turns the arithmetic into AVX2 instructions in the
+// clone below compiled for them, and into pairs of SSE instructions in the plain one. (Eight,
+// not sixteen: AMD's Zen 4 runs 512-bit vectors as two halves anyway, and GCC 12 scalarises a
+// select wider than the machine's registers.)
+// (Passing one by value would change the ABI without AVX; every function that does is always
+// inlined into a clone, so GCC's warning about it does not apply.)
+#pragma GCC diagnostic ignored "-Wpsabi"
+using vf = float __attribute__((vector_size(32)));
+using vi = std::int32_t __attribute__((vector_size(32)));
+
+// exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln 2 / 2; for float or vf alike.
+// Always inlined, so each clone compiles it for its own instruction set.
+template <class F, class I>
+[[gnu::always_inline]] inline F exp_approx_t(F x) {
+    // clamped so 2^k stays a normal float: below -87 the true value is < 2e-38 and only ever
+    // meets sums of at least 1
+    const F lo = F{} - 87.0f, hi = F{} + 88.0f;
+    x = x < lo ? lo : x;
+    x = x > hi ? hi : x;
+    constexpr float round_magic = 12582912.0f;  // 1.5 · 2^23: adding it rounds to an integer
+    const F t = x * 1.44269504f + round_magic;
+    const F k = t - round_magic;
+    const I ki = std::bit_cast<I>(t) - std::bit_cast<std::int32_t>(round_magic);
+    // ln 2 split in two so k · ln2_hi is exact and r keeps its low bits
+    const F r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
+    // Taylor to r^6: the next term is under 1.2e-7 relative for |r| <= 0.347
+    const F p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
+    return p * std::bit_cast<F>((ki + 127) << 23);
+}
+
+}  // namespace
+
 namespace detail {
 
-float exp_approx(float x) {
-    // exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln 2 / 2. Clamped so 2^k stays a normal
-    // float: below -87 the true value is < 2e-38 and only ever meets sums of at least 1.
-    x = x < -87.0f ? -87.0f : x;
-    x = x > 88.0f ? 88.0f : x;
-    constexpr float round_magic = 12582912.0f;  // 1.5 · 2^23: adding it rounds to an integer
-    const float t = x * 1.44269504f + round_magic;
-    const float k = t - round_magic;
-    const int ki = std::bit_cast<int>(t) - std::bit_cast<int>(round_magic);
-    // ln 2 split in two so k · ln2_hi is exact and r keeps its low bits
-    const float r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
-    // Taylor to r^6: the next term is under 1.2e-7 relative for |r| <= 0.347
-    const float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
-    return p * std::bit_cast<float>((ki + 127) << 23);
-}
+float exp_approx(float x) { return exp_approx_t<float, std::int32_t>(x); }
 
 }  // namespace detail
 
@@ -41,37 +63,43 @@ namespace {
 
 using blas::trans;
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
-constexpr std::size_t lanes = 16;  // independent partial results, so GCC can vectorise the loops
+constexpr std::size_t lanes = 8;
 
-// The row helpers are compiled for AVX-512, AVX2 and plain x86-64; the loader picks one.
-#define QKV_VECTOR_CLONES [[gnu::target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")]]
+[[gnu::always_inline]] inline vf load8(const float* s) {
+    vf v;
+    std::memcpy(&v, s, sizeof v);  // unaligned
+    return v;
+}
+
+// The row helpers are compiled for AVX2 + FMA and for plain x86-64; the loader picks one.
+#define QKV_VECTOR_CLONES [[gnu::target_clones("arch=x86-64-v3", "default")]]
 
 // max over s[0, n)
 QKV_VECTOR_CLONES float row_max(const float* s, std::size_t n) {
-    float lane[lanes];
-    std::fill(lane, lane + lanes, neg_inf);
+    vf acc = vf{} + neg_inf;
     std::size_t j = 0;
-    for (; j + lanes <= n; j += lanes)
-        for (std::size_t l = 0; l < lanes; ++l) lane[l] = s[j + l] > lane[l] ? s[j + l] : lane[l];
+    for (; j + lanes <= n; j += lanes) {
+        const vf v = load8(s + j);
+        acc = v > acc ? v : acc;
+    }
     float m = neg_inf;
-    for (; j < n; ++j) m = s[j] > m ? s[j] : m;
-    for (float x : lane) m = x > m ? x : m;
+    for (; j < n; ++j) m = std::max(m, s[j]);
+    for (std::size_t l = 0; l < lanes; ++l) m = std::max(m, acc[l]);
     return m;
 }
 
 // s[j] = exp(s[j] - m) in place over [0, n); returns their sum
 QKV_VECTOR_CLONES float exp_sum(float* s, std::size_t n, float m) {
-    float lane[lanes] = {};
+    vf acc = {};
     std::size_t j = 0;
-    for (; j + lanes <= n; j += lanes)
-        for (std::size_t l = 0; l < lanes; ++l) {
-            const float e = detail::exp_approx(s[j + l] - m);
-            s[j + l] = e;
-            lane[l] += e;
-        }
+    for (; j + lanes <= n; j += lanes) {
+        const vf e = exp_approx_t<vf, vi>(load8(s + j) - m);
+        std::memcpy(s + j, &e, sizeof e);
+        acc += e;
+    }
     float sum = 0.0f;
     for (; j < n; ++j) sum += s[j] = detail::exp_approx(s[j] - m);
-    for (float x : lane) sum += x;
+    for (std::size_t l = 0; l < lanes; ++l) sum += acc[l];
     return sum;
 }
 
@@ -338,6 +366,16 @@ std::optional<impl> parse_impl(std::string_view name) {
 }
 
 // --- decoding with a KV cache -------------------------------------------------------------------
+
+void prefill(kv_cache& cache, const matrix& X, const weights& W) {
+    const std::size_t t = X.rows, d = X.cols;
+    if (cache.K.cols != d || t > cache.K.rows)
+        throw std::invalid_argument(fmt::format("prefill: X is {}, cache {}", shape_str(X), shape_str(cache.K)));
+    // K[0 … t), V[0 … t) [t, d] = X @ W_K, X @ W_V
+    blas::gemm_raw(t, d, d, 1.0f, X.data.data(), d, W.W_K.data.data(), d, trans::no, 0.0f, cache.K.data.data(), d);
+    blas::gemm_raw(t, d, d, 1.0f, X.data.data(), d, W.W_V.data.data(), d, trans::no, 0.0f, cache.V.data.data(), d);
+    cache.len = t;
+}
 
 matrix decode_step(kv_cache& cache, const matrix& x, const weights& W, std::size_t heads) {
     const std::size_t d = x.cols, d_k = d / heads;

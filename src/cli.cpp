@@ -29,6 +29,7 @@ const std::vector<command>& commands() {
         {"hint", "ID [options]", "the next hint for an exercise", cmd_hint},
         {"grade", "SHEET.toml [options]", "grade an answer sheet of \"ID\" = \"ANSWER\" lines", cmd_grade},
         {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
+        {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench},
     };
     return table;
 }

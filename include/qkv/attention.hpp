@@ -58,6 +58,9 @@ struct kv_cache {
     explicit kv_cache(std::size_t capacity, std::size_t d_model) : K(capacity, d_model), V(capacity, d_model) {}
 };
 
+// The cache after the tokens X [t, d_model] (t <= capacity): their keys and values, nothing else.
+void prefill(kv_cache& cache, const matrix& X, const weights& W);
+
 // One decoding step with the cache: x [1, d_model] is the new token; its key and value join
 // the cache and its output row (causal attention over every cached token) is returned [1, d_model].
 matrix decode_step(kv_cache& cache, const matrix& x, const weights& W, std::size_t heads);

@@ -66,5 +66,6 @@ int cmd_check(const args& a);
 int cmd_hint(const args& a);
 int cmd_grade(const args& a);
 int cmd_progress(const args& a);
+int cmd_bench(const args& a);
 
 }  // namespace qkv::cli

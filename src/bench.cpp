@@ -1,0 +1,172 @@
+// Measurement for `qkv bench`: medians, the sgemm peak, FLOP counts, growth exponents, memory,
+// KV-cache decode timings and .npy dumps. Only numbers come out; the command words them.
+#include "qkv/bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "qkv/blas.hpp"
+#include "qkv/error.hpp"
+#include "qkv/kernels.hpp"
+
+namespace qkv::bench {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+matrix scaled(matrix M, float c) {
+    for (float& x : M.data) x *= c;
+    return M;
+}
+
+}  // namespace
+
+double attention_flops(std::size_t n, std::size_t d, bool causal) {
+    const double N = double(n), D = double(d);
+    const double projections = 4 * 2 * N * D * D;       // Q, K, V and the output W_O
+    const double scores_and_sum = 2 * (2 * N * N * D);  // Q K^T and A V, over all heads
+    return projections + (causal ? 0.5 : 1.0) * scores_and_sum;
+}
+
+problem make_problem(std::size_t n, std::size_t d, std::uint64_t seed) {
+    // N(0, 1/d) weights keep Q, K, V entries near unit size, so the softmax is neither flat nor one-hot
+    const float c = 1.0f / std::sqrt(float(d));
+    return {kernels::randn(n, d, seed),
+            {scaled(kernels::randn(d, d, seed + 1), c), scaled(kernels::randn(d, d, seed + 2), c),
+             scaled(kernels::randn(d, d, seed + 3), c), scaled(kernels::randn(d, d, seed + 4), c)}};
+}
+
+std::size_t io_bytes(std::size_t n, std::size_t d) { return (2 * n * d + 4 * d * d) * sizeof(float); }
+
+timing time_median(const std::function<void()>& fn, const repeat_policy& p, const std::function<void(int)>& before_run) {
+    if (before_run) before_run(1);
+    auto t0 = std::chrono::steady_clock::now();
+    fn();
+    std::vector<double> runs{seconds_since(t0)};
+    if (runs[0] < 0.25) runs.clear();  // a warm-up: first touches of memory, thread start-up
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        const int k = int(runs.size());
+        const double spent = seconds_since(start);
+        if (p.runs > 0 ? k >= p.runs
+                       : k >= p.max_runs || (k >= p.min_runs && spent >= p.min_seconds) || (k >= 1 && spent >= p.max_seconds))
+            break;
+        if (before_run) before_run(k + 1);
+        t0 = std::chrono::steady_clock::now();
+        fn();
+        runs.push_back(seconds_since(t0));
+    }
+    return {median(runs), int(runs.size())};
+}
+
+peak measure_peak(int threads, std::size_t size) {
+    const int saved = blas::threads();
+    blas::set_threads(threads);
+    const matrix A = kernels::randn(size, size, 1), B = kernels::randn(size, size, 2);  // [size, size]
+    matrix C;
+    const double flops = 2.0 * double(size) * double(size) * double(size);
+    double best = 0;
+    for (int round = 0; round < 3; ++round) {  // three medians of three: a busy moment cannot set the peak
+        const timing t = time_median([&] { blas::gemm(C, A, blas::trans::no, B, blas::trans::no); }, {.runs = 3});
+        best = std::max(best, flops / t.median_s / 1e9);
+    }
+    blas::set_threads(saved);
+    return {best, size, threads};
+}
+
+std::optional<double> growth_exponent(const std::vector<double>& n, const std::vector<double>& t) {
+    // slope = cov(log n, log t) / var(log n)
+    const std::size_t m = std::min(n.size(), t.size());
+    double sx = 0, sy = 0;
+    for (std::size_t i = 0; i < m; ++i) sx += std::log(n[i]), sy += std::log(t[i]);
+    const double mx = sx / double(m), my = sy / double(m);
+    double sxy = 0, sxx = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+        sxy += (std::log(n[i]) - mx) * (std::log(t[i]) - my);
+        sxx += (std::log(n[i]) - mx) * (std::log(n[i]) - mx);
+    }
+    if (m < 2 || sxx < 1e-12) return std::nullopt;
+    return sxy / sxx;
+}
+
+std::optional<std::size_t> available_memory() {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    std::size_t kib = 0;
+    std::string unit;
+    while (in >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return std::nullopt;
+}
+
+std::vector<std::size_t> decode_positions(std::size_t tokens) {
+    std::vector<std::size_t> out;
+    for (std::size_t p = 64; p < tokens; p *= 2) {
+        out.push_back(p);
+        if (p * 3 / 2 < tokens) out.push_back(p * 3 / 2);
+    }
+    out.push_back(tokens);
+    return out;
+}
+
+decode_point time_decode_at(const problem& P, std::size_t heads, std::size_t position, int threads,
+                            const repeat_policy& rp) {
+    const std::size_t d = P.X.cols;
+    const matrix before(position - 1, d, std::vector<float>(P.X.data.begin(), P.X.data.begin() + (position - 1) * d));
+    const matrix x(1, d, std::vector<float>(P.X.row(position - 1), P.X.row(position - 1) + d));  // x: [1, d]
+    attention::kv_cache cache(position, d);
+    attention::prefill(cache, before, P.W);
+    blas::set_threads(1);  // one token's products are too small to share
+    const timing cached = time_median([&] {
+        cache.len = position - 1;  // forget the step just timed: the next run repeats it
+        attention::decode_step(cache, x, P.W, heads);
+    }, rp);
+    const matrix prefix(position, d, std::vector<float>(P.X.data.begin(), P.X.data.begin() + position * d));
+    attention::options o;
+    o.heads = heads;
+    o.causal = true;
+    o.threads = threads;
+    const timing uncached = time_median([&] { attention::forward_fused(prefix, P.W, o); }, rp);
+    return {position, cached.median_s, uncached.median_s};
+}
+
+std::string human_bytes(double b) {
+    if (b < 1024) return fmt::format("{:.0f} B", b);
+    if (b < 1024.0 * 1024) return fmt::format("{:.1f} KiB", b / 1024);
+    if (b < 1024.0 * 1024 * 1024) return fmt::format("{:.1f} MiB", b / 1024 / 1024);
+    return fmt::format("{:.1f} GiB", b / 1024 / 1024 / 1024);
+}
+
+void write_npy(const std::string& path, const matrix& M) {
+    // format 1.0: magic, version, header length, a Python dict padded so the data starts at a
+    // multiple of 64 bytes, then the floats as they lie in memory (x86 is little-endian)
+    std::string header = fmt::format("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {}), }}", M.rows, M.cols);
+    const std::size_t unpadded = 10 + header.size() + 1;
+    header.append((64 - unpadded % 64) % 64, ' ');
+    header += '\n';
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
+    if (!f) throw input_error(source_loc{path}, "cannot write this file");
+    const unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xff), static_cast<unsigned char>(header.size() >> 8)};
+    bool ok = std::fwrite("\x93NUMPY\x01\x00", 1, 8, f.get()) == 8 && std::fwrite(len, 1, 2, f.get()) == 2 &&
+              std::fwrite(header.data(), 1, header.size(), f.get()) == header.size() &&
+              std::fwrite(M.data.data(), sizeof(float), M.size(), f.get()) == M.size();
+    if (!ok) throw input_error(source_loc{path}, "cannot write this file (disk full?)");
+}
+
+}  // namespace qkv::bench
