@@ -31,7 +31,7 @@ inline std::string format_number(float x, int precision) {
 // A scalar on its own line: whole numbers without decimals ("d_k = 4"), and numbers too small for
 // the chosen decimals in scientific form ("1.19e-07", not "0.0000": a difference must stay visible).
 inline std::string format_scalar(float x, int precision) {
-    if (std::isfinite(x) && x == std::nearbyint(x) && std::fabs(x) < 1e9f) return fmt::format("{:.0f}", x);
+    if (std::isfinite(x) && x == std::nearbyint(x) && std::fabs(x) < 1e15f) return fmt::format("{:.0f}", x);
     if (std::isfinite(x) && x != 0.0f && std::fabs(x) < std::pow(10.0f, -precision)) return fmt::format("{:.2e}", x);
     return format_number(x, precision);
 }
