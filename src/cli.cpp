@@ -23,6 +23,10 @@ const std::vector<command>& commands() {
     static const std::vector<command> table = {
         {"list", "[options]", "list the lessons: number, title, stages", cmd_list},
         {"lesson", "N|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson},
+        {"run", "FILE.toml [options]", "run a lesson file from anywhere (same options as lesson)", cmd_run},
+        {"validate", "FILE... [options]", "check lesson, scenario and exercise files; list every problem", cmd_validate},
+        {"scenario", "--tokens \"A B C\" [options]", "write a scenario for your own sentence", cmd_scenario},
+        {"formulas", "[options]", "the formula language and its built-in functions", cmd_formulas},
         {"exercises", "[--lesson N] [options]", "the exercises, with your status and a progress bar per lesson", cmd_exercises},
         {"exercise", "ID [options]", "show an exercise: its question and the values it refers to", cmd_exercise},
         {"check", "ID ANSWER | ID --file FILE [options]", "check an answer; a wrong one is explained", cmd_check},
@@ -48,6 +52,11 @@ void print_main_help() {
 int dispatch(int argc, char** argv) {
     args rest(argv + (argc > 1 ? 2 : 1), argv + argc);
     std::string name = argc > 1 ? argv[1] : "";
+    if (name == "help" && argc > 2) {  // qkv help lesson = qkv lesson --help; qkv help formulas
+        std::string_view topic = argv[2];
+        for (const command& c : commands())
+            if (c.name == topic) return c.name == "formulas" ? c.run({}) : c.run({"--help"});
+    }
     if (name.empty() || name == "--help" || name == "-h" || name == "help") {
         print_main_help();
         return name.empty() ? 2 : 0;
@@ -109,7 +118,7 @@ void add_output_options(po::options_description& desc, output_choice& c) {
     desc.add_options()
         ("lang", po::value(&c.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
         ("color", po::value(&c.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR)")
-        ("format", po::value(&c.format)->default_value("text"), "text, markdown or json")
+        ("format", po::value(&c.format)->default_value("text"), "text, markdown, json or html")
         ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
         ("full", po::bool_switch(&c.full), "show every row and column, never elide");
 }
@@ -126,8 +135,8 @@ render_options resolve_output(const output_choice& c) {
         const char* term = std::getenv("TERM");
         o.color = terminal::is_tty(1) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
-    if (c.format != "text" && c.format != "markdown" && c.format != "json")
-        throw usage_error(fmt::format("--format must be text, markdown or json, not '{}'", c.format));
+    if (c.format != "text" && c.format != "markdown" && c.format != "json" && c.format != "html")
+        throw usage_error(fmt::format("--format must be text, markdown, json or html, not '{}'", c.format));
     if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));
     o.precision = c.precision;
     o.full = c.full;

@@ -1,5 +1,6 @@
-// `qkv list` and `qkv lesson`: find lessons, load them with their scenarios, run them, and hand
-// the traces to a renderer or the stepper.
+// `qkv list`, `qkv lesson` and `qkv run`: find lessons, load them with their scenarios (or make
+// one for the learner's own sentence), run them, and hand the traces to a renderer, the stepper or
+// the presenter.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -11,9 +12,12 @@
 #include "qkv/cli.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/render_json.hpp"
+#include "qkv/presenter.hpp"
+#include "qkv/render_html.hpp"
 #include "qkv/render_markdown.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/scenario.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "qkv/stepper.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/terminal.hpp"
@@ -63,7 +67,8 @@ std::vector<std::string> select_lessons(const std::string& which) {
     throw usage_error(fmt::format("no lesson '{}'; the lessons are {} (qkv list){}", which, range_of(files), hint));
 }
 
-std::string render(const std::vector<trace>& traces, const render_options& o, const std::string& format) {
+std::string render(const std::vector<trace>& traces, const render_options& o, const std::string& format,
+                   const std::string& preface) {
     std::string out;
     if (format == "json") {
         if (traces.size() == 1) return render_json(traces.front()) + "\n";
@@ -71,11 +76,113 @@ std::string render(const std::vector<trace>& traces, const render_options& o, co
         for (const trace& t : traces) all.push_back(nlohmann::ordered_json::parse(render_json(t, -1)));
         return all.dump(2) + "\n";
     }
+    if (format == "html") return render_html(traces, o, preface);
+    if (!preface.empty()) out = format == "markdown" ? "```toml\n" + preface + "```\n\n" : preface + "\n";
     for (std::size_t i = 0; i < traces.size(); ++i) {
         if (i) out += "\n";
         out += format == "markdown" ? render_markdown(traces[i], o) : render_text(traces[i], o);
     }
     return out;
+}
+
+// What `qkv lesson` and `qkv run` share: the options, and running the chosen files.
+struct lesson_request {
+    output_choice choice;
+    std::string data, tokens;
+    int stage = 0;
+    bool step = false, present = false;
+    double auto_seconds = 0;
+    std::size_t d_model = 4, heads = 2;
+    unsigned long long seed = 1;
+};
+
+void add_lesson_options(po::options_description& desc, lesson_request& r) {
+    desc.add_options()
+        ("step", po::bool_switch(&r.step), "interactive: one stage at a time (Enter/n next, b back, g K, r, h, q)")
+        ("present", po::bool_switch(&r.present), "full screen for a class: one stage per screen, the keys of --step")
+        ("auto", po::value(&r.auto_seconds), "with --present: next stage after SECONDS by itself (space pauses)")
+        ("stage", po::value(&r.stage), "show only stage K (with --step or --present: start there)")
+        ("data", po::value(&r.data), "run on another scenario file (see data/)")
+        ("tokens", po::value(&r.tokens), "run on your own sentence: \"我 爱 吃 苹果\", numbers from a seed")
+        ("d-model", po::value(&r.d_model), "with --tokens: embedding width (default 4)")
+        ("heads", po::value(&r.heads), "with --tokens: heads, must divide --d-model (default 2)")
+        ("seed", po::value(&r.seed), "with --tokens: the seed; the same seed gives the same numbers (default 1)");
+    add_output_options(desc, r.choice);
+}
+
+void check_request(const lesson_request& r, const po::variables_map& vm) {
+    if (r.step && r.present) throw usage_error("--step and --present are two ways to step; choose one");
+    if ((r.step || r.present) && r.choice.format != "text")
+        throw usage_error(fmt::format("--{} shows text; leave out --format", r.step ? "step" : "present"));
+    if (vm.count("auto") && !r.present) throw usage_error("--auto goes with --present");
+    if (vm.count("auto") && !(r.auto_seconds > 0 && r.auto_seconds <= 3600))
+        throw usage_error("--auto takes the seconds per stage, more than 0 and at most 3600");
+    if (!r.tokens.empty() && !r.data.empty()) throw usage_error("--tokens makes a scenario; --data reads one; choose one");
+    for (const char* o : {"d-model", "heads", "seed"})
+        if (vm.count(o) && r.tokens.empty()) throw usage_error(fmt::format("--{} goes with --tokens", o));
+}
+
+// The scenario of --tokens, and the text that shows it before the lesson.
+scenario generated(const lesson_request& r, std::string& preface) {
+    scenario_spec spec{split_tokens(r.tokens), r.d_model, r.heads, r.seed};
+    try {
+        scenario s = generate_scenario(spec);
+        preface = scenario_toml(s, fmt::format("qkv scenario {}  (add -o FILE to keep it; --data FILE reads it back)",
+                                               spec_arguments(spec)));
+        return s;
+    } catch (const input_error& e) {
+        throw usage_error(e.message());
+    }
+}
+
+// The lesson's own scenario: in the data folder, or beside a lesson file run from elsewhere.
+std::string own_scenario(const lesson& l) {
+    fs::path in_data = fs::path(data_dir()) / l.scenario;
+    fs::path beside = fs::path(l.file).parent_path() / l.scenario;
+    return fs::exists(in_data) || !fs::exists(beside) ? in_data.string() : beside.string();
+}
+
+int run_lessons(const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm) {
+    check_request(r, vm);
+    render_options o = resolve_output(r.choice);
+    if (vm.count("stage") && files.size() != 1) throw usage_error("--stage needs a single lesson, not 'all'");
+    std::string preface;
+    std::map<std::string, scenario> scenarios;  // each scenario file read once
+    if (!r.tokens.empty()) scenarios.emplace("", generated(r, preface));
+    std::vector<trace> traces;
+    for (const std::string& path : files) {
+        lesson l = load_lesson(path);
+        std::string scen = !r.tokens.empty() ? "" : !r.data.empty() ? r.data : own_scenario(l);
+        if (!scenarios.count(scen)) scenarios.emplace(scen, load_scenario(scen));
+        traces.push_back(run_lesson(l, scenarios.at(scen), o.language).t);
+        if (r.tokens.empty() && r.data.empty()) traces.back().other_scenario = false;  // its own, wherever it lives
+    }
+    std::size_t start = 0;
+    if (vm.count("stage")) {
+        std::size_t count = traces.front().stages.size();
+        if (r.stage < 1 || static_cast<std::size_t>(r.stage) > count)
+            throw usage_error(fmt::format("--stage {}: lesson {} has stages 1–{}", r.stage, traces.front().lesson, count));
+        start = static_cast<std::size_t>(r.stage - 1);
+        if (!r.step && !r.present) {
+            trace& t = traces.front();
+            stage_trace only = std::move(t.stages[start]);
+            t.stages = {std::move(only)};
+        }
+    }
+    if (r.step || r.present) {
+        if (!preface.empty()) write_out(preface + "\n");
+        std::fflush(stdout);
+        if (r.present) {
+            presenter_options p;
+            p.auto_seconds = r.auto_seconds;
+            return run_presenter(traces, o, p, start);
+        }
+        stepper_io io;
+        io.clear_screen = terminal::is_tty(1);
+        return run_stepper(traces, o, io, start);
+    }
+    write_out(render(traces, o, r.choice.format, preface));
+    return 0;
 }
 
 }  // namespace
@@ -110,56 +217,31 @@ int cmd_list(const args& a) {
 }
 
 int cmd_lesson(const args& a) {
-    output_choice choice;
-    std::string which, data;
-    int stage = 0;
-    bool step = false;
+    lesson_request r;
+    std::string which;
     po::options_description desc("Options");
-    desc.add_options()
-        ("help,h", "show this help")
-        ("lesson", po::value(&which), "N, a lesson name, or all")
-        ("step", po::bool_switch(&step), "interactive: one stage at a time (Enter/n next, b back, g K, r, h, q)")
-        ("stage", po::value(&stage), "show only stage K")
-        ("data", po::value(&data), "run on another scenario file (see data/)");
-    add_output_options(desc, choice);
+    desc.add_options()("help,h", "show this help")("lesson", po::value(&which), "N, a lesson name, or all");
+    add_lesson_options(desc, r);
     po::positional_options_description pos;
     pos.add("lesson", 1);
     po::variables_map vm;
     if (!parse("lesson", a, desc, pos, vm)) return 0;
     if (which.empty()) throw usage_error("which lesson? give a number, a name or 'all' (qkv list shows them)");
-    render_options o = resolve_output(choice);
-    if (step && choice.format != "text") throw usage_error("--step shows text; leave out --format");
+    return run_lessons(select_lessons(which), r, vm);
+}
 
-    auto files = select_lessons(which);
-    if (vm.count("stage") && files.size() != 1) throw usage_error("--stage needs a single lesson, not 'all'");
-    std::map<std::string, scenario> scenarios;  // each scenario file read once
-    std::vector<trace> traces;
-    for (const std::string& path : files) {
-        lesson l = load_lesson(path);
-        std::string scen = data.empty() ? (fs::path(data_dir()) / l.scenario).string() : data;
-        if (!scenarios.count(scen)) scenarios.emplace(scen, load_scenario(scen));
-        traces.push_back(run_lesson(l, scenarios.at(scen), o.language).t);
-    }
-    std::size_t start = 0;
-    if (vm.count("stage")) {
-        std::size_t count = traces.front().stages.size();
-        if (stage < 1 || static_cast<std::size_t>(stage) > count)
-            throw usage_error(fmt::format("--stage {}: lesson {} has stages 1–{}", stage, traces.front().lesson, count));
-        start = static_cast<std::size_t>(stage - 1);
-        if (!step) {
-            trace& t = traces.front();
-            stage_trace only = std::move(t.stages[start]);
-            t.stages = {std::move(only)};
-        }
-    }
-    if (step) {
-        stepper_io io;
-        io.clear_screen = terminal::is_tty(1);
-        std::fflush(stdout);
-        return run_stepper(traces, o, io, start);
-    }
-    write_out(render(traces, o, choice.format));
-    return 0;
+int cmd_run(const args& a) {
+    lesson_request r;
+    std::string file;
+    po::options_description desc("Options");
+    desc.add_options()("help,h", "show this help")("file", po::value(&file), "the lesson file (.toml)");
+    add_lesson_options(desc, r);
+    po::positional_options_description pos;
+    pos.add("file", 1);
+    po::variables_map vm;
+    if (!parse("run", a, desc, pos, vm)) return 0;
+    if (file.empty()) throw usage_error("which file? qkv run my-lesson.toml (qkv validate checks it)");
+    return run_lessons({file}, r, vm);
 }
 
 }  // namespace qkv::cli

@@ -167,7 +167,21 @@ static std::string env_or(const char* var, const std::string& fallback) {
     return v && *v ? std::string(v) : fallback;
 }
 
-std::string lessons_dir() { return env_or("QKV_LESSONS", std::string(QKV_SOURCE_ROOT) + "/lessons"); }
-std::string data_dir() { return env_or("QKV_DATA", std::string(QKV_SOURCE_ROOT) + "/data"); }
+// The folder `sub` of qkv's data: beside an installed program (its datadir, found from where the
+// program is, so a DESTDIR or moved installation works), else the source tree it was built from,
+// else the datadir it was configured for. A build-tree qkv never reads an older installation.
+static std::string installed_or_source(const char* sub) {
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    fs::path rel = fs::path(QKV_INSTALL_DATADIR).lexically_relative(QKV_INSTALL_BINDIR);
+    if (!ec && !rel.empty() && fs::is_directory(exe.parent_path() / rel / sub, ec))
+        return (exe.parent_path() / rel / sub).lexically_normal().string();
+    fs::path source = fs::path(QKV_SOURCE_ROOT) / sub;
+    if (fs::is_directory(source, ec)) return source.string();
+    return (fs::path(QKV_INSTALL_DATADIR) / sub).string();
+}
+
+std::string lessons_dir() { return env_or("QKV_LESSONS", installed_or_source("lessons")); }
+std::string data_dir() { return env_or("QKV_DATA", installed_or_source("data")); }
 
 }  // namespace qkv

@@ -1,12 +1,15 @@
 // Raw mode with a guarantee: the saved termios goes back on destruction and from the SIGINT /
-// SIGTERM handlers (tcsetattr is async-signal-safe), so no way out leaves the terminal broken.
+// SIGTERM / SIGHUP handlers (tcsetattr and write are async-signal-safe), and so does the screen
+// the presenter took over, so no way out leaves the terminal broken.
 #include "qkv/terminal.hpp"
 
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -14,24 +17,49 @@
 namespace qkv::terminal {
 namespace {
 
-// The one saved mode (qkv never nests raw modes); read by the signal handler.
+// The one saved state (qkv never nests raw modes); read by the signal handlers.
 struct termios saved_mode;
-volatile std::sig_atomic_t saved_fd = -1;
+volatile std::sig_atomic_t saved_fd = -1;   // whose termios to restore, or -1
+volatile std::sig_atomic_t screen_fd = -1;  // which terminal is on the alternate screen, or -1
+volatile std::sig_atomic_t resize_seen = 0;
+
+// Alternate screen on, cursor hidden; and back: cursor shown, colours reset, main screen.
+constexpr char enter_screen[] = "\x1b[?1049h\x1b[?25l";
+constexpr char leave_screen[] = "\x1b[?25h\x1b[0m\x1b[?1049l";
+
+void write_all(int fd, const char* s, std::size_t n) {
+    while (n > 0) {
+        ssize_t k = ::write(fd, s, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return;
+        s += k, n -= static_cast<std::size_t>(k);
+    }
+}
+
+// Async-signal-safe: only tcsetattr and write.
+void restore_all() {
+    if (screen_fd >= 0) write_all(screen_fd, leave_screen, sizeof leave_screen - 1);
+    if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &saved_mode);
+}
 
 extern "C" void restore_and_reraise(int sig) {
-    if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &saved_mode);
+    restore_all();
     std::signal(sig, SIG_DFL);
     std::raise(sig);
 }
 
-}  // namespace
+extern "C" void note_resize(int) { resize_seen = 1; }
 
-bool is_tty(int fd) { return isatty(fd) == 1; }
+void handle(int sig, void (*fn)(int)) {
+    struct sigaction sa {};
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: a resize must wake a waiting poll
+    sigaction(sig, &sa, nullptr);
+}
 
-std::size_t width(int fd, std::size_t fallback) {
-    struct winsize ws {};
-    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-    if (const char* c = std::getenv("COLUMNS")) {
+std::size_t from_env(const char* var, std::size_t fallback) {
+    if (const char* c = std::getenv(var)) {
         try {
             long v = std::stol(c);
             if (v > 0 && v < 10000) return static_cast<std::size_t>(v);
@@ -41,26 +69,54 @@ std::size_t width(int fd, std::size_t fallback) {
     return fallback;
 }
 
-raw_mode::raw_mode(int fd) : fd_(fd) {
-    if (!is_tty(fd) || tcgetattr(fd, &saved_mode) != 0) return;
-    struct termios raw = saved_mode;
-    raw.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO);  // keys one at a time, not echoed; ISIG stays
-    raw.c_cc[VMIN] = 1;
-    raw.c_cc[VTIME] = 0;
-    saved_fd = fd;
-    std::signal(SIGINT, restore_and_reraise);
-    std::signal(SIGTERM, restore_and_reraise);
-    std::signal(SIGHUP, restore_and_reraise);
-    active_ = tcsetattr(fd, TCSAFLUSH, &raw) == 0;
+}  // namespace
+
+bool is_tty(int fd) { return isatty(fd) == 1; }
+
+std::size_t width(int fd, std::size_t fallback) {
+    struct winsize ws {};
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    return from_env("COLUMNS", fallback);
+}
+
+std::size_t height(int fd, std::size_t fallback) {
+    struct winsize ws {};
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) return ws.ws_row;
+    return from_env("LINES", fallback);
+}
+
+raw_mode::raw_mode(int fd, screen s, int out_fd) : fd_(fd) {
+    bool keys = is_tty(fd) && tcgetattr(fd, &saved_mode) == 0;
+    bool full = s == screen::full && is_tty(out_fd);
+    if (!keys && !full) return;
+    handle(SIGINT, restore_and_reraise);
+    handle(SIGTERM, restore_and_reraise);
+    handle(SIGHUP, restore_and_reraise);
+    if (full) {
+        resize_seen = 0;
+        handle(SIGWINCH, note_resize);
+        screen_fd = out_fd;
+        write_all(out_fd, enter_screen, sizeof enter_screen - 1);
+    }
+    if (keys) {
+        struct termios raw = saved_mode;
+        raw.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO);  // keys one at a time, not echoed; ISIG stays
+        raw.c_cc[VMIN] = 1;
+        raw.c_cc[VTIME] = 0;
+        saved_fd = fd;
+        active_ = tcsetattr(fd, TCSAFLUSH, &raw) == 0;
+    }
 }
 
 raw_mode::~raw_mode() {
-    if (saved_fd < 0) return;
-    tcsetattr(fd_, TCSAFLUSH, &saved_mode);
+    if (saved_fd < 0 && screen_fd < 0) return;
+    restore_all();
     saved_fd = -1;
+    screen_fd = -1;
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     std::signal(SIGHUP, SIG_DFL);
+    std::signal(SIGWINCH, SIG_DFL);
 }
 
 std::optional<char> read_byte(int fd) {
@@ -71,6 +127,23 @@ std::optional<char> read_byte(int fd) {
         if (n < 0 && errno == EINTR) continue;
         return std::nullopt;
     }
+}
+
+wait_result wait_byte(int fd, int timeout_ms, char& c) {
+    pollfd p{fd, POLLIN, 0};
+    int r = ::poll(&p, 1, timeout_ms);
+    if (r < 0) return errno == EINTR ? wait_result::interrupted : wait_result::end;
+    if (r == 0) return wait_result::timeout;
+    ssize_t n = ::read(fd, &c, 1);
+    if (n == 1) return wait_result::byte;
+    if (n < 0 && errno == EINTR) return wait_result::interrupted;
+    return wait_result::end;
+}
+
+bool resized() {
+    if (!resize_seen) return false;
+    resize_seen = 0;
+    return true;
 }
 
 }  // namespace qkv::terminal

@@ -60,6 +60,10 @@ void write_out(std::string_view text);
 // The commands.
 int cmd_list(const args& a);
 int cmd_lesson(const args& a);
+int cmd_run(const args& a);       // commands_lesson.cpp: a lesson file from anywhere
+int cmd_validate(const args& a);  // commands_author.cpp: validate, scenario, formulas
+int cmd_scenario(const args& a);
+int cmd_formulas(const args& a);
 int cmd_exercises(const args& a);
 int cmd_exercise(const args& a);
 int cmd_check(const args& a);

@@ -1,5 +1,6 @@
-// The terminal: whether a stream is one, how wide it is, and single-key input in raw mode that is
-// restored on every way out — normal return, exception, Ctrl-C, SIGTERM.
+// The terminal: whether a stream is one, how large it is, and single-key input in raw mode that is
+// restored on every way out — normal return, exception, Ctrl-C, SIGTERM — together with the full
+// screen of the presenter (alternate screen, hidden cursor), which is given back in the same places.
 #pragma once
 
 #include <cstddef>
@@ -12,11 +13,20 @@ bool is_tty(int fd);
 // Columns of the terminal on fd; else $COLUMNS; else `fallback`.
 std::size_t width(int fd, std::size_t fallback = 100);
 
+// Rows of the terminal on fd; else $LINES; else `fallback`.
+std::size_t height(int fd, std::size_t fallback = 24);
+
+// What raw_mode does to the screen: leave it alone, or take it over (the presenter).
+enum class screen { keep, full };
+
 // While alive, fd is in non-canonical, no-echo mode (signals still work). The destructor puts
 // the saved mode back; so do SIGINT and SIGTERM (then the process ends with 128 + signal).
+// With screen::full and a terminal on out_fd, it also switches out_fd to the alternate screen and
+// hides the cursor, and reports window-size changes through resized(); all of it is undone in the
+// same places as the termios.
 class raw_mode {
 public:
-    explicit raw_mode(int fd);
+    explicit raw_mode(int fd, screen s = screen::keep, int out_fd = 1);
     ~raw_mode();
     raw_mode(const raw_mode&) = delete;
     raw_mode& operator=(const raw_mode&) = delete;
@@ -29,5 +39,13 @@ private:
 
 // One byte from fd, or nullopt at end of input (or on a read error).
 std::optional<char> read_byte(int fd);
+
+// Waiting for a key with a deadline: a byte came (in c), the time ran out, the input ended, or a
+// signal (a window resize) interrupted the wait. timeout_ms < 0 waits without limit.
+enum class wait_result { byte, timeout, end, interrupted };
+wait_result wait_byte(int fd, int timeout_ms, char& c);
+
+// True once after each SIGWINCH seen while a full-screen raw_mode is alive.
+bool resized();
 
 }  // namespace qkv::terminal

@@ -1,0 +1,23 @@
+// An HTML handout of one or more traces: one self-contained page (inline CSS, nothing loaded from
+// the network) with the formulas, the text, every value as a table, and the attention weights as
+// coloured cells with a legend.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qkv/render.hpp"
+#include "qkv/trace.hpp"
+
+namespace qkv {
+
+// Text made safe for HTML element content and quoted attribute values: & < > " ' escaped.
+std::string html_escape(std::string_view s);
+
+// The whole page. Weights get a background colour per cell (dark purple 0 → yellow 1) and the
+// value printed in it, so the page reads in black and white too. `preface` (plain text, e.g. the
+// scenario made for the learner's own sentence) is shown first, as preformatted text.
+std::string render_html(const std::vector<trace>& traces, const render_options& o, std::string_view preface = {});
+
+}  // namespace qkv

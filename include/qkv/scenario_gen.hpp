@@ -1,0 +1,38 @@
+// Your own sentence: a scenario generated from a seed, with every number rounded to two decimals
+// so it can be copied onto paper, and written back as a scenario file that reads to the same numbers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qkv/scenario.hpp"
+
+namespace qkv {
+
+struct scenario_spec {
+    std::vector<std::string> tokens;
+    std::size_t d_model = 4;
+    std::size_t heads = 2;
+    std::uint64_t seed = 1;
+};
+
+// "我 爱 吃 苹果" -> {"我", "爱", "吃", "苹果"}: split at spaces and tabs.
+std::vector<std::string> split_tokens(std::string_view sentence);
+
+// X (one row per token; a token that comes twice gets the same row, as from an embedding table)
+// drawn from N(0, 1), and W_Q, W_K, W_V, W_O from N(0, 1/d_model), each rounded to two decimals.
+// The same spec gives the same numbers on every machine. Throws input_error on a bad spec.
+scenario generate_scenario(const scenario_spec& spec);
+
+// The scenario as a scenario file (TOML) that load_scenario reads back to the same floats, as
+// long as its numbers have at most two decimals (what generate_scenario makes). `comment` goes
+// on a first line after "# ".
+std::string scenario_toml(const scenario& s, std::string_view comment = "");
+
+// The command line that makes the spec again: "--tokens '我 爱' --d-model 4 --heads 2 --seed 1".
+std::string spec_arguments(const scenario_spec& spec);
+
+}  // namespace qkv

@@ -1,0 +1,133 @@
+// The commands for authors and tinkerers: `qkv validate` (every problem of lesson, scenario and
+// exercise files, with file:line), `qkv scenario` (a scenario for your own sentence) and
+// `qkv formulas` (the formula language and its built-ins, from the one table).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "qkv/builtins.hpp"
+#include "qkv/cli.hpp"
+#include "qkv/scenario_gen.hpp"
+#include "qkv/validate.hpp"
+
+namespace qkv::cli {
+namespace {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+// FILE is either the old file or the whole new one: written beside it under a temporary name,
+// then renamed over it (rename is atomic within a folder).
+void write_file_atomically(const std::string& path, const std::string& text) {
+    fs::path target(path);
+    fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    int fd = mkstemp(tmpl.data());
+    if (fd < 0) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot write: {}", std::strerror(errno)));
+    bool ok = true;
+    for (std::size_t done = 0; ok && done < text.size();) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        ok = n > 0;
+        if (ok) done += static_cast<std::size_t>(n);
+    }
+    int err = ok ? 0 : errno;
+    mode_t mask = umask(0);  // mkstemp makes 0600; a scenario is as readable as any file the user writes
+    umask(mask);
+    if (ok && fchmod(fd, 0666 & ~mask) != 0) ok = false, err = errno;
+    if (ok && fsync(fd) != 0) ok = false, err = errno;
+    if (::close(fd) != 0 && ok) ok = false, err = errno;
+    if (ok && std::rename(tmpl.c_str(), path.c_str()) != 0) ok = false, err = errno;
+    if (!ok) {
+        std::remove(tmpl.c_str());
+        throw input_error(source_loc{path, 0, 0}, fmt::format("cannot write: {}", std::strerror(err ? err : EIO)));
+    }
+}
+
+}  // namespace
+
+int cmd_validate(const args& a) {
+    std::vector<std::string> files;
+    std::string data;
+    po::options_description desc("Options");
+    desc.add_options()
+        ("help,h", "show this help")
+        ("file", po::value(&files), "lesson, scenario or exercise files (.toml)")
+        ("data", po::value(&data), "run lessons on this scenario instead of their own");
+    po::positional_options_description pos;
+    pos.add("file", -1);
+    po::variables_map vm;
+    if (!parse("validate", a, desc, pos, vm)) return 0;
+    if (files.empty()) throw usage_error("which files? e.g. qkv validate lessons/*.toml data/*.toml");
+    std::string out;
+    std::size_t problems = 0, bad_files = 0;
+    for (const std::string& f : files) {
+        validation v = validate_file(f, data);
+        if (v.problems.empty()) out += fmt::format("{}: ok ({})\n", f, v.summary);
+        for (const problem& p : v.problems) out += p.str() + "\n";
+        problems += v.problems.size();
+        bad_files += !v.problems.empty();
+    }
+    if (problems)
+        out += fmt::format("{} problem{} in {} of {} file{}\n", problems, problems == 1 ? "" : "s", bad_files, files.size(),
+                           files.size() == 1 ? "" : "s");
+    write_out(out);
+    return problems ? 1 : 0;
+}
+
+int cmd_scenario(const args& a) {
+    std::string tokens, output;
+    scenario_spec spec;
+    unsigned long long seed = 1;
+    po::options_description desc("Options");
+    desc.add_options()
+        ("help,h", "show this help")
+        ("tokens", po::value(&tokens), "the sentence, tokens separated by spaces: \"我 爱 吃 苹果\"")
+        ("d-model", po::value(&spec.d_model)->default_value(4), "embedding width")
+        ("heads", po::value(&spec.heads)->default_value(2), "heads; must divide --d-model")
+        ("seed", po::value(&seed)->default_value(1), "the same seed gives the same numbers")
+        ("output,o", po::value(&output), "write to FILE instead of standard output");
+    po::variables_map vm;
+    if (!parse("scenario", a, desc, {}, vm)) return 0;
+    if (tokens.empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
+    spec.tokens = split_tokens(tokens);
+    spec.seed = seed;
+    std::string text;
+    try {
+        text = scenario_toml(generate_scenario(spec), fmt::format("qkv scenario {}", spec_arguments(spec)));
+    } catch (const input_error& e) {
+        throw usage_error(e.message());
+    }
+    if (output.empty() || output == "-") write_out(text);
+    else write_file_atomically(output, text);
+    return 0;
+}
+
+int cmd_formulas(const args& a) {
+    po::options_description desc("Options");
+    desc.add_options()("help,h", "show this help");
+    po::variables_map vm;
+    if (!parse("formulas", a, desc, {}, vm)) return 0;
+    std::string out =
+        "The formula language (lessons/README.md teaches it)\n\n"
+        "  NAME = expr            one statement per line; # starts a comment\n"
+        "  A @ B                  matrix product\n"
+        "  A^T                    transpose\n"
+        "  + - * /                elementwise; a scalar, a [1, d] row or an [n, 1] column broadcasts\n"
+        "  A[i]  A[i, j]          row i, entry (i, j), counted from 1\n"
+        "  -x  (x)  3.5           negation, grouping, numbers\n"
+        "  a stack [h, n, d] is handled head by head\n\n"
+        "Built-in functions\n\n";
+    std::size_t w = 0;
+    for (const builtin& b : builtins()) w = std::max(w, b.signature.size());
+    for (const builtin& b : builtins()) out += fmt::format("  {:<{}}  {}\n", b.signature, w, b.help);
+    write_out(out);
+    return 0;
+}
+
+}  // namespace qkv::cli

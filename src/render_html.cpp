@@ -1,0 +1,206 @@
+// The HTML handout: a page per run, every stage a section, every value a table; weights coloured
+// on viridis with the number in each cell and a legend. Everything that came from a file or the
+// user goes through html_escape. Reads the trace; computes no number.
+#include "qkv/render_html.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "prose.hpp"
+#include "render_cells.hpp"
+
+namespace qkv {
+namespace {
+
+using detail::gap;
+
+constexpr std::string_view page_style = R"css(
+:root { color-scheme: light; --ink: #1d1d1f; --faint: #6e6e73; --rule: #d2d2d7; --accent: #21918c; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 68rem; padding: 2rem 1.5rem 4rem; color: var(--ink); background: #fff;
+       font: 16px/1.6 system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "Source Han Sans SC",
+       "PingFang SC", "Microsoft YaHei", sans-serif; }
+h1 { font-size: 1.9rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.35rem; margin: 2.5rem 0 .5rem; padding-top: 1rem; border-top: 1px solid var(--rule); }
+h2 .index { color: var(--accent); font-variant-numeric: tabular-nums; margin-right: .5rem; }
+h3 { font-size: 1.05rem; margin: 1.5rem 0 .25rem; }
+h4 { font-size: .95rem; margin: .75rem 0 .25rem; color: var(--faint); }
+.scenario, .axes, .role { color: var(--faint); }
+.note { border-left: 3px solid var(--accent); padding: .25rem .75rem; background: #f5f5f7; }
+nav ol { columns: 2; color: var(--faint); }
+nav a { color: inherit; }
+pre.formula { background: #f5f5f7; border-radius: 6px; padding: .6rem 1rem; font-size: 1.05rem;
+              font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; overflow-x: auto; }
+figure { margin: 1.25rem 0; }
+figcaption { margin-bottom: .35rem; }
+figcaption .name, .scalar .name { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-weight: 700; }
+code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+.table-wrap { overflow-x: auto; }
+table.matrix { border-collapse: collapse; font-variant-numeric: tabular-nums;
+               font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; font-size: .92rem; }
+table.matrix th { font-weight: 400; color: var(--faint); padding: .2rem .6rem; }
+table.matrix thead th { text-align: right; border-bottom: 1px solid var(--rule); }
+table.matrix tbody th { text-align: left; border-right: 1px solid var(--rule); }
+table.matrix td { text-align: right; padding: .2rem .6rem; }
+table.weights td.heat { min-width: 4.5rem; }
+table.weights td.sum, table.weights th.sum { border-left: 1px solid var(--rule); }
+.legend { display: flex; align-items: center; gap: .35rem; margin-top: .4rem; font-size: .85rem; color: var(--faint); }
+.legend .swatch { display: inline-block; width: 2.2rem; height: 1.1rem; border: 1px solid var(--rule); }
+@media print { body { max-width: none; padding: 0; } h2 { break-after: avoid; } figure { break-inside: avoid; }
+               * { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
+)css";
+
+// The say-it-once words of the page that i18n does not have.
+std::string_view say(lang l, std::string_view en, std::string_view zh) { return l == lang::zh ? zh : en; }
+
+// A weight in [0, 1] on viridis (five stops): it reads on paper, on a projector and for the
+// common kinds of colour blindness. Not a number of the lesson: only how a cell is painted.
+std::array<int, 3> viridis(float w) {
+    static constexpr std::array<std::array<float, 3>, 5> stops{
+        {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
+    float t = std::isfinite(w) ? std::clamp(w, 0.0f, 1.0f) : 0.0f;
+    std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(t * 4), 3);
+    float u = t * 4 - static_cast<float>(k);
+    std::array<int, 3> rgb{};
+    for (int ch = 0; ch < 3; ++ch) rgb[ch] = static_cast<int>(std::lround(stops[k][ch] + u * (stops[k + 1][ch] - stops[k][ch])));
+    return rgb;
+}
+
+std::string heat_style(float w) {
+    auto [r, g, b] = viridis(w);
+    bool light = std::isfinite(w) && w >= 0.55f;  // yellow and green cells take dark text
+    return fmt::format("background:#{:02x}{:02x}{:02x};color:{}", r, g, b, light ? "#000" : "#fff");
+}
+
+std::string legend(lang l) {
+    std::string out = fmt::format("<div class=\"legend\"><span class=\"legend-label\">{}</span><span>0</span>",
+                                  html_escape(say(l, "legend: weight", "图例：权重")));
+    for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) {
+        auto [r, g, b] = viridis(w);
+        out += fmt::format("<span class=\"swatch\" style=\"background:#{:02x}{:02x}{:02x}\" title=\"{:.2f}\"></span>", r, g, b, w);
+    }
+    return out + "<span>1</span></div>\n";
+}
+
+std::string table(const matrix& m, const value& v, const matrix* sums, const render_options& o) {
+    auto rows = detail::shown_indices(m.rows, !o.full && m.rows > 12, 5, 5);
+    auto cols = detail::shown_indices(m.cols, !o.full && m.cols > 12, 3, 3);
+    auto row_names = detail::axis_names(v.rows, m.rows);
+    auto col_names = detail::axis_names(v.cols, m.cols);
+    std::string out = fmt::format("<div class=\"table-wrap\"><table class=\"matrix{}\">\n<thead><tr><th></th>",
+                                  v.weights ? " weights" : "");
+    for (std::size_t c : cols) out += fmt::format("<th scope=\"col\">{}</th>", c == gap ? "…" : html_escape(col_names[c]));
+    if (sums) out += fmt::format("<th scope=\"col\" class=\"sum\">{}</th>", html_escape(tr(o.language, "row sums")));
+    out += "</tr></thead>\n<tbody>\n";
+    for (std::size_t r : rows) {
+        out += fmt::format("<tr><th scope=\"row\">{}</th>", r == gap ? "…" : html_escape(row_names[r]));
+        for (std::size_t c : cols) {
+            if (r == gap || c == gap) out += "<td>…</td>";
+            else if (v.weights) out += fmt::format("<td class=\"heat\" style=\"{}\">{}</td>", heat_style(m(r, c)), detail::format_number(m(r, c), o.precision));
+            else out += fmt::format("<td>{}</td>", detail::format_number(m(r, c), o.precision));
+        }
+        if (sums) out += fmt::format("<td class=\"sum\">{}</td>", r == gap ? "…" : detail::format_number((*sums)(r, 0), o.precision));
+        out += "</tr>\n";
+    }
+    return out + "</tbody></table></div>\n";
+}
+
+std::string value_block(const std::string& name, const value& v, std::optional<role> r,
+                        const std::optional<value>& sums, const render_options& o) {
+    std::string role_part = r ? fmt::format(" <span class=\"role\">({})</span>", html_escape(detail::role_word(o.language, *r))) : "";
+    if (v.is_scalar())
+        return fmt::format("<p class=\"scalar\"><span class=\"name\">{}</span> = {}{}</p>\n", html_escape(name),
+                           html_escape(detail::format_scalar(v.number, o.precision)), role_part);
+    std::string out = fmt::format("<figure class=\"value\" data-name=\"{}\">\n<figcaption><span class=\"name\">{}</span> <code class=\"shape\">{}</code>",
+                                  html_escape(name), html_escape(name), html_escape(v.shape_str()));
+    if (std::string axes = detail::axes_phrase(o.language, v); !axes.empty())
+        out += fmt::format(" <span class=\"axes\">{}</span>", html_escape(axes));
+    out += role_part + "</figcaption>\n";
+    for (std::size_t h = 0; h < v.mats.size(); ++h) {
+        const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
+        if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
+        if (v.is_stack()) out += fmt::format("<h4 class=\"head\">{} {}</h4>\n", html_escape(tr(o.language, "head")), h + 1);
+        out += table(v.mats[h], v, s, o);
+    }
+    if (v.weights) out += legend(o.language);
+    return out + "</figure>\n";
+}
+
+std::string trimmed_end(std::string_view s) {
+    std::size_t end = s.find_last_not_of(" \t\r\n");
+    return end == std::string_view::npos ? std::string() : std::string(s.substr(0, end + 1));
+}
+
+std::string anchor(const trace& t, const stage_trace& s) { return fmt::format("l{}-s{}", t.lesson, s.index); }
+
+std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
+    std::string out = fmt::format("<section class=\"stage\" id=\"{}\">\n<h2><span class=\"index\">{}/{}</span>{}</h2>\n",
+                                  anchor(t, s), s.index, detail::stage_total(t), html_escape(s.title));
+    if (std::string f = trimmed_end(s.formula); !f.empty())
+        out += fmt::format("<pre class=\"formula\"><code>{}</code></pre>\n", html_escape(f));
+    for (const auto& p : detail::paragraphs(s.text)) out += fmt::format("<p class=\"text\">{}</p>\n", html_escape(p));
+    for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
+    for (const auto& step : s.steps) {
+        out += fmt::format("<h3 class=\"step\">{}</h3>\n", html_escape(step.label));
+        for (const auto& [name, v] : step.values) out += value_block(name, v, std::nullopt, std::nullopt, o);
+    }
+    return out + "</section>\n";
+}
+
+std::string lesson_heading(const trace& t, const render_options& o) {
+    return fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + t.title;
+}
+
+std::string article(const trace& t, const render_options& o) {
+    std::string out = fmt::format("<article class=\"lesson\" id=\"lesson-{}\">\n<header>\n<h1>{}</h1>\n", t.lesson,
+                                  html_escape(lesson_heading(t, o)));
+    if (!t.scenario.empty())
+        out += fmt::format("<p class=\"scenario\">{} {}</p>\n", html_escape(tr(o.language, "scenario")), html_escape(t.scenario));
+    if (t.other_scenario)
+        out += fmt::format("<p class=\"note\">{}</p>\n", html_escape(tr(o.language, "The explanations were written for the lesson's own scenario; the numbers below come from this one.")));
+    if (t.stages.size() > 1) {
+        out += "<nav><ol>\n";
+        for (const auto& s : t.stages)
+            out += fmt::format("<li value=\"{}\"><a href=\"#{}\">{}</a></li>\n", s.index, anchor(t, s), html_escape(s.title));
+        out += "</ol></nav>\n";
+    }
+    out += "</header>\n";
+    for (const auto& s : t.stages) out += stage_section(t, s, o);
+    return out + "</article>\n";
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char ch : s) {
+        switch (ch) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += ch;
+        }
+    }
+    return out;
+}
+
+std::string render_html(const std::vector<trace>& traces, const render_options& o, std::string_view preface) {
+    std::string title = traces.size() == 1 ? lesson_heading(traces.front(), o)
+                                           : fmt::format("qkv · {} {}", traces.size(), say(o.language, "lessons", "课"));
+    std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n"
+                                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                                  "<meta name=\"generator\" content=\"qkv\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
+                                  o.language == lang::zh ? "zh-Hans" : "en", html_escape(title), page_style);
+    if (!preface.empty()) out += fmt::format("<pre class=\"preface\">{}</pre>\n", html_escape(preface));
+    for (const trace& t : traces) out += article(t, o);
+    return out + "</body>\n</html>\n";
+}
+
+}  // namespace qkv

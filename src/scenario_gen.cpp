@@ -1,0 +1,161 @@
+// Generating a scenario for a learner's own sentence, and writing any scenario back as TOML.
+// Numbers are rounded to two decimals through double, exactly as the TOML reader will parse
+// them, so a written file reads back to the very same floats.
+#include "qkv/scenario_gen.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "qkv/error.hpp"
+#include "qkv/kernels.hpp"
+
+namespace qkv {
+namespace {
+
+constexpr std::size_t max_tokens = 64;
+constexpr std::size_t max_d_model = 1024;
+
+// k / 100 as the nearest double, then float: the same steps strtod and the loader take.
+float two_decimals(float x) {
+    double k = std::round(static_cast<double>(x) * 100.0);
+    float out = static_cast<float>(k / 100.0);
+    return out == 0.0f ? 0.0f : out;  // no "-0.00" on paper
+}
+
+matrix rounded(matrix m, float scale) {
+    for (float& x : m.data) x = two_decimals(x * scale);
+    return m;
+}
+
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_string(std::string_view s) {
+    std::string out = "\"";
+    for (char ch : s) {
+        unsigned char u = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') out += '\\', out += ch;
+        else if (u < 0x20 || u == 0x7F) out += fmt::format("\\u{:04X}", u);
+        else out += ch;
+    }
+    return out + '"';
+}
+
+std::string string_array(const std::vector<std::string>& v) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + toml_string(v[i]);
+    return out + "]";
+}
+
+// Two decimals when that is the whole number (a generated scenario); otherwise nine significant
+// digits, which always read back to the same float.
+std::string number_toml(float x) {
+    if (two_decimals(x) == x) return fmt::format("{:.2f}", x);
+    std::string s = fmt::format("{:.9g}", x);
+    if (s.find_first_of(".eE") == std::string::npos) s += ".0";  // stays a TOML float
+    return s;
+}
+
+// Rows one per line, columns aligned: what a learner copies onto paper.
+std::string matrix_toml(const std::string& name, const matrix& m) {
+    std::size_t w = 1;
+    for (float x : m.data) w = std::max(w, number_toml(x).size());
+    std::string out = fmt::format("{} = [  # [{}, {}]\n", name, m.rows, m.cols);
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        out += "  [";
+        for (std::size_t c = 0; c < m.cols; ++c) out += fmt::format("{}{:>{}}", c ? ", " : "", number_toml(m(r, c)), w);
+        out += "],\n";
+    }
+    return out + "]\n";
+}
+
+std::string shell_quoted(std::string_view s) {
+    std::string out = "'";
+    for (char ch : s) {
+        if (ch == '\'') out += "'\\''";
+        else if (ch == '\n') out += ' ';
+        else out += ch;
+    }
+    return out + "'";
+}
+
+}  // namespace
+
+std::vector<std::string> split_tokens(std::string_view sentence) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char ch : sentence) {
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+            if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
+        } else {
+            cur += ch;
+        }
+    }
+    if (!cur.empty()) out.push_back(std::move(cur));
+    return out;
+}
+
+scenario generate_scenario(const scenario_spec& spec) {
+    std::size_t n = spec.tokens.size(), d = spec.d_model;
+    if (n == 0) throw input_error("--tokens: give at least one token, separated by spaces");
+    if (n > max_tokens) throw input_error(fmt::format("--tokens: {} tokens; at most {} fit on a screen", n, max_tokens));
+    if (d < 1 || d > max_d_model) throw input_error(fmt::format("--d-model must be 1 to {}, not {}", max_d_model, d));
+    if (spec.heads < 1 || d % spec.heads != 0)
+        throw input_error(fmt::format("--heads {} must divide --d-model {}", spec.heads, d));
+
+    // Each matrix has its own stream: seed·5 + k, so no two (seed, matrix) pairs share numbers.
+    auto draw = [&](std::size_t rows, std::uint64_t k, float scale) {
+        return rounded(kernels::randn(rows, d, spec.seed * 5 + k), scale);
+    };
+    std::map<std::string, std::size_t> row_of;  // token -> its row in the embedding table
+    for (const auto& t : spec.tokens) row_of.emplace(t, row_of.size());
+    matrix E = draw(row_of.size(), 0, 1.0f);  // E: [distinct tokens, d_model], in order of first use
+    matrix X(n, d);                           // X: [n, d_model]
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t c = 0; c < d; ++c) X(i, c) = E(row_of.at(spec.tokens[i]), c);
+
+    scenario s;
+    s.file = "";
+    for (std::size_t i = 0; i < n; ++i) s.name += (i ? " " : "") + spec.tokens[i];
+    s.tokens = spec.tokens;
+    s.heads = spec.heads;
+    s.matrices["X"] = std::move(X);
+    // Variance 1/d_model keeps each entry of Q = X @ W_Q near N(0, 1), as a trained model's are.
+    const float w_scale = 1.0f / std::sqrt(static_cast<float>(d));
+    s.matrices["W_Q"] = draw(d, 1, w_scale);  // [d_model, d_model]
+    s.matrices["W_K"] = draw(d, 2, w_scale);
+    s.matrices["W_V"] = draw(d, 3, w_scale);
+    s.matrices["W_O"] = draw(d, 4, w_scale);
+    return s;
+}
+
+std::string scenario_toml(const scenario& s, std::string_view comment) {
+    std::string out;
+    if (!comment.empty()) {
+        std::string line(comment);
+        for (char& ch : line)
+            if (ch == '\n' || ch == '\r') ch = ' ';
+        out += "# " + line + "\n";
+    }
+    out += fmt::format("name = {}\ntokens = {}\n", toml_string(s.name), string_array(s.tokens));
+    if (!s.source_tokens.empty()) out += fmt::format("source_tokens = {}\n", string_array(s.source_tokens));
+    if (s.heads) out += fmt::format("heads = {}\n", *s.heads);
+    out += "\n[matrices]\n";
+    // In the order of the pipeline, as a reader expects; anything else after, by name.
+    static const std::vector<std::string> first{"X", "W_Q", "W_K", "W_V", "W_O", "X_src"};
+    for (const auto& name : first)
+        if (auto m = s.matrices.find(name); m != s.matrices.end()) out += matrix_toml(name, m->second);
+    for (const auto& [name, m] : s.matrices)
+        if (std::find(first.begin(), first.end(), name) == first.end()) out += matrix_toml(name, m);
+    return out;
+}
+
+std::string spec_arguments(const scenario_spec& spec) {
+    std::string sentence;
+    for (std::size_t i = 0; i < spec.tokens.size(); ++i) sentence += (i ? " " : "") + spec.tokens[i];
+    return fmt::format("--tokens {} --d-model {} --heads {} --seed {}", shell_quoted(sentence), spec.d_model, spec.heads,
+                       spec.seed);
+}
+
+}  // namespace qkv
