@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""qkv's attention against PyTorch's torch.nn.MultiheadAttention on the same weights.
+
+For each n, runs `qkv bench --format json --dump-dir DIR` (which writes X, W_Q, W_K, W_V, W_O and
+qkv's output as .npy files), loads them into nn.MultiheadAttention(bias=False, need_weights=False)
+with the same thread count, checks that the outputs agree, and prints qkv's speed as a ratio to
+PyTorch's. A tool for people, not a test: it exits 0 when PyTorch is missing.
+
+    /usr/bin/python3 bench/compare_torch.py --qkv build/src/qkv --n 1024,4096 --threads 1
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+QKV_ENV = dict(os.environ)  # qkv sets its own thread counts; it gets the environment as it came
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--qkv", default=os.environ.get("QKV_BIN", "build/src/qkv"), help="the qkv program")
+    ap.add_argument("--n", default="256,1024,4096", help="sequence lengths, comma-separated")
+    ap.add_argument("--d-model", type=int, default=512)
+    ap.add_argument("--heads", type=int, default=8)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--causal", action="store_true")
+    ap.add_argument("--impl", default="fused", help="the qkv implementation to compare")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--tolerance", type=float, default=1e-4, help="largest |difference| / max(1, max |torch|)")
+    return ap.parse_args()
+
+
+def run_qkv(a, n, out_dir):
+    """qkv's timing (ms) and output for size n; the inputs it used are left in out_dir."""
+    cmd = [a.qkv, "bench", "--n", str(n), "--d-model", str(a.d_model), "--heads", str(a.heads),
+           "--threads", str(a.threads), "--impl", a.impl, "--format", "json", "--dump-dir", out_dir]
+    if a.repeats:
+        cmd += ["--repeats", str(a.repeats)]
+    if a.causal:
+        cmd.append("--causal")
+    report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=QKV_ENV).stdout)
+    row = next(r for r in report["results"] if r["impl"] == a.impl and r["n"] == n)
+    return row["ms"], report["peak_gflops"], np.load(os.path.join(out_dir, f"Z_{a.impl}_n{n}.npy"))
+
+
+def torch_attention(torch, a, out_dir, n):
+    """PyTorch's layer with qkv's weights; returns (its output on X, a function that reruns it)."""
+    load = lambda name: torch.from_numpy(np.load(os.path.join(out_dir, name)))
+    X, W_Q, W_K, W_V, W_O = (load(f) for f in (f"X_n{n}.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"))
+    mha = torch.nn.MultiheadAttention(a.d_model, a.heads, bias=False, batch_first=True)
+    with torch.no_grad():
+        # PyTorch computes x @ W^T; qkv's convention is Q = X @ W_Q, so PyTorch's W is W_Q^T
+        mha.in_proj_weight.copy_(torch.cat([W_Q.T, W_K.T, W_V.T]))
+        mha.out_proj.weight.copy_(W_O.T)
+    # Training mode (dropout is 0, so the numbers are the same): in eval mode PyTorch 1.13 takes
+    # its fused "fast path", which fails on bias=False (qkv_bias must be Tensor, not NoneType).
+    mha.train()
+    x = X.unsqueeze(0)  # [1, n, d_model]
+    mask = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1) if a.causal else None
+
+    def run():
+        with torch.no_grad():
+            return mha(x, x, x, need_weights=False, attn_mask=mask)[0][0]
+    return run(), run
+
+
+def median_ms(run, repeats):
+    run()  # warm-up
+    times = []
+    for _ in range(max(1, repeats)):
+        t0 = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def main():
+    a = parse_args()
+    # Debian's torch does its products in OpenBLAS, whose own threads torch.set_num_threads does
+    # not reach: without these it would use every core while qkv uses --threads.
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(a.threads)
+    try:
+        import torch
+    except ImportError:
+        print("PyTorch is not installed (Debian: apt install python3-torch); nothing to compare.")
+        return 0
+    torch.set_num_threads(a.threads)
+    sizes = [int(s) for s in a.n.split(",")]
+    print(f"qkv {a.impl} vs torch {torch.__version__} nn.MultiheadAttention: d_model = {a.d_model}, "
+          f"h = {a.heads}, {a.threads} thread(s){', causal' if a.causal else ''}")
+    print(f"{'n':>6} {'qkv ms':>10} {'torch ms':>10} {'qkv speed / torch':>18} {'max rel diff':>13}")
+    worst = 0.0
+    with tempfile.TemporaryDirectory(prefix="qkv-torch-") as out_dir:
+        for n in sizes:
+            qkv_ms, peak, Z = run_qkv(a, n, out_dir)
+            expect, run = torch_attention(torch, a, out_dir, n)
+            expect = expect.numpy()
+            diff = float(np.max(np.abs(Z - expect)) / max(1.0, float(np.max(np.abs(expect)))))
+            worst = max(worst, diff)
+            torch_ms = median_ms(run, a.repeats or 5)
+            print(f"{n:>6} {qkv_ms:>10.2f} {torch_ms:>10.2f} {torch_ms / qkv_ms:>17.2f}× {diff:>13.2e}")
+    print(f"(qkv's measured sgemm peak: {peak:.1f} GFLOP/s; a ratio above 1 means qkv is faster)")
+    if worst > a.tolerance:
+        print(f"outputs differ: {worst:.2e} > {a.tolerance:.0e}", file=sys.stderr)
+        return 1
+    print(f"outputs agree within {a.tolerance:.0e}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
