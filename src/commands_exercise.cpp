@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <toml++/toml.h>
+#include "qkv/toml_file.hpp"
 
 #include "qkv/answer.hpp"
 #include "qkv/cli.hpp"
@@ -367,14 +367,7 @@ struct graded {
 
 // The sheet's entries: id -> (answer text, its place), every id known.
 std::map<std::string, std::pair<std::string, source_loc>> read_sheet(const std::string& path, const exercise_set& set) {
-    if (!fs::is_regular_file(path)) throw input_error(source_loc{path, 0, 0}, "answer sheet not found");
-    toml::table doc;
-    try {
-        doc = toml::parse_file(path);
-    } catch (const toml::parse_error& e) {
-        throw input_error(source_loc{path, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
-                          std::string(e.description()));
-    }
+    toml::table doc = parse_toml_file(path, "answer sheet");
     std::map<std::string, std::pair<std::string, source_loc>> out;
     for (auto&& [k, v] : doc) {
         source_loc at{path, static_cast<int>(v.source().begin.line), static_cast<int>(v.source().begin.column)};

@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <toml++/toml.h>
+#include "qkv/toml_file.hpp"
 
 #include "qkv/error.hpp"
 #include "qkv/scenario.hpp"
@@ -85,15 +85,6 @@ std::vector<std::string> split_lines(std::string_view text) {
     std::istringstream in{std::string(text)};
     for (std::string l; std::getline(in, l);) out.push_back(l);
     return out;
-}
-
-toml::table parse_toml(std::string_view text, const std::string& origin) {
-    try {
-        return toml::parse(text, origin);
-    } catch (const toml::parse_error& e) {
-        throw input_error(source_loc{origin, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
-                          std::string(e.description()));
-    }
 }
 
 std::vector<mistake_rule> mistakes_of(const reader& rd, const toml::node& n, const mistake_book& book, std::string_view where) {
@@ -232,7 +223,7 @@ std::string exercises_dir() {
 
 mistake_book parse_mistakes(std::string_view text, const std::string& origin) {
     reader rd{origin, split_lines(text)};
-    toml::table doc = parse_toml(text, origin);
+    toml::table doc = parse_toml_text(text, origin);
     mistake_book book;
     for (auto&& [k, v] : doc) book[std::string(k.str())] = rd.text(v, fmt::format("mistake '{}'", k.str()));
     if (book.empty()) throw input_error(source_loc{origin, 0, 0}, "no mistakes defined");
@@ -241,7 +232,7 @@ mistake_book parse_mistakes(std::string_view text, const std::string& origin) {
 
 std::vector<exercise> parse_exercises(std::string_view text, const std::string& origin, const mistake_book& book) {
     reader rd{origin, split_lines(text)};
-    toml::table doc = parse_toml(text, origin);
+    toml::table doc = parse_toml_text(text, origin);
     rd.only_keys(doc, {"lesson", "exercise"}, "exercise file");
     const toml::node& ln = rd.need(doc, "lesson", "exercise file");
     if (!ln.is_integer() || ln.as_integer()->get() < 1) throw input_error(rd.at(ln), "exercise file: lesson must be a lesson number");

@@ -14,6 +14,7 @@
 
 #include "qkv/blas.hpp"
 #include "qkv/builtins.hpp"
+#include "qkv/suggest.hpp"
 #include "qkv/kernels.hpp"
 
 namespace qkv {
@@ -390,17 +391,6 @@ std::string lowered(std::string s) {
     return s;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
 
 // The candidate nearest to `name` when it is close enough to be a typo. Case is free (W_q for
 // W_Q); names of one or two letters must match up to case, since 'Z' is no typo of 'A'.

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
+#include "qkv/toml_file.hpp"
 
 #include "qkv_config.hpp"
 
@@ -19,10 +19,6 @@ namespace qkv {
 namespace {
 
 namespace fs = std::filesystem;
-
-source_loc loc_of(const std::string& file, const toml::node& n) {
-    return {file, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
-}
 
 void only_keys(const std::string& file, const toml::table& t, std::initializer_list<std::string_view> known,
                std::string_view where) {
@@ -113,14 +109,7 @@ stage stage_of(const std::string& file, const std::vector<std::string>& lines, c
 }  // namespace
 
 lesson load_lesson(const std::string& path) {
-    if (!fs::exists(path)) throw input_error(source_loc{path, 0, 0}, "lesson file not found");
-    toml::table doc;
-    try {
-        doc = toml::parse_file(path);
-    } catch (const toml::parse_error& e) {
-        throw input_error(source_loc{path, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
-                          std::string(e.description()));
-    }
+    toml::table doc = parse_toml_file(path, "lesson file");
     auto lines = read_lines(path);
     only_keys(path, doc, {"number", "title", "scenario", "stage", "exercise"}, "lesson");
     lesson l;

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
-#include <toml++/toml.h>
+#include "qkv/toml_file.hpp"
 
 #include "qkv/csv.hpp"
 #include "qkv/error.hpp"
@@ -19,10 +19,6 @@ namespace fs = std::filesystem;
 
 // The most cells a generated matrix may have: 2^28 floats are 1 GiB.
 constexpr std::size_t max_cells = std::size_t{1} << 28;
-
-source_loc loc_of(const std::string& file, const toml::node& n) {
-    return {file, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
-}
 
 float number_of(const std::string& file, const toml::node& n, const std::string& what) {
     double x = 0;
@@ -141,14 +137,7 @@ void check_source(const scenario& s, const toml::table& mats) {
 }  // namespace
 
 scenario load_scenario(const std::string& path) {
-    if (!fs::exists(path)) throw input_error(source_loc{path, 0, 0}, "scenario file not found");
-    toml::table doc;
-    try {
-        doc = toml::parse_file(path);
-    } catch (const toml::parse_error& e) {
-        throw input_error(source_loc{path, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
-                          std::string(e.description()));
-    }
+    toml::table doc = parse_toml_file(path, "scenario file");
     scenario s;
     s.file = path;
     for (auto&& [k, v] : doc)
