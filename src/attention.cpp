@@ -22,17 +22,17 @@ namespace qkv::attention {
 
 namespace {
 
-// Eight floats (or ints) as one value: GCC turns the arithmetic into AVX2 instructions in the
-// clone below compiled for them, and into pairs of SSE instructions in the plain one. (Eight,
-// not sixteen: AMD's Zen 4 runs 512-bit vectors as two halves anyway, and GCC 12 scalarises a
-// select wider than the machine's registers.)
-// (Passing one by value would change the ABI without AVX; every function that does is always
-// inlined into a clone, so GCC's warning about it does not apply.)
+// Sixteen or eight floats (or ints) as one value: GCC turns the arithmetic on them into AVX-512,
+// AVX2 or pairs of SSE instructions, whichever the function using them is compiled for (the row
+// helpers below come in those three builds). Passing one by value would change the ABI without
+// AVX; every function that does is always inlined, so GCC's warning about it does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
-using vf = float __attribute__((vector_size(32)));
-using vi = std::int32_t __attribute__((vector_size(32)));
+using vf16 = float __attribute__((vector_size(64)));
+using vi16 = std::int32_t __attribute__((vector_size(64)));
+using vf8 = float __attribute__((vector_size(32)));
+using vi8 = std::int32_t __attribute__((vector_size(32)));
 
-// exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln 2 / 2; for float or vf alike.
+// exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln 2 / 2; for a float or a vector alike.
 // Always inlined, so each clone compiles it for its own instruction set. The softmax only ever
 // asks for x <= 0 (the max is subtracted first) and says so with nonpositive, saving a clamp.
 template <class F, class I, bool nonpositive = false>
@@ -65,23 +65,21 @@ namespace {
 
 using blas::trans;
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
-constexpr std::size_t lanes = 8;
-
-[[gnu::always_inline]] inline vf load8(const float* s) {
-    vf v;
+template <class F>
+[[gnu::always_inline]] inline F load(const float* s) {
+    F v;
     std::memcpy(&v, s, sizeof v);  // unaligned
     return v;
 }
 
-// The row helpers are compiled for AVX2 + FMA and for plain x86-64; the loader picks one.
-#define QKV_VECTOR_CLONES [[gnu::target_clones("arch=x86-64-v3", "default")]]
-
-// max over s[0, n)
-QKV_VECTOR_CLONES float row_max(const float* s, std::size_t n) {
-    vf acc = vf{} + neg_inf;
+// max over s[0, n), F lanes at a time
+template <class F>
+[[gnu::always_inline]] inline float row_max_t(const float* s, std::size_t n) {
+    constexpr std::size_t lanes = sizeof(F) / sizeof(float);
+    F acc = F{} + neg_inf;
     std::size_t j = 0;
     for (; j + lanes <= n; j += lanes) {
-        const vf v = load8(s + j);
+        const F v = load<F>(s + j);
         acc = v > acc ? v : acc;
     }
     float m = neg_inf;
@@ -90,20 +88,81 @@ QKV_VECTOR_CLONES float row_max(const float* s, std::size_t n) {
     return m;
 }
 
-// s[j] = exp(s[j] - m) in place over [0, n); returns their sum
-QKV_VECTOR_CLONES float exp_sum(float* s, std::size_t n, float m) {
-    vf acc = {};
+// s[j] = exp(s[j] - m) in place over [0, n), m >= every s[j]; returns their sum
+template <class F, class I>
+[[gnu::always_inline]] inline float exp_sum_t(float* s, std::size_t n, float m) {
+    constexpr std::size_t lanes = sizeof(F) / sizeof(float);
+    F acc = {};
     std::size_t j = 0;
     for (; j + lanes <= n; j += lanes) {
-        const vf e = exp_approx_t<vf, vi, true>(load8(s + j) - m);
+        const F e = exp_approx_t<F, I, true>(load<F>(s + j) - m);
         std::memcpy(s + j, &e, sizeof e);
         acc += e;
     }
     float sum = 0.0f;
-    for (; j < n; ++j) sum += s[j] = detail::exp_approx(s[j] - m);
+    for (; j < n; ++j) sum += s[j] = exp_approx_t<float, std::int32_t, true>(s[j] - m);
     for (std::size_t l = 0; l < lanes; ++l) sum += acc[l];
     return sum;
 }
+
+// The three builds. (Sixteen lanes only with AVX-512: GCC 12 scalarises a select wider than
+// the machine's registers. On Zen 4 the AVX-512 exp is a quarter faster than the AVX2 one.)
+[[gnu::target("arch=x86-64-v4")]] float row_max_avx512(const float* s, std::size_t n) { return row_max_t<vf16>(s, n); }
+[[gnu::target("arch=x86-64-v3")]] float row_max_avx2(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
+float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
+[[gnu::target("arch=x86-64-v4")]] float exp_sum_avx512(float* s, std::size_t n, float m) { return exp_sum_t<vf16, vi16>(s, n, m); }
+[[gnu::target("arch=x86-64-v3")]] float exp_sum_avx2(float* s, std::size_t n, float m) { return exp_sum_t<vf8, vi8>(s, n, m); }
+float exp_sum_plain(float* s, std::size_t n, float m) { return exp_sum_t<vf8, vi8>(s, n, m); }
+
+struct row_kernels {
+    std::string_view name;
+    float (*row_max)(const float*, std::size_t);
+    float (*exp_sum)(float*, std::size_t, float);
+};
+constexpr row_kernels builds[] = {{"avx512", row_max_avx512, exp_sum_avx512},
+                                  {"avx2", row_max_avx2, exp_sum_avx2},
+                                  {"plain", row_max_plain, exp_sum_plain}};
+
+bool cpu_runs(std::string_view build) {
+    __builtin_cpu_init();
+    if (build == "avx512")
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+    if (build == "avx2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return build == "plain";
+}
+
+// The build in use: the best this processor runs, unless a test pinned another.
+const row_kernels*& active_row_kernels() {
+    static const row_kernels* k = [] {
+        for (const row_kernels& b : builds)
+            if (cpu_runs(b.name)) return &b;
+        return &builds[2];
+    }();
+    return k;
+}
+
+float row_max(const float* s, std::size_t n) { return active_row_kernels()->row_max(s, n); }
+float exp_sum(float* s, std::size_t n, float m) { return active_row_kernels()->exp_sum(s, n, m); }
+
+}  // namespace
+
+namespace detail {
+
+bool use_row_kernels(std::string_view build) {
+    for (const row_kernels& b : builds)
+        if (b.name == build && cpu_runs(build)) {
+            active_row_kernels() = &b;
+            return true;
+        }
+    return false;
+}
+
+std::string_view row_kernels_in_use() { return active_row_kernels()->name; }
+
+}  // namespace detail
+
+namespace {
 
 void scale_row(float* z, std::size_t n, float c) {
     for (std::size_t j = 0; j < n; ++j) z[j] *= c;

@@ -103,6 +103,31 @@ BOOST_AUTO_TEST_CASE(three_implementations_agree) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(every_build_of_the_row_kernels_agrees) {
+    // The AVX-512, AVX2 and plain builds of the softmax loops, each against the reference; a build
+    // this processor cannot run is skipped (and said so).
+    const std::size_t n = 77, d = 32;
+    const att::weights W = random_weights(d, 300);
+    const matrix X = scaled(qkv::kernels::randn(n, d, 5), 3.0f);
+    att::options o;
+    o.heads = 4;
+    o.block_q = 16;
+    o.block_k = 40;  // 40 = 2·16 + 8: full vectors and a scalar tail in every row
+    const matrix ref = att::forward_reference(X, W, o);
+    const std::string was(att_detail::row_kernels_in_use());
+    for (const char* build : {"avx512", "avx2", "plain"}) {
+        if (!att_detail::use_row_kernels(build)) {
+            BOOST_TEST_MESSAGE("this processor cannot run the " << build << " build; skipped");
+            continue;
+        }
+        BOOST_TEST(att_detail::row_kernels_in_use() == build);
+        BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f, build);
+        BOOST_TEST(rel_diff(att::forward_blas(X, W, o), ref) < 1e-4f, build);
+    }
+    BOOST_TEST(att_detail::use_row_kernels(was));
+    BOOST_TEST(!att_detail::use_row_kernels("avx1024"));
+}
+
 BOOST_AUTO_TEST_CASE(first_values_shown) {
     // Prints the first output values of all three, so a reader can see them agree.
     const matrix X = qkv::kernels::randn(5, 8, 3);

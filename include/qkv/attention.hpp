@@ -47,6 +47,10 @@ std::optional<impl> parse_impl(std::string_view name);
 namespace detail {
 // exp(x) to about 2e-7 relative, in plain arithmetic GCC vectorises; exposed for its test.
 float exp_approx(float x);
+// The softmax's row kernels come in builds "avx512", "avx2" and "plain" (SSE2), and the best one
+// this processor runs is used. Tests pin each in turn; false when this processor cannot run it.
+bool use_row_kernels(std::string_view build);
+std::string_view row_kernels_in_use();
 }  // namespace detail
 
 // --- decoding one token at a time -----------------------------------------------------------
