@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numbers>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -32,32 +33,34 @@ using vi16 = std::int32_t __attribute__((vector_size(64)));
 using vf8 = float __attribute__((vector_size(32)));
 using vi8 = std::int32_t __attribute__((vector_size(32)));
 
-// exp(x) = 2^k · exp(r), k = round(x / ln 2), |r| <= ln 2 / 2; for a float or a vector alike.
-// Always inlined, so each clone compiles it for its own instruction set. The softmax only ever
-// asks for x <= 0 (the max is subtracted first) and says so with nonpositive, saving a clamp.
+// 2^x = 2^k · 2^r, k = round(x), |r| <= 1/2; for a float or a vector alike. Base 2 because the
+// softmax can have it for free: scores multiplied by log2(e) (folded into the alpha of the
+// product that makes them) give exp(s) = 2^(s · log2 e), and 2^x needs neither that multiply
+// nor a two-part ln 2 reduction. Always inlined, so each build compiles it for its own
+// instructions. The softmax only asks for x <= 0 (the max is subtracted) and says so with
+// nonpositive, saving a clamp.
 template <class F, class I, bool nonpositive = false>
-[[gnu::always_inline]] inline F exp_approx_t(F x) {
-    // clamped so 2^k stays a normal float: below -87 the true value is < 2e-38 and only ever
-    // meets sums of at least 1
-    const F lo = F{} - 87.0f, hi = F{} + 88.0f;
+[[gnu::always_inline]] inline F exp2_approx_t(F x) {
+    // clamped so 2^k stays a normal float: below 2^-126 the true value only ever meets sums of
+    // at least 1
+    const F lo = F{} - 126.0f, hi = F{} + 127.0f;
     x = x < lo ? lo : x;
     if constexpr (!nonpositive) x = x > hi ? hi : x;
     constexpr float round_magic = 12582912.0f;  // 1.5 · 2^23: adding it rounds to an integer
-    const F t = x * 1.44269504f + round_magic;
-    const F k = t - round_magic;
-    const I ki = std::bit_cast<I>(t) - std::bit_cast<std::int32_t>(round_magic);
-    // ln 2 split in two so k · ln2_hi is exact and r keeps its low bits
-    const F r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
-    // Taylor to r^6: the next term is under 1.2e-7 relative for |r| <= 0.347
-    const F p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
-    return p * std::bit_cast<F>((ki + 127) << 23);
+    const F t = x + round_magic;
+    const F r = x - (t - round_magic);  // exact
+    const I k = std::bit_cast<I>(t) - std::bit_cast<std::int32_t>(round_magic);
+    // 2^r = exp(r ln 2) by Taylor to (r ln 2)^6: the next term is under 1.2e-7 relative
+    const F p = 1.0f + r * (0.693147181f + r * (0.240226507f + r * (0.0555041087f + r * (0.00961812911f +
+                    r * (0.00133335581f + r * 0.000154035304f)))));
+    return p * std::bit_cast<F>((k + 127) << 23);
 }
 
 }  // namespace
 
 namespace detail {
 
-float exp_approx(float x) { return exp_approx_t<float, std::int32_t>(x); }
+float exp2_approx(float x) { return exp2_approx_t<float, std::int32_t>(x); }
 
 }  // namespace detail
 
@@ -65,6 +68,7 @@ namespace {
 
 using blas::trans;
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+constexpr float log2e = std::numbers::log2e_v<float>;
 template <class F>
 [[gnu::always_inline]] inline F load(const float* s) {
     F v;
@@ -88,19 +92,19 @@ template <class F>
     return m;
 }
 
-// s[j] = exp(s[j] - m) in place over [0, n), m >= every s[j]; returns their sum
+// s[j] = 2^(s[j] - m) in place over [0, n), m >= every s[j]; returns their sum
 template <class F, class I>
-[[gnu::always_inline]] inline float exp_sum_t(float* s, std::size_t n, float m) {
+[[gnu::always_inline]] inline float exp2_sum_t(float* s, std::size_t n, float m) {
     constexpr std::size_t lanes = sizeof(F) / sizeof(float);
     F acc = {};
     std::size_t j = 0;
     for (; j + lanes <= n; j += lanes) {
-        const F e = exp_approx_t<F, I, true>(load<F>(s + j) - m);
+        const F e = exp2_approx_t<F, I, true>(load<F>(s + j) - m);
         std::memcpy(s + j, &e, sizeof e);
         acc += e;
     }
     float sum = 0.0f;
-    for (; j < n; ++j) sum += s[j] = exp_approx_t<float, std::int32_t, true>(s[j] - m);
+    for (; j < n; ++j) sum += s[j] = exp2_approx_t<float, std::int32_t, true>(s[j] - m);
     for (std::size_t l = 0; l < lanes; ++l) sum += acc[l];
     return sum;
 }
@@ -110,18 +114,18 @@ template <class F, class I>
 [[gnu::target("arch=x86-64-v4")]] float row_max_avx512(const float* s, std::size_t n) { return row_max_t<vf16>(s, n); }
 [[gnu::target("arch=x86-64-v3")]] float row_max_avx2(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
 float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
-[[gnu::target("arch=x86-64-v4")]] float exp_sum_avx512(float* s, std::size_t n, float m) { return exp_sum_t<vf16, vi16>(s, n, m); }
-[[gnu::target("arch=x86-64-v3")]] float exp_sum_avx2(float* s, std::size_t n, float m) { return exp_sum_t<vf8, vi8>(s, n, m); }
-float exp_sum_plain(float* s, std::size_t n, float m) { return exp_sum_t<vf8, vi8>(s, n, m); }
+[[gnu::target("arch=x86-64-v4")]] float exp2_sum_avx512(float* s, std::size_t n, float m) { return exp2_sum_t<vf16, vi16>(s, n, m); }
+[[gnu::target("arch=x86-64-v3")]] float exp2_sum_avx2(float* s, std::size_t n, float m) { return exp2_sum_t<vf8, vi8>(s, n, m); }
+float exp2_sum_plain(float* s, std::size_t n, float m) { return exp2_sum_t<vf8, vi8>(s, n, m); }
 
 struct row_kernels {
     std::string_view name;
     float (*row_max)(const float*, std::size_t);
-    float (*exp_sum)(float*, std::size_t, float);
+    float (*exp2_sum)(float*, std::size_t, float);
 };
-constexpr row_kernels builds[] = {{"avx512", row_max_avx512, exp_sum_avx512},
-                                  {"avx2", row_max_avx2, exp_sum_avx2},
-                                  {"plain", row_max_plain, exp_sum_plain}};
+constexpr row_kernels builds[] = {{"avx512", row_max_avx512, exp2_sum_avx512},
+                                  {"avx2", row_max_avx2, exp2_sum_avx2},
+                                  {"plain", row_max_plain, exp2_sum_plain}};
 
 bool cpu_runs(std::string_view build) {
     __builtin_cpu_init();
@@ -143,7 +147,7 @@ const row_kernels*& active_row_kernels() {
 }
 
 float row_max(const float* s, std::size_t n) { return active_row_kernels()->row_max(s, n); }
-float exp_sum(float* s, std::size_t n, float m) { return active_row_kernels()->exp_sum(s, n, m); }
+float exp2_sum(float* s, std::size_t n, float m) { return active_row_kernels()->exp2_sum(s, n, m); }
 
 }  // namespace
 
@@ -237,7 +241,7 @@ void softmax_in_place(float* S, std::size_t n, bool causal, int threads) {
             float* s = S + i * n;
             const std::size_t v = visible(i, n, causal);
             // the max is subtracted for numerical stability: exp never sees a large argument
-            const float sum = exp_sum(s, v, row_max(s, v));
+            const float sum = exp2_sum(s, v, row_max(s, v));  // S is in log2 units: 2^s = e^(s ln 2)
             scale_row(s, v, 1.0f / sum);
             std::fill(s + v, s + n, 0.0f);
         }
@@ -259,8 +263,8 @@ matrix forward_blas(const matrix& X, const weights& W, const options& o) {
         blas::gemm_raw(n, d_k, d, 1.0f, X.data.data(), d, W.W_Q.data.data() + c0, d, trans::no, 0.0f, Q_i.data(), d_k);
         blas::gemm_raw(n, d_k, d, 1.0f, X.data.data(), d, W.W_K.data.data() + c0, d, trans::no, 0.0f, K_i.data(), d_k);
         blas::gemm_raw(n, d_k, d, 1.0f, X.data.data(), d, W.W_V.data.data() + c0, d, trans::no, 0.0f, V_i.data(), d_k);
-        // S = Q_i K_i^T / sqrt(d_k)
-        blas::gemm_raw(n, n, d_k, 1.0f / std::sqrt(float(d_k)), Q_i.data(), d_k, K_i.data(), d_k, trans::yes, 0.0f, S.data(), n);
+        // S = Q_i K_i^T / sqrt(d_k), times log2(e) so the softmax can use 2^x
+        blas::gemm_raw(n, n, d_k, log2e / std::sqrt(float(d_k)), Q_i.data(), d_k, K_i.data(), d_k, trans::yes, 0.0f, S.data(), n);
         softmax_in_place(S.data(), n, o.causal, o.threads);
         // Zc[:, c0 …] = A V_i
         blas::gemm_raw(n, d_k, n, 1.0f, S.data(), n, V_i.data(), d_k, trans::no, 0.0f, Zc.data.data() + c0, d);
@@ -282,15 +286,16 @@ struct fused_plan {
 };
 
 fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
-    // Measured on Zen 4 with OpenBLAS 0.3.21 (n = 4096, d_k = 64): 1024 query rows amortise packing
-    // each key block over many rows, and a 1024 × 256 block of S (1 MiB) still sits in L2. Smaller
-    // query blocks when n is small, so that every thread gets a few.
+    // Measured on Zen 4 with OpenBLAS 0.3.21 (n = 4096, d_k = 64): 512 query rows amortise packing
+    // each key block over many rows, 512 keys amortise packing the query block, and a 512 × 512
+    // block of S (1 MiB) still sits in L2. Smaller query blocks when n is small, so every thread
+    // gets a few.
     std::size_t bq = o.block_q;
     if (bq == 0) {
-        bq = 1024;
+        bq = 512;
         while (bq > 64 && n < bq * 2 * std::size_t(std::max(1, o.threads))) bq /= 2;
     }
-    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 256};
+    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 512};
     p.g = o.heads_per_pass;
     if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide h
         p.g = 1;
@@ -303,7 +308,7 @@ fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
 }
 
 struct scratch {
-    float* Q;  // [bq, g·d_k]: this block's queries, already divided by sqrt(d_k)
+    float* Q;  // [bq, g·d_k]: this block's queries, already times log2(e) / sqrt(d_k)
     float* Z;  // [bq, g·d_k]: this block's head outputs side by side
     float* S;  // [bq, bk]: scores of one key block, then their exp in place
     float* m;  // [bq]: running max of each row
@@ -327,11 +332,11 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
             std::fill(s + v, s + cols, 0.0f);
             if (v == 0) continue;  // every key of this block is in row i's future
             const float m_new = first ? row_max(s, v) : std::max(w.m[i], row_max(s, v));
-            const float sum = exp_sum(s, v, m_new);
+            const float sum = exp2_sum(s, v, m_new);
             if (first) {
                 w.l[i] = sum;
             } else {
-                const float c = std::exp(w.m[i] - m_new);  // old terms were exp(s - m_old)
+                const float c = std::exp2(w.m[i] - m_new);  // old terms were 2^(s - m_old)
                 w.l[i] = w.l[i] * c + sum;
                 if (c != 1.0f) scale_row(Z + i * ld, p.d_k, c);
             }
@@ -348,8 +353,8 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
 void query_block(const fused_plan& p, const options& o, const matrix& X, const weights& W, std::size_t pass,
                  const float* K_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
     const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.g * p.d_k, c0 = pass * wg;
-    // Q [rows, g·d_k] = X[q0 …] @ W_Q[:, c0 …] / sqrt(d_k)
-    blas::gemm_raw(rows, wg, p.d, 1.0f / std::sqrt(float(p.d_k)), X.row(q0), p.d, W.W_Q.data.data() + c0, p.d,
+    // Q [rows, g·d_k] = X[q0 …] @ W_Q[:, c0 …] · log2(e) / sqrt(d_k): scores come out ready for 2^x
+    blas::gemm_raw(rows, wg, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, W.W_Q.data.data() + c0, p.d,
                    trans::no, 0.0f, w.Q, wg);
     for (std::size_t j = 0; j < p.g; ++j)
         attend_block(p, o.causal, q0, rows, w.Q + j * p.d_k, K_g + j * p.d_k, V_g + j * p.d_k, wg, w.Z + j * p.d_k, w);
@@ -364,7 +369,9 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     check(X, W, o);
     const fused_plan p = plan_fused(X.rows, X.cols, o);
     const int threads = std::max(1, o.threads), saved = blas::threads();
-    blas::set_threads(1);  // our threads split the work; each product runs on the thread that asks
+    // our threads split the work; each product runs on the thread that asks. (Only when needed:
+    // raising OpenBLAS's count again wakes its workers, which then spin for a while.)
+    if (saved != 1) blas::set_threads(1);
     const std::size_t wg = p.g * p.d_k, n_qb = (p.n + p.bq - 1) / p.bq;
     // not zeroed: every float is written before it is read, and zeroing 16 MiB costs 1 %
     const std::unique_ptr<float[]> KV(new float[p.kv_floats()]);  // K_g, V_g: [n, g·d_k] each
@@ -388,7 +395,7 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
             query_block(p, o, X, W, pass, K_g, V_g, qb * p.bq, w, out);
         });
     }
-    blas::set_threads(saved);
+    if (saved != 1) blas::set_threads(saved);
     return out;
 }
 
@@ -462,10 +469,10 @@ matrix decode_step(kv_cache& cache, const matrix& x, const weights& W, std::size
     matrix zc(1, d);          // zc: [1, d]
     for (std::size_t i = 0; i < heads; ++i) {
         const std::size_t c0 = i * d_k;
-        // s = q_i K_i^T / sqrt(d_k) over every cached token
-        blas::gemm_raw(1, t, d_k, 1.0f / std::sqrt(float(d_k)), q.data.data() + c0, d, cache.K.data.data() + c0, d,
+        // s = q_i K_i^T / sqrt(d_k) over every cached token, times log2(e) for 2^x
+        blas::gemm_raw(1, t, d_k, log2e / std::sqrt(float(d_k)), q.data.data() + c0, d, cache.K.data.data() + c0, d,
                        trans::yes, 0.0f, s.data(), t);
-        const float sum = exp_sum(s.data(), t, row_max(s.data(), t));
+        const float sum = exp2_sum(s.data(), t, row_max(s.data(), t));
         // zc[c0 …] = softmax(s) V_i, the division by the sum folded into alpha
         blas::gemm_raw(1, d_k, t, 1.0f / sum, s.data(), t, cache.V.data.data() + c0, d, trans::no, 0.0f,
                        zc.data.data() + c0, d);

@@ -10,6 +10,7 @@
 
 #include "qkv/attention.hpp"
 #include "qkv/bench.hpp"
+#include "qkv/blas.hpp"
 #include "qkv/cli.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/terminal.hpp"
@@ -219,6 +220,7 @@ int run_forward(const bench_args& b) {
     const progress bar;
     bar.show(fmt::format("measuring the sgemm peak on {} thread(s) …", b.threads));
     const bench::peak pk = bench::measure_peak(b.threads);
+    blas::set_threads(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
     std::vector<row> rows;
     std::map<impl, std::vector<double>> ns, ts;
     for (std::size_t n : b.sizes) {
