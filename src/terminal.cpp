@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -22,6 +23,9 @@ struct termios saved_mode;
 volatile std::sig_atomic_t saved_fd = -1;   // whose termios to restore, or -1
 volatile std::sig_atomic_t screen_fd = -1;  // which terminal is on the alternate screen, or -1
 volatile std::sig_atomic_t resize_seen = 0;
+// The self-pipe: SIGWINCH writes a byte, wait_byte polls it beside the keys, so a resize that
+// arrives just before poll starts still wakes it.
+int wake[2] = {-1, -1};
 
 // Alternate screen on, cursor hidden; and back: cursor shown, colours reset, main screen.
 constexpr char enter_screen[] = "\x1b[?1049h\x1b[?25l";
@@ -48,7 +52,12 @@ extern "C" void restore_and_reraise(int sig) {
     std::raise(sig);
 }
 
-extern "C" void note_resize(int) { resize_seen = 1; }
+extern "C" void note_resize(int) {
+    int saved_errno = errno;
+    resize_seen = 1;
+    if (wake[1] >= 0) (void)!::write(wake[1], "w", 1);
+    errno = saved_errno;
+}
 
 void handle(int sig, void (*fn)(int)) {
     struct sigaction sa {};
@@ -94,6 +103,9 @@ raw_mode::raw_mode(int fd, screen s, int out_fd) : fd_(fd) {
     handle(SIGHUP, restore_and_reraise);
     if (full) {
         resize_seen = 0;
+        if (wake[0] < 0 && ::pipe(wake) == 0) {
+            for (int fd : wake) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK), fcntl(fd, F_SETFD, FD_CLOEXEC);
+        }
         handle(SIGWINCH, note_resize);
         screen_fd = out_fd;
         write_all(out_fd, enter_screen, sizeof enter_screen - 1);
@@ -130,10 +142,16 @@ std::optional<char> read_byte(int fd) {
 }
 
 wait_result wait_byte(int fd, int timeout_ms, char& c) {
-    pollfd p{fd, POLLIN, 0};
-    int r = ::poll(&p, 1, timeout_ms);
+    pollfd p[2] = {{fd, POLLIN, 0}, {wake[0], POLLIN, 0}};
+    int r = ::poll(p, wake[0] >= 0 ? 2 : 1, timeout_ms);
     if (r < 0) return errno == EINTR ? wait_result::interrupted : wait_result::end;
     if (r == 0) return wait_result::timeout;
+    if (wake[0] >= 0 && (p[1].revents & POLLIN)) {
+        char drain[64];
+        while (::read(wake[0], drain, sizeof drain) > 0) {
+        }
+        return wait_result::interrupted;
+    }
     ssize_t n = ::read(fd, &c, 1);
     if (n == 1) return wait_result::byte;
     if (n < 0 && errno == EINTR) return wait_result::interrupted;

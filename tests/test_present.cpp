@@ -1,0 +1,345 @@
+// The presenter as a class meets it: the real qkv on a pseudo-terminal, driven by keys, signals
+// and window resizes. Every way out must give the terminal back exactly as it was (termios read
+// on the terminal before and after) and leave the alternate screen; every screen must fit.
+#define BOOST_TEST_MODULE present
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <thread>
+#include <unistd.h>
+
+#include "qkv/display_width.hpp"
+#include "qkv/terminal.hpp"
+#include "support/run_qkv.hpp"
+
+using qkv::test::run_qkv;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr std::string_view enter_alt = "\x1b[?1049h", leave_alt = "\x1b[?1049l", show_cursor = "\x1b[?25h";
+constexpr std::string_view frame_start = "\x1b[H\x1b[2J";
+
+bool same_mode(const termios& a, const termios& b) {
+    return a.c_iflag == b.c_iflag && a.c_oflag == b.c_oflag && a.c_cflag == b.c_cflag && a.c_lflag == b.c_lflag &&
+           std::memcmp(a.c_cc, b.c_cc, sizeof a.c_cc) == 0;
+}
+
+// qkv on the slave side of a pty, as its controlling terminal; we hold the master (keys in,
+// screen out) and keep the slave open to read its mode after qkv has gone.
+struct session {
+    int master = -1, slave = -1;
+    pid_t pid = -1;
+    std::string out;
+    termios before{};
+
+    session(const std::vector<std::string>& args, unsigned short cols = 80, unsigned short rows = 24) {
+        winsize ws{rows, cols, 0, 0};
+        BOOST_REQUIRE(openpty(&master, &slave, nullptr, nullptr, &ws) == 0);
+        BOOST_REQUIRE(tcgetattr(slave, &before) == 0);
+        pid = fork();
+        if (pid == 0) {
+            setsid();
+            ioctl(slave, TIOCSCTTY, 0);
+            dup2(slave, 0), dup2(slave, 1), dup2(slave, 2);
+            close(master), close(slave);
+            setenv("NO_COLOR", "1", 1);
+            setenv("QKV_LANG", "en", 1);
+            setenv("TERM", "xterm-256color", 1);
+            const char* bin = std::getenv("QKV_BIN");
+            std::vector<std::string> copy = args;
+            std::vector<char*> argv{const_cast<char*>(bin)};
+            for (auto& a : copy) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            execv(bin, argv.data());
+            _exit(127);
+        }
+    }
+    ~session() {
+        if (pid > 0 && waitpid(pid, nullptr, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, nullptr, 0);
+        close(master), close(slave);
+    }
+
+    void pump(int ms) {
+        pollfd p{master, POLLIN, 0};
+        if (poll(&p, 1, ms) > 0 && (p.revents & POLLIN)) {
+            char buf[65536];
+            ssize_t n = read(master, buf, sizeof buf);
+            if (n > 0) out.append(buf, static_cast<std::size_t>(n));
+        }
+    }
+    // Read the screen until it shows `what` (counted from `from`), for at most `limit`.
+    bool wait_for(std::string_view what, std::size_t from = 0, std::chrono::milliseconds limit = 5000ms) {
+        auto end = std::chrono::steady_clock::now() + limit;
+        while (std::chrono::steady_clock::now() < end) {
+            if (out.find(what, from) != std::string::npos) return true;
+            pump(50);
+        }
+        return out.find(what, from) != std::string::npos;
+    }
+    void send(std::string_view keys) { BOOST_REQUIRE(write(master, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())); }
+    // The exit status (128 + signal when killed), reading the screen meanwhile; -1 on a hang.
+    int finish(std::chrono::milliseconds limit = 5000ms) {
+        auto end = std::chrono::steady_clock::now() + limit;
+        int status = 0;
+        while (std::chrono::steady_clock::now() < end) {
+            pump(20);
+            if (waitpid(pid, &status, WNOHANG) == pid) {
+                for (int i = 0; i < 5; ++i) pump(10);
+                pid = -1;
+                return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            }
+        }
+        return -1;
+    }
+    bool in_raw_mode() const {
+        termios now{};
+        tcgetattr(slave, &now);
+        return !(now.c_lflag & ICANON) && !(now.c_lflag & ECHO);
+    }
+    bool restored() const {
+        termios after{};
+        tcgetattr(slave, &after);
+        return same_mode(before, after);
+    }
+};
+
+std::string strip_escapes(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+        if (s[i] == '\x1b') {
+            std::size_t j = i + 1;
+            if (j < s.size() && s[j] == '[') {
+                ++j;
+                while (j < s.size() && !(s[j] >= 0x40 && s[j] <= 0x7E)) ++j;
+            }
+            i = j + 1;
+        } else if (s[i] == '\r') {
+            ++i;
+        } else {
+            out += s[i++];
+        }
+    }
+    return out;
+}
+
+// The frames drawn, each as its lines without styles.
+std::vector<std::vector<std::string>> frames_of(const std::string& out) {
+    std::vector<std::vector<std::string>> frames;
+    for (std::size_t at = out.find(frame_start); at != std::string::npos;) {
+        std::size_t next = out.find(frame_start, at + 1);
+        std::string body = out.substr(at + frame_start.size(), (next == std::string::npos ? out.size() : next) - at - frame_start.size());
+        if (auto leave = body.find(leave_alt); leave != std::string::npos) body.resize(leave);
+        std::string text = strip_escapes(body);
+        std::vector<std::string> lines;
+        std::size_t start = 0;
+        for (std::size_t nl = text.find('\n'); ; nl = text.find('\n', start)) {
+            lines.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+            if (nl == std::string::npos) break;
+            start = nl + 1;
+        }
+        frames.push_back(lines);
+        at = next;
+    }
+    return frames;
+}
+
+void expect_fits(const std::vector<std::string>& frame, std::size_t cols, std::size_t rows) {
+    BOOST_TEST(frame.size() == rows);
+    for (const auto& l : frame) BOOST_TEST(qkv::display_width(l) <= cols, "too wide (" << qkv::display_width(l) << "): " << l);
+}
+
+// The status line says "↓ 12" when the body scrolls (its key list says "↑↓ scroll" always).
+bool scrolls(const std::vector<std::string>& frame) {
+    const std::string& status = frame.back();
+    for (std::size_t at = status.find("↓ "); at != std::string::npos; at = status.find("↓ ", at + 1)) {
+        std::size_t d = at + std::string("↓ ").size();
+        if (d < status.size() && std::isdigit(static_cast<unsigned char>(status[d]))) return true;
+    }
+    return false;
+}
+
+bool has_line_with(const std::vector<std::string>& frame, std::string_view a, std::string_view b) {
+    for (const auto& l : frame)
+        if (l.find(a) != std::string::npos && l.find(b) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(keys_move_through_the_stages_and_q_gives_the_terminal_back) {
+    session s({"lesson", "3", "--present"});
+    BOOST_REQUIRE(s.wait_for("Recap: Q and K"));
+    BOOST_TEST(s.in_raw_mode());
+    BOOST_TEST(s.out.find(enter_alt) < s.out.find("Recap: Q and K"));
+    BOOST_TEST(s.out.find("1/5") != std::string::npos);
+    s.send("n");
+    BOOST_TEST(s.wait_for("Why Kᵀ: making the shapes meet"));
+    BOOST_TEST(s.out.find("2/5") != std::string::npos);
+    std::size_t mark = s.out.size();
+    s.send("\x1b[C");  // → next
+    BOOST_TEST(s.wait_for("The score matrix S = Q·Kᵀ", mark));
+    mark = s.out.size();
+    s.send("\x1b[D");  // ← back
+    BOOST_TEST(s.wait_for("Why Kᵀ", mark));
+    mark = s.out.size();
+    s.send("g5\r");
+    BOOST_TEST(s.wait_for("5/5", mark));
+    s.send("q");
+    BOOST_TEST(s.finish() == 0);
+    BOOST_TEST(s.restored());
+    BOOST_TEST(s.out.rfind(leave_alt) > s.out.rfind(frame_start));
+    BOOST_TEST(s.out.rfind(show_cursor) != std::string::npos);
+    auto frames = frames_of(s.out);
+    BOOST_REQUIRE(!frames.empty());
+    for (const auto& f : frames) expect_fits(f, 80, 24);
+}
+
+BOOST_AUTO_TEST_CASE(ctrl_c_gives_the_terminal_back) {
+    session s({"lesson", "5", "--present"});
+    BOOST_REQUIRE(s.wait_for("Recap"));
+    BOOST_TEST(s.in_raw_mode());
+    s.send("\x03");  // the terminal turns it into SIGINT (ISIG stays on)
+    BOOST_TEST(s.finish() == 128 + SIGINT);
+    BOOST_TEST(s.restored());
+    BOOST_TEST(s.out.rfind(leave_alt) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(sigterm_gives_the_terminal_back) {
+    session s({"lesson", "2", "--present"});
+    BOOST_REQUIRE(s.wait_for("1/"));
+    BOOST_TEST(s.in_raw_mode());
+    kill(s.pid, SIGTERM);
+    BOOST_TEST(s.finish() == 128 + SIGTERM);
+    BOOST_TEST(s.restored());
+    BOOST_TEST(s.out.rfind(leave_alt) != std::string::npos);
+    BOOST_TEST(s.out.rfind(show_cursor) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(end_of_input_ctrl_d_leaves_quietly) {
+    session s({"lesson", "1", "--present"});
+    BOOST_REQUIRE(s.wait_for("1/"));
+    s.send("\x04");
+    BOOST_TEST(s.finish() == 0);
+    BOOST_TEST(s.restored());
+}
+
+BOOST_AUTO_TEST_CASE(an_error_inside_raw_mode_still_restores_everything) {
+    // The RAII half of the promise, without the program: throw while the screen is taken over.
+    int master = -1, slave = -1;
+    winsize ws{24, 80, 0, 0};
+    BOOST_REQUIRE(openpty(&master, &slave, nullptr, nullptr, &ws) == 0);
+    termios before{}, during{}, after{};
+    tcgetattr(slave, &before);
+    try {
+        qkv::terminal::raw_mode raw(slave, qkv::terminal::screen::full, slave);
+        BOOST_TEST(raw.active());
+        tcgetattr(slave, &during);
+        throw std::runtime_error("a formula failed");
+    } catch (const std::runtime_error&) {
+    }
+    tcgetattr(slave, &after);
+    BOOST_TEST(!same_mode(before, during));  // raw mode really was on
+    BOOST_TEST(same_mode(before, after));
+    std::string screen;
+    for (int i = 0; i < 50 && screen.find(leave_alt) == std::string::npos; ++i) {
+        pollfd p{master, POLLIN, 0};
+        if (poll(&p, 1, 20) <= 0) continue;
+        char buf[256];
+        ssize_t n = read(master, buf, sizeof buf);
+        if (n > 0) screen.append(buf, static_cast<std::size_t>(n));
+    }
+    BOOST_TEST(screen.find(enter_alt) < screen.find(leave_alt));
+    BOOST_TEST(screen.find(leave_alt) != std::string::npos);
+    close(master), close(slave);
+}
+
+BOOST_AUTO_TEST_CASE(auto_advances_and_space_pauses) {
+    session s({"lesson", "3", "--present", "--auto", "0.4"});
+    BOOST_REQUIRE(s.wait_for("Recap: Q and K"));
+    BOOST_TEST(s.wait_for("Why Kᵀ", 0, 3000ms));  // no key pressed
+    s.send(" ");
+    BOOST_TEST(s.wait_for("paused"));
+    std::size_t mark = s.out.size();
+    std::this_thread::sleep_for(1200ms);  // three times --auto: nothing may move
+    for (int i = 0; i < 5; ++i) s.pump(10);
+    BOOST_TEST(s.out.find("The score matrix", mark) == std::string::npos);
+    s.send(" ");
+    BOOST_TEST(s.wait_for("The score matrix", mark, 3000ms));
+    s.send("q");
+    BOOST_TEST(s.finish() == 0);
+    BOOST_TEST(s.restored());
+}
+
+BOOST_AUTO_TEST_CASE(a_resized_window_is_drawn_again_at_its_new_size) {
+    session s({"lesson", "3", "--present"});
+    BOOST_REQUIRE(s.wait_for("Recap: Q and K"));
+    std::size_t mark = s.out.size();
+    winsize big{40, 120, 0, 0};
+    ioctl(s.master, TIOCSWINSZ, &big);  // the kernel sends SIGWINCH to qkv
+    BOOST_TEST(s.wait_for(std::string(frame_start), mark));
+    BOOST_TEST(s.wait_for("quit", mark));
+    s.send("q");
+    BOOST_TEST(s.finish() == 0);
+    auto frames = frames_of(s.out);
+    BOOST_REQUIRE(frames.size() >= 2u);
+    expect_fits(frames.front(), 80, 24);
+    expect_fits(frames.back(), 120, 40);
+    BOOST_TEST(qkv::display_width(frames.back()[1]) > 100u);  // the progress bar spans the new width
+    BOOST_TEST(s.restored());
+}
+
+BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_screen_is_used) {
+    std::string keys;
+    for (int i = 0; i < 300; ++i) keys += "n\n";
+    auto small = run_qkv({"lesson", "all", "--present", "--color", "never"}, keys, {{"COLUMNS", "80"}, {"LINES", "24"}});
+    BOOST_TEST(small.status == 0);
+    BOOST_TEST(small.err.empty());
+    auto frames = frames_of(small.out);
+    BOOST_TEST(frames.size() > 40u);
+    for (const auto& f : frames) expect_fits(f, 80, 24);
+
+    // Lesson 3, stage 3 (Q, Kᵀ, S): on 80 × 24 the body scrolls (a "↓" in the status line);
+    // on 160 × 50 all of it shows, Q and Kᵀ side by side.
+    auto scroll = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "80"}, {"LINES", "24"}});
+    auto roomy = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "160"}, {"LINES", "50"}});
+    auto f80 = frames_of(scroll.out), f160 = frames_of(roomy.out);
+    BOOST_REQUIRE(!f80.empty());
+    BOOST_REQUIRE(!f160.empty());
+    BOOST_TEST(scrolls(f80.front()));
+    BOOST_TEST(!scrolls(f160.front()));
+    expect_fits(f160.front(), 160, 50);
+    BOOST_TEST(has_line_with(f160.front(), "Q  [3, 4]", "K_t  [4, 3]"));
+    BOOST_TEST(has_line_with(f160.front(), "The score matrix", ""));
+}
+
+BOOST_AUTO_TEST_CASE(from_a_pipe_the_stepper_letters_work_a_line_at_a_time) {
+    auto r = run_qkv({"lesson", "3", "--present"}, "n\nb\ng 4\nq\nn\n");
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(r.err.empty());
+    auto frames = frames_of(r.out);
+    BOOST_REQUIRE(frames.size() == 4u);  // 1, 2, 1, 4, then q: the last n is never read
+    std::vector<std::string> want{"1/5", "2/5", "1/5", "4/5"};
+    for (std::size_t i = 0; i < 4; ++i) BOOST_TEST(frames[i][1].find(want[i]) != std::string::npos, "frame " << i << ": " << frames[i][1]);
+    BOOST_TEST(r.out.find(enter_alt) == std::string::npos);  // not a terminal: no screen to take over
+}
+
+BOOST_AUTO_TEST_CASE(bad_present_options_are_usage_errors) {
+    for (auto args : std::vector<std::vector<std::string>>{{"lesson", "1", "--present", "--step"},
+                                                           {"lesson", "1", "--auto", "3"},
+                                                           {"lesson", "1", "--present", "--auto", "0"},
+                                                           {"lesson", "1", "--present", "--format", "json"}}) {
+        auto r = run_qkv(args);
+        BOOST_TEST(r.status == 2);
+        BOOST_TEST(r.out.empty());
+        BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+}
