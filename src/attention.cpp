@@ -50,9 +50,10 @@ template <class F, class I, bool nonpositive = false>
     const F t = x + round_magic;
     const F r = x - (t - round_magic);  // exact
     const I k = std::bit_cast<I>(t) - std::bit_cast<std::int32_t>(round_magic);
-    // 2^r = exp(r ln 2) by Taylor to (r ln 2)^6: the next term is under 1.2e-7 relative
-    const F p = 1.0f + r * (0.693147181f + r * (0.240226507f + r * (0.0555041087f + r * (0.00961812911f +
-                    r * (0.00133335581f + r * 0.000154035304f)))));
+    // 2^r = 1 + r·q(r), q of degree 4 fitted for the least largest relative error on
+    // [-1/2, 1/2] (Lawson's iteration; 1.9e-7 in float, one multiply-add fewer than Taylor)
+    const F p = 1.0f + r * (0.693147004f + r * (0.240222424f + r * (0.0555073358f + r * (0.00967151299f +
+                    r * 0.00132647238f))));
     return p * std::bit_cast<F>((k + 127) << 23);
 }
 
