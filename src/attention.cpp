@@ -7,10 +7,12 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <cmath>
+#include <cstring>
+#include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <numbers>
 #include <stdexcept>
 #include <thread>
@@ -178,16 +180,26 @@ std::size_t visible(std::size_t i, std::size_t n, bool causal) { return causal ?
 
 // fn(task, worker) for task in [0, count), spread over `threads` workers (0 is the calling
 // thread) that each take the next free task; worker picks the scratch a task may write.
+// An exception in any task stops the handing out and reaches the caller once all have joined.
 template <class F>
 void parallel_for(std::size_t count, int threads, F fn) {
     std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_lock;
     auto work = [&](int worker) {
-        for (std::size_t t; (t = next.fetch_add(1)) < count;) fn(t, worker);
+        try {
+            for (std::size_t t; (t = next.fetch_add(1)) < count;) fn(t, worker);
+        } catch (...) {
+            next = count;
+            const std::lock_guard<std::mutex> hold(failure_lock);
+            if (!failure) failure = std::current_exception();
+        }
     };
     std::vector<std::thread> pool;
     for (int i = 1; i < threads && std::size_t(i) < count; ++i) pool.emplace_back(work, i);
     work(0);
     for (auto& th : pool) th.join();
+    if (failure) std::rethrow_exception(failure);
 }
 
 void check(const matrix& X, const weights& W, const options& o) {
