@@ -1,0 +1,318 @@
+// Authors and tinkerers at the command line: validate lists every problem with file:line, run
+// takes a lesson file from anywhere, your own sentence (--tokens, qkv scenario -o) reads back to
+// the same numbers, a closed pipe ends quietly, and the documents (lessons/README.md, the man
+// page, the completion) keep up with the program's own tables.
+#define BOOST_TEST_MODULE cli_author
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "qkv/builtins.hpp"
+#include "qkv/kernels.hpp"
+#include "support/run_qkv.hpp"
+
+using qkv::test::run_qkv;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
+
+void write_file(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+// A fresh folder under the build's temporary space, removed at the end of the test.
+struct temp_dir {
+    fs::path path;
+    temp_dir() {
+        std::string tmpl = (fs::temp_directory_path() / "qkv-author-XXXXXX").string();
+        path = mkdtemp(tmpl.data());
+    }
+    ~temp_dir() { fs::remove_all(path); }
+};
+
+// The line (from 1) of the first line of text containing `what`.
+int line_of(const std::string& text, const std::string& what) {
+    std::istringstream in(text);
+    int n = 0;
+    for (std::string l; std::getline(in, l);) {
+        ++n;
+        if (l.find(what) != std::string::npos) return n;
+    }
+    return 0;
+}
+
+// "file:line:" as validate prints a place.
+std::string fmt_line(const std::string& file, int line) { return file + ":" + std::to_string(line) + ":"; }
+
+std::string replaced(std::string s, const std::string& from, const std::string& to) {
+    auto at = s.find(from);
+    BOOST_REQUIRE(at != std::string::npos);
+    return s.replace(at, from.size(), to);
+}
+
+// Standard output of a shell command.
+std::string shell(const std::string& cmd) {
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return out;
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+    return out;
+}
+
+std::vector<std::string> command_names() {
+    auto r = run_qkv({"--help"});
+    std::vector<std::string> out;
+    std::regex line(R"(^  ([a-z]+) )");
+    std::istringstream in(r.out);
+    for (std::string l; std::getline(in, l);) {
+        std::smatch m;
+        if (std::regex_search(l, m, line)) out.push_back(m[1]);
+    }
+    return out;
+}
+
+nlohmann::json stage_value(const nlohmann::json& trace, std::size_t stage, const std::string& name) {
+    for (auto& v : trace["stages"][stage]["values"])
+        if (v["name"] == name) return v;
+    return {};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(validate_lists_every_problem_of_every_file_with_its_line) {
+    temp_dir d;
+    std::string scores = read_file("lessons/03-scores.toml");
+    // Two problems in two stages of one file: a formula that does not parse, a missing language.
+    std::string bad = replaced(scores, "formula = \"K_t = K^T\"", "formula = \"K_t = K^^T\"");
+    bad = replaced(bad, "title = { zh = \"分数矩阵 S = Q·Kᵀ\", en", "title = { en");
+    write_file(d.path / "bad.toml", bad);
+    // A lesson that parses but whose shapes do not agree when it runs.
+    std::string shape = replaced(scores, "formula = \"S = Q @ K^T\"", "formula = \"S = Q @ K\"");
+    write_file(d.path / "shape.toml", shape);
+    // A scenario with 2 rows of X for 3 tokens.
+    write_file(d.path / "scen.toml", "tokens = [\"a\", \"b\", \"c\"]\n[matrices]\nX = [[1.0, 2.0],\n     [3.0, 4.0]]\n");
+
+    auto p = [&](const char* f) { return (d.path / f).string(); };
+    auto r = run_qkv({"validate", p("bad.toml"), "lessons/01-simplified.toml", p("shape.toml"), "data/apple.toml",
+                      p("scen.toml"), p("missing.toml")});
+    BOOST_TEST(r.status == 1);
+    BOOST_TEST(r.err.empty());
+    int parse_line = line_of(bad, "K^^T"), zh_line = line_of(bad, "title = { en = \"The score matrix");
+    int shape_line = line_of(shape, "S = Q @ K\"");
+    // The column of the parse error: the formula's text starts after `formula = "`, column 12;
+    // "K_t = K" is 7 characters, so the lone '^' is at column 19.
+    BOOST_TEST(r.out.find(fmt_line(p("bad.toml"), parse_line) + "19: expected 'T' after '^'") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find(fmt_line(p("bad.toml"), zh_line)) != std::string::npos);
+    BOOST_TEST(r.out.find("the Chinese (zh) text is missing") != std::string::npos);
+    BOOST_TEST(r.out.find(fmt_line(p("shape.toml"), shape_line)) != std::string::npos);
+    BOOST_TEST(r.out.find("Q is [3, 4], K is [3, 4]") != std::string::npos);
+    BOOST_TEST(r.out.find(p("scen.toml") + ":3:5:") != std::string::npos);  // X's rows start on line 3, after "X = "
+    BOOST_TEST(r.out.find("X has 2 rows but there are 3 tokens") != std::string::npos);
+    BOOST_TEST(r.out.find(p("missing.toml") + ": file not found") != std::string::npos);
+    BOOST_TEST(r.out.find("lessons/01-simplified.toml: ok") != std::string::npos);
+    BOOST_TEST(r.out.find("data/apple.toml: ok") != std::string::npos);
+    BOOST_TEST(r.out.find("5 problems in 4 of 6 files") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(every_shipped_file_validates_and_so_does_the_readme_example) {
+    std::vector<std::string> args{"validate"};
+    for (auto dir : {"lessons", "data", "lessons/exercises"})
+        for (auto& e : fs::directory_iterator(dir))
+            if (e.path().extension() == ".toml") args.push_back(e.path().string());
+    auto r = run_qkv(args);
+    BOOST_TEST(r.status == 0, r.out);
+    // The first TOML block of lessons/README.md is a whole lesson: it must be a good one.
+    temp_dir d;
+    std::string readme = read_file("lessons/README.md");
+    auto a = readme.find("```toml\n"), b = readme.find("```", a + 8);
+    BOOST_REQUIRE(a != std::string::npos);
+    write_file(d.path / "20-example.toml", readme.substr(a + 8, b - a - 8));
+    auto v = run_qkv({"validate", (d.path / "20-example.toml").string()});
+    BOOST_TEST(v.status == 0, v.out);
+    auto none = run_qkv({"validate"});
+    BOOST_TEST(none.status == 2);
+}
+
+BOOST_AUTO_TEST_CASE(run_takes_a_lesson_file_from_anywhere_with_a_scenario_beside_it) {
+    temp_dir d;
+    fs::copy_file("lessons/03-scores.toml", d.path / "my-scores.toml");
+    auto mine = run_qkv({"run", (d.path / "my-scores.toml").string(), "--format", "json"});
+    auto shipped = run_qkv({"lesson", "3", "--format", "json"});
+    BOOST_TEST(mine.status == 0, mine.err);
+    BOOST_TEST(mine.out == shipped.out);  // the same file, run from elsewhere: the same trace
+
+    // An author's own scenario beside the lesson: X = [[1, 0], [0, 2]], W_Q = W_K = I, so in the
+    // first stage Q = X @ I = X and K = X.
+    write_file(d.path / "tiny.toml", "name = \"tiny\"\ntokens = [\"a\", \"b\"]\n[matrices]\nX = [[1.0, 0.0], [0.0, 2.0]]\n"
+                                     "W_Q = [[1.0, 0.0], [0.0, 1.0]]\nW_K = [[1.0, 0.0], [0.0, 1.0]]\n");
+    std::string lesson = replaced(read_file("lessons/03-scores.toml"), "number = 3\n", "number = 3\nscenario = \"tiny.toml\"\n");
+    write_file(d.path / "uses-tiny.toml", lesson);
+    auto r = run_qkv({"run", (d.path / "uses-tiny.toml").string(), "--format", "json"});
+    BOOST_REQUIRE_EQUAL(r.status, 0);
+    auto j = nlohmann::json::parse(r.out);
+    BOOST_TEST(j["scenario"] == "tiny");
+    BOOST_TEST((stage_value(j, 0, "Q")["data"] == nlohmann::json::parse("[[1.0, 0.0], [0.0, 2.0]]")));
+    auto missing = run_qkv({"run", (d.path / "nope.toml").string()});
+    BOOST_TEST(missing.status == 2);
+    BOOST_TEST(missing.err.find("nope.toml") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_written_scenario_reads_back_to_the_same_numbers) {
+    temp_dir d;
+    fs::path file = d.path / "mine.toml";
+    auto w = run_qkv({"scenario", "--tokens", "我 爱 吃 苹果", "--seed", "7", "-o", file.string()});
+    BOOST_TEST(w.status == 0, w.err);
+    BOOST_TEST(w.out.empty());
+    auto out = run_qkv({"scenario", "--tokens", "我 爱 吃 苹果", "--seed", "7"});
+    BOOST_TEST(read_file(file) == out.out);  // -o writes what standard output shows
+    BOOST_TEST(std::distance(fs::directory_iterator(d.path), fs::directory_iterator{}) == 1);  // no temporary left
+
+    auto from_file = run_qkv({"lesson", "1", "--data", file.string(), "--format", "json"});
+    auto generated = run_qkv({"lesson", "1", "--tokens", "我 爱 吃 苹果", "--seed", "7", "--format", "json"});
+    BOOST_REQUIRE_EQUAL(from_file.status, 0);
+    BOOST_REQUIRE_EQUAL(generated.status, 0);
+    auto X_file = stage_value(nlohmann::json::parse(from_file.out), 0, "X")["data"];
+    auto X_gen = stage_value(nlohmann::json::parse(generated.out), 0, "X")["data"];
+    BOOST_TEST(X_file == X_gen);  // exactly: the JSON holds each float's shortest round-trip text
+    // And the numbers are the seeded generator's (stream seed·5 = 35), rounded by hand to 2 decimals.
+    qkv::matrix E = qkv::kernels::randn(4, 4, 35);
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t c = 0; c < 4; ++c)
+            BOOST_TEST(std::fabs(X_file[i][c].get<double>() - std::round(E(i, c) * 100.0) / 100.0) < 1e-6);
+    auto other = run_qkv({"scenario", "--tokens", "我 爱 吃 苹果", "--seed", "8"});
+    BOOST_TEST(other.out != out.out);
+}
+
+BOOST_AUTO_TEST_CASE(scenario_output_is_whole_or_not_at_all) {
+    temp_dir d;
+    fs::path file = d.path / "s.toml";
+    write_file(file, "old contents\n");
+    BOOST_TEST(run_qkv({"scenario", "--tokens", "a b", "-o", file.string()}).status == 0);
+    BOOST_TEST(read_file(file).find("tokens = [\"a\", \"b\"]") != std::string::npos);
+    BOOST_TEST(read_file(file).find("old contents") == std::string::npos);
+    // A target that cannot be replaced (a folder) fails, and leaves no temporary file behind.
+    fs::create_directory(d.path / "dir.toml");
+    auto r = run_qkv({"scenario", "--tokens", "a b", "-o", (d.path / "dir.toml").string()});
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    BOOST_TEST(std::distance(fs::directory_iterator(d.path), fs::directory_iterator{}) == 2);  // s.toml, dir.toml
+    auto nowhere = run_qkv({"scenario", "--tokens", "a b", "-o", (d.path / "no" / "such" / "x.toml").string()});
+    BOOST_TEST(nowhere.status == 2);
+    BOOST_TEST(!fs::exists(d.path / "no"));
+}
+
+BOOST_AUTO_TEST_CASE(own_sentence_is_printed_first_and_runs_every_lesson) {
+    auto text = run_qkv({"lesson", "1", "--tokens", "a b c", "--color", "never"});
+    BOOST_TEST(text.status == 0);
+    BOOST_TEST(text.out.starts_with("# qkv scenario --tokens 'a b c' --d-model 4 --heads 2 --seed 1"));
+    BOOST_TEST(text.out.find("X = [  # [3, 4]") < text.out.find("Lesson 1"));
+    auto md = run_qkv({"lesson", "1", "--tokens", "a b c", "--format", "markdown"});
+    BOOST_TEST(md.out.starts_with("```toml\n# qkv scenario"));
+    auto json = run_qkv({"lesson", "1", "--tokens", "a b c", "--format", "json"});
+    BOOST_TEST(nlohmann::json::parse(json.out)["scenario"] == "a b c");  // nothing before the JSON
+    BOOST_TEST(run_qkv({"lesson", "1", "--tokens", "a b c"}).out == text.out);  // same seed, same numbers
+
+    auto list = nlohmann::json::parse(run_qkv({"list", "--format", "json"}).out);
+    for (auto& l : list["lessons"]) {
+        int n = l["number"].get<int>();
+        auto r = run_qkv({"lesson", std::to_string(n), "--tokens", "我 爱 吃 苹果", "--d-model", "8", "--heads", "2", "--format", "json"});
+        BOOST_TEST(r.status == 0, "lesson " << n << ": " << r.err);
+    }
+    for (auto args : std::vector<std::vector<std::string>>{{"lesson", "1", "--tokens", "a", "--d-model", "6", "--heads", "4"},
+                                                           {"lesson", "1", "--seed", "3"},
+                                                           {"lesson", "1", "--tokens", "a", "--data", "data/apple.toml"},
+                                                           {"lesson", "1", "--tokens", "  "},
+                                                           {"scenario"}}) {
+        auto r = run_qkv(args);
+        BOOST_TEST(r.status == 2);
+        BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1, r.err);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_pipe_closed_early_ends_quietly) {
+    // `qkv lesson all | head -c 100`: the reader goes away after 100 bytes.
+    int out[2], err[2];
+    BOOST_REQUIRE(pipe(out) == 0 && pipe(err) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out[1], 1), dup2(err[1], 2);
+        for (int fd : {out[0], out[1], err[0], err[1]}) close(fd);
+        const char* bin = std::getenv("QKV_BIN");
+        execl(bin, bin, "lesson", "all", "--format", "markdown", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(out[1]), close(err[1]);
+    char buf[100];
+    BOOST_TEST(read(out[0], buf, sizeof buf) > 0);
+    close(out[0]);
+    std::string errors;
+    for (ssize_t n; (n = read(err[0], buf, sizeof buf)) > 0;) errors.append(buf, static_cast<std::size_t>(n));
+    close(err[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    BOOST_TEST(WIFEXITED(status));  // not killed by SIGPIPE
+    BOOST_TEST(WEXITSTATUS(status) == 141);
+    BOOST_TEST(errors.empty(), errors);
+    // Through a real shell pipeline too: nothing on standard error.
+    std::string bin = std::getenv("QKV_BIN");
+    BOOST_TEST(shell("\"" + bin + "\" lesson 1 2>&1 >/dev/null | head -n 1; \"" + bin + "\" lesson all 2>&1 | head -n 1 >/dev/null; echo done") == "done\n");
+}
+
+BOOST_AUTO_TEST_CASE(version_and_help_topics) {
+    auto v = run_qkv({"--version"});
+    BOOST_TEST(v.status == 0);
+    BOOST_TEST(std::regex_match(v.out, std::regex(R"(qkv \d+\.\d+\.\d+\n)")), v.out);
+    BOOST_TEST(run_qkv({"help", "lesson"}).out == run_qkv({"lesson", "--help"}).out);
+    BOOST_TEST(run_qkv({"help", "formulas"}).out == run_qkv({"formulas"}).out);
+    BOOST_TEST(run_qkv({"lesson", "--help"}).out.find("--present") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(every_builtin_is_listed_by_the_program_and_in_the_lesson_guide) {
+    auto f = run_qkv({"formulas"});
+    std::string guide = read_file("lessons/README.md");
+    BOOST_REQUIRE(!guide.empty());
+    for (const auto& b : qkv::builtins()) {
+        BOOST_TEST(f.out.find(b.signature) != std::string::npos, b.name << " missing from qkv formulas");
+        BOOST_TEST(guide.find("`" + b.name + "(") != std::string::npos, b.name << " missing from lessons/README.md");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_man_page_covers_every_command_and_renders_cleanly) {
+    std::string page = read_file("doc/qkv.1");
+    auto a = page.find(".SH COMMANDS"), b = page.find(".SH EXIT STATUS");
+    BOOST_REQUIRE(a != std::string::npos && b != std::string::npos);
+    std::string commands = page.substr(a, b - a);
+    auto names = command_names();
+    BOOST_TEST(names.size() >= 10u);
+    for (const auto& n : names) BOOST_TEST(std::regex_search(commands, std::regex("\\.B[IR]? \"?" + n + "\\b")), n);
+    if (shell("command -v man").empty()) return;
+    BOOST_TEST(shell("MANWIDTH=80 man --warnings -l doc/qkv.1 2>&1 >/dev/null") == "");
+    BOOST_TEST(shell("MANWIDTH=80 man -l doc/qkv.1 2>/dev/null").find("qkv - self-attention") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(bash_completes_commands_lessons_and_options) {
+    std::string bin = std::getenv("QKV_BIN");
+    auto complete = [&](const std::string& words, int cword) {
+        return shell("bash -c 'source doc/qkv.bash; COMP_WORDS=(\"" + bin + "\" " + words + "); COMP_CWORD=" +
+                     std::to_string(cword) + "; _qkv; echo \"${COMPREPLY[*]}\"'");
+    };
+    BOOST_TEST(complete("le", 1) == "lesson\n");
+    BOOST_TEST(complete("va", 1) == "validate\n");
+    BOOST_TEST(complete("lesson soft", 2) == "softmax\n");
+    BOOST_TEST(complete("lesson 3 --pre", 3) == "--precision --present\n");
+    BOOST_TEST(complete("lesson 3 --format \"\"", 4) == "text markdown json html\n");
+}
