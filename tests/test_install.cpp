@@ -1,0 +1,122 @@
+// Installation: `meson install` into a scratch DESTDIR puts the program, the lessons, the data,
+// the man page and the bash completion in place; the installed qkv, run from another folder,
+// reads its installed lessons (not the source tree), still does after the whole tree is moved,
+// and QKV_LESSONS points it elsewhere.
+#define BOOST_TEST_MODULE install
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct temp_dir {
+    fs::path path;
+    temp_dir() {
+        std::string tmpl = (fs::temp_directory_path() / "qkv-install-XXXXXX").string();
+        path = mkdtemp(tmpl.data());
+    }
+    ~temp_dir() { fs::remove_all(path); }
+};
+
+struct result {
+    int status = -1;
+    std::string out;
+};
+
+// Run argv[0] in folder `cwd` with one extra environment variable (or none), capturing stdout.
+result run_in(const fs::path& cwd, std::vector<std::string> argv, const std::string& env = "") {
+    int out[2];
+    if (pipe(out) != 0) return {};
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out[1], 1);
+        close(out[0]), close(out[1]);
+        if (chdir(cwd.c_str()) != 0) _exit(126);
+        unsetenv("QKV_LESSONS"), unsetenv("QKV_DATA");
+        if (auto eq = env.find('='); eq != std::string::npos) setenv(env.substr(0, eq).c_str(), env.substr(eq + 1).c_str(), 1);
+        std::vector<char*> args;
+        for (auto& a : argv) args.push_back(a.data());
+        args.push_back(nullptr);
+        execvp(args[0], args.data());
+        _exit(127);
+    }
+    close(out[1]);
+    result r;
+    char buf[65536];
+    for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) r.out.append(buf, static_cast<std::size_t>(n));
+    close(out[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return r;
+}
+
+std::vector<int> numbers(const std::string& list_json) {
+    std::vector<int> out;
+    auto j = nlohmann::json::parse(list_json);
+    for (auto& l : j["lessons"]) out.push_back(l["number"].get<int>());
+    return out;
+}
+
+fs::path find_file(const fs::path& root, const std::string& tail) {
+    for (auto& e : fs::recursive_directory_iterator(root))
+        if (e.path().generic_string().ends_with(tail)) return e.path();
+    return {};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(an_installed_qkv_finds_its_own_lessons_from_anywhere) {
+    fs::path build = fs::path(std::getenv("QKV_BIN")).parent_path().parent_path();
+    temp_dir dest;
+    auto inst = run_in(build, {"meson", "install", "--no-rebuild", "--quiet", "--destdir", dest.path.string()});
+    BOOST_REQUIRE_EQUAL(inst.status, 0);
+
+    fs::path qkv = find_file(dest.path, "/bin/qkv");
+    BOOST_REQUIRE(!qkv.empty());
+    fs::path share = qkv.parent_path().parent_path() / "share";
+    BOOST_TEST(fs::exists(share / "qkv/lessons/01-simplified.toml"));
+    BOOST_TEST(fs::exists(share / "qkv/lessons/README.md"));
+    BOOST_TEST(fs::exists(share / "qkv/lessons/exercises/mistakes.toml"));
+    BOOST_TEST(fs::exists(share / "qkv/data/apple.toml"));
+    BOOST_TEST(fs::exists(share / "man/man1/qkv.1"));
+    BOOST_TEST(fs::exists(share / "bash-completion/completions/qkv"));
+
+    // From the root folder, with no QKV_LESSONS: the installed lessons, all of them.
+    auto source_list = run_in("/", {std::getenv("QKV_BIN"), "list", "--format", "json"});
+    auto list = run_in("/", {qkv.string(), "list", "--format", "json"});
+    BOOST_REQUIRE_EQUAL(list.status, 0);
+    BOOST_TEST(numbers(list.out) == numbers(source_list.out));
+    auto lesson = run_in("/", {qkv.string(), "lesson", "1", "--color", "never", "--lang", "en"});
+    BOOST_TEST(lesson.status == 0);
+    BOOST_TEST(lesson.out.find("1/") != std::string::npos);
+
+    // Its own copy, not the source tree: a lesson removed from the installation is gone for it.
+    fs::remove(share / "qkv/lessons/01-simplified.toml");
+    auto fewer = numbers(run_in("/", {qkv.string(), "list", "--format", "json"}).out);
+    BOOST_TEST((std::find(fewer.begin(), fewer.end(), 1) == fewer.end()));
+    BOOST_TEST(fewer.size() + 1 == numbers(source_list.out).size());
+
+    // The whole tree moved elsewhere (a relocated prefix) still finds its lessons.
+    fs::path moved = dest.path / "moved";
+    fs::path prefix = qkv.parent_path().parent_path();
+    fs::rename(prefix, moved);
+    auto after_move = run_in("/", {(moved / "bin/qkv").string(), "list", "--format", "json"});
+    BOOST_TEST(after_move.status == 0);
+    BOOST_TEST(numbers(after_move.out) == fewer);
+
+    // QKV_LESSONS points it at another folder.
+    temp_dir mine;
+    fs::copy_file("lessons/03-scores.toml", mine.path / "42-mine.toml");
+    auto other = run_in("/", {(moved / "bin/qkv").string(), "list", "--format", "json"}, "QKV_LESSONS=" + mine.path.string());
+    BOOST_TEST(other.status == 0);
+    BOOST_TEST((numbers(other.out) == std::vector<int>{3}));  // the number inside the file
+}
