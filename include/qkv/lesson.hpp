@@ -58,7 +58,8 @@ lesson load_lesson(const std::string& path);
 // The lesson files in a folder, by number: (number, path). Files not named NN-*.toml are ignored.
 std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir);
 
-// The folders qkv reads from: QKV_LESSONS / QKV_DATA when set, else the ones beside the
+// The folders qkv reads from: QKV_LESSONS / QKV_DATA when set; else, for an installed qkv, the
+// ones installed with it (datadir/qkv, found relative to the program); else the ones beside the
 // sources it was built from.
 std::string lessons_dir();
 std::string data_dir();
