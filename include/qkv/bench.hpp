@@ -41,8 +41,9 @@ struct timing {
     int runs = 0;
 };
 
-// The median time of fn. A first run under 0.25 s only warms caches and page tables and is not
-// counted. before_run(k) is called before each counted run k = 1, 2, … (for a progress line).
+// The median time of one call of fn. A first run under 0.25 s only warms caches and page tables
+// and is not counted; a call under 2 ms is timed in batches of calls (a run = one batch).
+// before_run(k) is called before each counted run k = 1, 2, … (for a progress line).
 timing time_median(const std::function<void()>& fn, const repeat_policy& p,
                    const std::function<void(int)>& before_run = {});
 
