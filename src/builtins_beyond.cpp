@@ -35,6 +35,13 @@ std::size_t whole(const value& v, std::size_t min, const char* fn, const char* p
     return static_cast<std::size_t>(v.number);
 }
 
+// A result of [r, c] must fit the limit of every value (matrix.hpp): refused before allocating.
+void need_cells(std::size_t r, std::size_t c, const char* fn, const eval_context& ctx) {
+    if (r != 0 && c > max_cells / r)
+        formula_error(ctx, fmt::format("{}: [{}, {}] would be more than the limit of 2^28 = {} cells", fn, r, c,
+                                       max_cells));
+}
+
 void need_inner(const matrix& A, const matrix& B, const char* fn, const char* what, const eval_context& ctx) {
     if (A.cols != B.rows)
         formula_error(ctx, fmt::format("{}: {} do not chain: {} @ {}", fn, what, shape_str(A), shape_str(B)));
@@ -292,6 +299,7 @@ value mean_pool_fn(const args_t& a, eval_context& ctx) {
     std::size_t k = whole(a[1], 1, "mean_pool", "k", ctx);
     if (n % k != 0) formula_error(ctx, fmt::format("mean_pool(n, k): k = {} must divide n = {}", k, n));
     const std::size_t w = n / k;
+    need_cells(k, n, "mean_pool", ctx);
     matrix E(k, n);  // E: [k, n]
     for (std::size_t i = 0; i < k; ++i)
         for (std::size_t j = i * w; j < (i + 1) * w; ++j) E(i, j) = 1.0f / static_cast<float>(w);
@@ -324,6 +332,7 @@ value random_features_fn(const args_t& a, eval_context& ctx) {
     const matrix& M = need_matrix(a[0], "random_features", "M", ctx);
     std::size_t m = whole(a[1], 1, "random_features", "m", ctx);
     std::size_t seed = whole(a[2], 0, "random_features", "seed", ctx);
+    need_cells(std::max(M.rows, M.cols), m, "random_features", ctx);
     return value::of(features_of(M, m, seed), a[0].rows, {{}, "features"});  // [n, m]
 }
 
@@ -363,6 +372,7 @@ value performer_attention_fn(const args_t& a, eval_context& ctx) {
     need_qkv(Q, K, V, fn, ctx);
     std::size_t m = whole(a[3], 1, "performer_attention", "m", ctx);
     std::size_t seed = whole(a[4], 0, "performer_attention", "seed", ctx);
+    need_cells(std::max({Q.rows, K.rows, Q.cols}), m, "performer_attention", ctx);
     return value::of(performer(Q, K, V, m, seed), a[0].rows, a[2].cols);
 }
 
@@ -376,6 +386,9 @@ value performer_error_fn(const args_t& a, eval_context& ctx) {
     need_qkv(Q, K, V, fn, ctx);
     std::size_t m = whole(a[3], 1, "performer_error", "m", ctx);
     std::size_t trials = whole(a[4], 1, "performer_error", "trials", ctx);
+    // Each trial draws features for every row: the same limit on all of them together, or a
+    // formula could ask for hours of work.
+    need_cells(std::max({Q.rows, K.rows, Q.cols}) * trials, m, "performer_error (rows × trials, m)", ctx);
     const matrix Z = exact_attention(Q, K, V);
     const double z_norm = frobenius(Z);
     double sum = 0.0;
@@ -445,6 +458,7 @@ value tiled_attention_fn(const args_t& a, eval_context& ctx) {
 value sinusoidal_positions_fn(const args_t& a, eval_context& ctx) {
     std::size_t n = whole(a[0], 1, "sinusoidal_positions", "n", ctx);
     std::size_t d = whole(a[1], 1, "sinusoidal_positions", "d", ctx);
+    need_cells(n, d, "sinusoidal_positions", ctx);
     matrix PE(n, d);  // PE: [n, d]
     for (std::size_t pos = 0; pos < n; ++pos)
         for (std::size_t c = 0; c < d; ++c) {

@@ -477,6 +477,7 @@ private:
     value index(const expr& e);
     std::size_t position(const expr& ie, std::size_t count, const expr& base, const char* what);
     std::size_t heads(const expr& e, const value& a, const value& b);
+    void check_cells(std::size_t r, std::size_t c, const expr& e) const;
     value elementwise(const expr& e, const value& a, const value& b);
     value matmul(const expr& e, const value& a, const value& b);
 };
@@ -610,13 +611,24 @@ std::size_t evaluator::heads(const expr& e, const value& a, const value& b) {
     return 1;
 }
 
+// A result of [r, cols] must fit the limit every value has (matrix.hpp), or the product of a
+// column and a row could ask for terabytes.
+void evaluator::check_cells(std::size_t r, std::size_t c, const expr& e) const {
+    if (r != 0 && c > max_cells / r)
+        fail(fmt::format("{} would be [{}, {}], {} cells, more than the limit of 2^28 = {}", e.text,
+                         r, c, static_cast<double>(r) * static_cast<double>(c), max_cells));
+}
+
 value evaluator::elementwise(const expr& e, const value& a, const value& b) {
     if (a.is_scalar() && b.is_scalar()) return value::scalar(apply(e.op, a.number, b.number));
     std::size_t h = heads(e, a, b);
     matrix box_a(1, 1, a.number), box_b(1, 1, b.number);
     std::vector<matrix> out;
     for (std::size_t i = 0; i < h; ++i) {
-        auto m = combine(e.op, head(a, i, box_a), head(b, i, box_b));
+        const matrix &A = head(a, i, box_a), &B = head(b, i, box_b);
+        // An [n, 1] column and a [1, m] row broadcast to [n, m]: refuse it before allocating.
+        check_cells(std::max(A.rows, B.rows), std::max(A.cols, B.cols), e);
+        auto m = combine(e.op, A, B);
         if (!m)
             fail(fmt::format("'{}' needs equal shapes, or a scalar, a [1, d] row or an [n, 1] "
                              "column to broadcast: {}, {}",
@@ -649,6 +661,7 @@ value evaluator::matmul(const expr& e, const value& a, const value& b) {
         if (A.cols != B.rows)
             fail(fmt::format("@ needs the columns of the left side to equal the rows of the "
                              "right side: {}, {}", described(le, a), described(re, b)));
+        check_cells(A.rows, B.cols, e);
         blas::gemm(out[i], A, blas::trans::no, B, blas::trans::no);  // out[i]: [A.rows, B.cols]
     }
     if (a.is_stack() || b.is_stack()) return value::stack(std::move(out), a.rows, b.cols);

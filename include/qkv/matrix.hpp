@@ -10,6 +10,11 @@
 
 namespace qkv {
 
+// The most cells one value may have: 2^28 floats are 1 GiB. Every size a user can write (a
+// scenario's randn, a formula's zeros, a broadcast, a product) is checked against it before
+// anything is allocated, so "too large" is an error with a file and line, never a crash.
+constexpr std::size_t max_cells = std::size_t{1} << 28;
+
 struct matrix {
     std::size_t rows = 0;
     std::size_t cols = 0;
