@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -79,6 +80,10 @@ matrix parse_csv_matrix(std::string_view text, const std::string& origin) {
 }
 
 matrix read_csv_matrix(const std::string& path) {
+    // X = "/dev/zero" or a FIFO would be read forever.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw input_error(source_loc{path, 0, 0}, "not a regular file (a folder, a device or a pipe cannot hold a matrix)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(source_loc{path, 0, 0}, "cannot open the file");
     std::ostringstream buf;
