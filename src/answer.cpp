@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -28,7 +29,9 @@ std::string_view trim(std::string_view s) {
 
 // Short enough to quote in a one-line message.
 std::string quoted(std::string_view s) {
-    std::string one(s.substr(0, 40));
+    std::size_t cut = std::min<std::size_t>(s.size(), 40);
+    while (cut < s.size() && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not mid-character
+    std::string one(s.substr(0, cut));
     std::replace(one.begin(), one.end(), '\n', ' ');
     return fmt::format("'{}'{}", one, s.size() > 40 ? "…" : "");
 }
@@ -92,7 +95,10 @@ std::vector<float> row_numbers(std::string_view row, std::size_t index, std::str
         std::string_view cell = trim(row.substr(start, comma - start));
         if (cell.empty() && comma == row.size() && start > 0) break;  // a trailing comma
         try {
-            out.push_back(static_cast<float>(parse_number(cell)));
+            double x = parse_number(cell);
+            // 1e39 is a finite double but no float: it would become inf (and the cast is UB).
+            if (std::fabs(x) > std::numeric_limits<float>::max()) throw input_error("too large for a float");
+            out.push_back(static_cast<float>(x));
         } catch (const input_error&) {
             throw input_error(fmt::format("{} is not a matrix: row {} has {}, which is not a number", quoted(whole),
                                           index + 1, quoted(cell)));
