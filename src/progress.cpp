@@ -136,8 +136,10 @@ progress load_progress(const std::string& path, std::string* warning) {
     try {
         return from_json(json::parse(text.str()));
     } catch (const std::exception& e) {
-        std::string aside = path + ".corrupt-" + stamp();
+        std::string base = path + ".corrupt-" + stamp(), aside = base;
         std::error_code ec;
+        // A second bad file within the same second must not be renamed over the first one.
+        for (int k = 2; fs::exists(fs::symlink_status(aside, ec)); ++k) aside = fmt::format("{}-{}", base, k);
         fs::rename(path, aside, ec);
         if (warning)
             *warning = ec ? fmt::format("{}: unreadable progress ({}); starting afresh, and it could not be moved aside: {}",
