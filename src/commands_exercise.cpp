@@ -422,6 +422,7 @@ int cmd_grade(const args& a) {
     lang l = resolve(choice).language;
     exercise_set set = load_exercises(exercises_dir());
     auto entries = read_sheet(sheet, set);
+    if (entries.empty()) throw input_error(source_loc{sheet, 0, 0}, "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)");
     std::vector<int> lessons;  // a sheet covers the lessons it answers, all of their exercises
     for (auto& [id, entry] : entries) lessons.push_back(find_exercise(set, id)->lesson);
     std::vector<graded> rows;
