@@ -2,11 +2,13 @@
 // exercise files, with file:line), `qkv scenario` (a scenario for your own sentence) and
 // `qkv formulas` (the formula language and its built-ins, from the one table).
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +26,18 @@ namespace fs = std::filesystem;
 // FILE is either the old file or the whole new one: written beside it under a temporary name,
 // then renamed over it (rename is atomic within a folder).
 void write_file_atomically(const std::string& path, const std::string& text) {
+    // Ctrl-C or SIGTERM between mkstemp and rename would leave the half-written temporary behind:
+    // hold them until the file is whole or removed (a few milliseconds; they are delivered then).
+    struct signals_held {
+        sigset_t old;
+        signals_held() {
+            sigset_t set;
+            sigemptyset(&set);
+            for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+            pthread_sigmask(SIG_BLOCK, &set, &old);
+        }
+        ~signals_held() { pthread_sigmask(SIG_SETMASK, &old, nullptr); }
+    } held;
     fs::path target(path);
     fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
     std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
