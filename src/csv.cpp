@@ -38,17 +38,25 @@ std::vector<std::string_view> fields_of(std::string_view line) {
     return out;
 }
 
+// A field short enough to quote in a one-line message (a binary file has 'fields' of kilobytes).
+std::string clipped(std::string_view field) {
+    if (field.size() <= 40) return std::string(field);
+    std::size_t cut = 40;
+    while (cut > 0 && (static_cast<unsigned char>(field[cut]) & 0xC0) == 0x80) --cut;  // not mid-character
+    return std::string(field.substr(0, cut)) + "…";
+}
+
 float parse_cell(std::string_view field, const source_loc& where, std::size_t col) {
     if (field.empty()) throw input_error(where, fmt::format("column {} is empty", col));
     if (field.front() == '+') field.remove_prefix(1);
     float x = 0;
     auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), x);
     if (ec == std::errc::result_out_of_range)
-        throw input_error(where, fmt::format("column {}: '{}' is too large for a float", col, field));
+        throw input_error(where, fmt::format("column {}: '{}' is too large for a float", col, clipped(field)));
     if (ec != std::errc{} || end != field.data() + field.size())
-        throw input_error(where, fmt::format("column {}: '{}' is not a number", col, field));
+        throw input_error(where, fmt::format("column {}: '{}' is not a number", col, clipped(field)));
     if (!std::isfinite(x))
-        throw input_error(where, fmt::format("column {}: '{}' is not finite (NaN and Inf are not allowed)", col, field));
+        throw input_error(where, fmt::format("column {}: '{}' is not finite (NaN and Inf are not allowed)", col, clipped(field)));
     return x;
 }
 
