@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -87,6 +88,9 @@ int main(int argc, char** argv) {
         std::string cmd = argc > 1 ? fmt::format("qkv {}", argv[1]) : "qkv";
         fmt::print(stderr, "{}: {}\n", cmd, e.what());
     } catch (const input_error& e) {
+        fmt::print(stderr, "qkv: {}\n", e.what());
+    } catch (const std::system_error& e) {
+        if (e.code().value() == EPIPE) return 141;  // fmt::print met a closed pipe
         fmt::print(stderr, "qkv: {}\n", e.what());
     } catch (const std::bad_alloc&) {
         fmt::print(stderr, "qkv: out of memory\n");

@@ -121,8 +121,12 @@ int run_stepper(const std::vector<trace>& traces, const render_options& o, const
         fmt::print(io.out, "\n[{}/{}] {}\n", all[i].stage + 1, t.stages.size(), keys);
         std::fflush(io.out);
     };
+    // Output that can no longer be written (the reader of a pipe has gone) ends the stepping
+    // quietly with the status a shell shows for SIGPIPE, instead of waiting for keys forever.
+    auto output_gone = [&] { return std::fflush(io.out) != 0 || std::ferror(io.out); };
     draw();
     for (;;) {
+        if (output_gone()) return 141;
         std::optional<command> c;
         if (raw.active()) c = read_key_command(io.in_fd, io.out, o.language);
         else if (auto line = read_line(io.in_fd)) c = parse_line(*line);
