@@ -8,7 +8,6 @@
 #include <filesystem>
 
 #include <fmt/format.h>
-#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,20 +22,30 @@ namespace {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
+constexpr int held_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+volatile std::sig_atomic_t held_signal = 0;
+extern "C" void note_signal(int sig) { held_signal = sig; }
+
 // FILE is either the old file or the whole new one: written beside it under a temporary name,
 // then renamed over it (rename is atomic within a folder).
 void write_file_atomically(const std::string& path, const std::string& text) {
     // Ctrl-C or SIGTERM between mkstemp and rename would leave the half-written temporary behind:
-    // hold them until the file is whole or removed (a few milliseconds; they are delivered then).
+    // hold them until the file is whole or removed, then let them act. Blocking them would not do,
+    // since another thread (OpenBLAS's) would take a signal sent to the process.
     struct signals_held {
-        sigset_t old;
+        struct sigaction old[3];
         signals_held() {
-            sigset_t set;
-            sigemptyset(&set);
-            for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
-            pthread_sigmask(SIG_BLOCK, &set, &old);
+            held_signal = 0;
+            struct sigaction sa {};
+            sa.sa_handler = note_signal;
+            sigemptyset(&sa.sa_mask);
+            sa.sa_flags = SA_RESTART;
+            for (int i = 0; i < 3; ++i) sigaction(held_signals[i], &sa, &old[i]);
         }
-        ~signals_held() { pthread_sigmask(SIG_SETMASK, &old, nullptr); }
+        ~signals_held() {
+            for (int i = 0; i < 3; ++i) sigaction(held_signals[i], &old[i], nullptr);
+            if (held_signal) std::raise(held_signal);
+        }
     } held;
     fs::path target(path);
     fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
