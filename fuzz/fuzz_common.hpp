@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -13,15 +14,23 @@
 
 namespace qkv::fuzz {
 
-// A folder of this process's own under $TMPDIR, made once (two fuzzers may run side by side).
+// A folder of this process's own under $TMPDIR, made once (two fuzzers may run side by side)
+// and removed at exit.
 inline const std::string& scratch_dir() {
-    static const std::string dir = [] {
-        const char* tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/qkv-fuzz-XXXXXX";
-        if (!mkdtemp(pattern.data())) std::abort();
-        return pattern;
-    }();
-    return dir;
+    struct folder {
+        std::string path;
+        folder() {
+            const char* tmp = std::getenv("TMPDIR");
+            path = std::string(tmp && *tmp ? tmp : "/tmp") + "/qkv-fuzz-XXXXXX";
+            if (!mkdtemp(path.data())) std::abort();
+        }
+        ~folder() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    };
+    static const folder dir;
+    return dir.path;
 }
 
 // Write the fuzzer's bytes to `name` in the scratch folder and return its path.

@@ -1,0 +1,264 @@
+// Ctrl-C, SIGTERM and a closed pipe while qkv holds a terminal: a lesson being printed, stepping
+// and presenting, run on a pseudo-terminal. The terminal mode read back afterwards must be the one
+// before, the exit status the conventional one (130, 143, 141), and no partial file left behind.
+#define BOOST_TEST_MODULE signals
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+#include <utmp.h>
+
+#include "support/run_qkv.hpp"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+// qkv running with its standard input, output and error on a fresh pseudo-terminal (standard
+// output on a pipe instead when asked), and the terminal's mode from before it started.
+class on_pty {
+public:
+    explicit on_pty(const std::vector<std::string>& args, bool stdout_to_pipe = false) {
+        winsize size{24, 100, 0, 0};
+        BOOST_REQUIRE(openpty(&master_, &slave_, nullptr, nullptr, &size) == 0);
+        BOOST_REQUIRE(tcgetattr(slave_, &before_) == 0);
+        int out[2] = {-1, -1};
+        if (stdout_to_pipe) BOOST_REQUIRE(pipe(out) == 0);
+        const char* bin = std::getenv("QKV_BIN");
+        std::string program = bin ? bin : "qkv";
+        pid_ = fork();
+        BOOST_REQUIRE(pid_ >= 0);
+        if (pid_ == 0) {
+            close(master_);
+            if (login_tty(slave_) != 0) _exit(126);  // new session, the pty as controlling terminal
+            if (stdout_to_pipe) dup2(out[1], 1), close(out[0]), close(out[1]);
+            setenv("TERM", "xterm-256color", 1);
+            std::vector<std::string> copy = args;
+            std::vector<char*> argv{program.data()};
+            for (auto& a : copy) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            execv(program.c_str(), argv.data());
+            _exit(127);
+        }
+        if (stdout_to_pipe) close(out[1]), pipe_ = out[0];
+        fcntl(master_, F_SETFL, fcntl(master_, F_GETFL) | O_NONBLOCK);
+    }
+    ~on_pty() {
+        if (pid_ > 0 && !status_) kill(pid_, SIGKILL), waitpid(pid_, nullptr, 0);
+        for (int fd : {master_, slave_, pipe_})
+            if (fd >= 0) close(fd);
+    }
+
+    // Read what the terminal shows until `pred` holds or the time is up.
+    template <typename P>
+    bool until(P pred, std::chrono::milliseconds limit = 10s) {
+        auto end = std::chrono::steady_clock::now() + limit;
+        while (std::chrono::steady_clock::now() < end) {
+            drain();
+            if (pred()) return true;
+            std::this_thread::sleep_for(10ms);
+        }
+        return false;
+    }
+    // The program has put the terminal in raw mode: it is waiting for a key.
+    bool raw() const {
+        termios t{};
+        return tcgetattr(slave_, &t) == 0 && !(t.c_lflag & ICANON);
+    }
+    void type(const std::string& keys) { BOOST_REQUIRE(write(master_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())); }
+    void signal(int sig) { kill(pid_, sig); }
+    void close_pipe() { close(pipe_), pipe_ = -1; }
+    std::string read_pipe(std::size_t at_least) {
+        std::string got;
+        char buf[4096];
+        while (got.size() < at_least) {
+            ssize_t n = read(pipe_, buf, sizeof buf);
+            if (n <= 0) break;
+            got.append(buf, static_cast<std::size_t>(n));
+        }
+        return got;
+    }
+
+    // The exit status as a shell reports it (128 + signal for a death by signal).
+    int wait_status() {
+        auto end = std::chrono::steady_clock::now() + 20s;
+        int st = 0;
+        while (waitpid(pid_, &st, WNOHANG) == 0) {
+            drain();
+            if (std::chrono::steady_clock::now() > end) {
+                kill(pid_, SIGKILL), waitpid(pid_, &st, 0);
+                BOOST_FAIL("qkv did not end within 20 s");
+            }
+            std::this_thread::sleep_for(5ms);
+        }
+        drain();
+        status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        return *status_;
+    }
+    // The terminal's mode now is the mode before: every flag and the read settings.
+    bool mode_restored() const {
+        termios after{};
+        if (tcgetattr(slave_, &after) != 0) return false;
+        return after.c_lflag == before_.c_lflag && after.c_iflag == before_.c_iflag &&
+               after.c_oflag == before_.c_oflag && after.c_cflag == before_.c_cflag &&
+               after.c_cc[VMIN] == before_.c_cc[VMIN] && after.c_cc[VTIME] == before_.c_cc[VTIME];
+    }
+    const std::string& screen() const { return screen_; }
+
+private:
+    int master_ = -1, slave_ = -1, pipe_ = -1;
+    pid_t pid_ = -1;
+    termios before_{};
+    std::string screen_;
+    std::optional<int> status_;
+
+    void drain() {
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(master_, buf, sizeof buf)) > 0) screen_.append(buf, static_cast<std::size_t>(n));
+    }
+};
+
+bool has(const std::string& s, const std::string& piece) { return s.find(piece) != std::string::npos; }
+
+constexpr char enter_alternate[] = "\x1b[?1049h", leave_alternate[] = "\x1b[?1049l";
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(ctrl_c_while_stepping_restores_the_terminal_and_exits_130) {
+    on_pty p({"lesson", "3", "--step"});
+    BOOST_REQUIRE_MESSAGE(p.until([&] { return p.raw(); }), "the stepper never waited for a key: " << p.screen());
+    p.type("n");  // one stage on, so the interrupt comes mid-lesson
+    p.type("\x03");  // Ctrl-C, through the terminal's line discipline
+    BOOST_TEST(p.wait_status() == 130);
+    BOOST_TEST(p.mode_restored());
+}
+
+BOOST_AUTO_TEST_CASE(sigterm_while_stepping_restores_the_terminal_and_exits_143) {
+    on_pty p({"lesson", "5", "--step", "--stage", "2"});
+    BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+    p.signal(SIGTERM);
+    BOOST_TEST(p.wait_status() == 143);
+    BOOST_TEST(p.mode_restored());
+}
+
+BOOST_AUTO_TEST_CASE(ctrl_c_while_presenting_gives_back_the_screen_and_the_mode) {
+    on_pty p({"lesson", "8", "--present"});
+    BOOST_REQUIRE_MESSAGE(p.until([&] { return p.raw(); }), "the presenter never waited for a key: " << p.screen());
+    p.type("\x03");
+    BOOST_TEST(p.wait_status() == 130);
+    BOOST_TEST(p.mode_restored());
+    const std::string& s = p.screen();
+    BOOST_TEST(has(s, enter_alternate));
+    BOOST_TEST(s.rfind(leave_alternate) != std::string::npos);
+    BOOST_TEST(s.rfind(leave_alternate) > s.rfind(enter_alternate), "the alternate screen was not left last");
+}
+
+BOOST_AUTO_TEST_CASE(sigterm_while_presenting_gives_back_the_screen_and_the_mode) {
+    on_pty p({"lesson", "4", "--present", "--auto", "30"});
+    BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+    p.signal(SIGTERM);
+    BOOST_TEST(p.wait_status() == 143);
+    BOOST_TEST(p.mode_restored());
+    BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+}
+
+BOOST_AUTO_TEST_CASE(ctrl_c_and_sigterm_while_a_lesson_prints) {
+    // Nobody reads the terminal, so qkv blocks writing `lesson all` once the pty's buffer is full:
+    // the signal comes mid-output, deterministically.
+    for (int sig : {SIGINT, SIGTERM}) {
+        on_pty p({"lesson", "all", "--color", "always"});
+        std::this_thread::sleep_for(300ms);
+        if (sig == SIGINT) p.type("\x03");
+        else p.signal(SIGTERM);
+        BOOST_TEST(p.wait_status() == 128 + sig);
+        BOOST_TEST(p.mode_restored());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_closed_pipe_while_stepping_ends_quietly_with_the_terminal_restored) {
+    on_pty p({"lesson", "3", "--step", "--color", "never"}, true);  // keys from the pty, stages to a pipe
+    std::string first = p.read_pipe(10);
+    BOOST_TEST(!first.empty());
+    BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+    p.close_pipe();
+    p.type("n");  // the next stage meets the closed pipe
+    BOOST_TEST(p.wait_status() == 141);
+    BOOST_TEST(p.mode_restored());
+    BOOST_TEST(!has(p.screen(), "qkv:"), "said on the terminal: " << p.screen());
+}
+
+BOOST_AUTO_TEST_CASE(a_closed_pipe_while_a_lesson_prints_ends_quietly) {
+    on_pty p({"lesson", "all"}, true);
+    p.read_pipe(100);
+    p.close_pipe();
+    BOOST_TEST(p.wait_status() == 141);
+    BOOST_TEST(p.mode_restored());
+    BOOST_TEST(!has(p.screen(), "qkv:"), p.screen());
+}
+
+// `qkv scenario -o FILE` killed at any moment leaves FILE absent or whole, and no temporary.
+BOOST_AUTO_TEST_CASE(a_scenario_killed_while_written_leaves_no_partial_file) {
+    fs::path dir = fs::temp_directory_path() / ("qkv_signals_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::string tokens;
+    for (int i = 0; i < 64; ++i) tokens += "t" + std::to_string(i) + " ";
+    std::vector<std::string> args{"scenario", "--tokens", tokens, "--d-model", "512", "-o", (dir / "s.toml").string()};
+    auto t0 = std::chrono::steady_clock::now();
+    BOOST_REQUIRE(qkv::test::run_qkv(args).status == 0);
+    auto whole_run = std::chrono::steady_clock::now() - t0;
+    std::ifstream in(dir / "s.toml", std::ios::binary);
+    std::ostringstream whole;
+    whole << in.rdbuf();
+    BOOST_REQUIRE(whole.str().size() > 1000000u);  // 4 weights of [512, 512]: megabytes to write
+    // The file is written in the last tenth or so of a run: most kills land around there.
+    std::vector<int> percent{0, 30, 60};
+    for (int k = 80; k <= 110; ++k) percent.push_back(k);
+    for (std::size_t k = 0; k < percent.size(); ++k) {
+        fs::remove(dir / "s.toml");
+        pid_t pid = fork();
+        if (pid == 0) {
+            int null = open("/dev/null", O_RDWR);
+            dup2(null, 1), dup2(null, 2);
+            std::vector<char*> argv{const_cast<char*>(std::getenv("QKV_BIN"))};
+            for (auto& a : args) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            execv(argv[0], argv.data());
+            _exit(127);
+        }
+        std::this_thread::sleep_for(whole_run * percent[k] / 100);
+        kill(pid, k % 2 ? SIGINT : SIGTERM);
+        int st = 0;
+        waitpid(pid, &st, 0);
+        std::vector<std::string> left;
+        for (auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+        BOOST_TEST_CONTEXT("kill after " << percent[k] << "% of a run") {
+            BOOST_TEST(left.size() <= 1u, "left: " << left.size() << " files, the first " << (left.empty() ? "" : left[0]));
+            if (left.size() == 1u) {
+                BOOST_TEST(left[0] == "s.toml");
+                std::ifstream got_in(dir / "s.toml", std::ios::binary);
+                std::ostringstream got;
+                got << got_in.rdbuf();
+                BOOST_TEST((got.str() == whole.str()), "s.toml is not the whole scenario");
+            }
+        }
+    }
+    fs::remove_all(dir);
+}
