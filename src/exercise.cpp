@@ -159,7 +159,7 @@ exercise exercise_of(const reader& rd, const toml::table& t, int lesson, std::si
     const toml::node& idn = rd.need(t, "id", where);
     e.id = rd.string(idn, where + ": id");
     std::smatch m;
-    static const std::regex id_form(R"(^(\d+)\.(\d+)$)");
+    static const std::regex id_form(R"(^(\d{1,4})\.(\d{1,4})$)");  // stoi below cannot overflow
     if (!std::regex_match(e.id, m, id_form) || std::stoi(m[1]) != lesson)
         throw input_error(rd.at(idn), fmt::format("{}: id '{}' must be {}.K, this file being lesson {}", where, e.id, lesson, lesson));
     e.index = std::stoi(m[2]);

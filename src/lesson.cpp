@@ -115,8 +115,8 @@ lesson load_lesson(const std::string& path) {
     lesson l;
     l.file = path;
     const toml::node* num = doc.get("number");
-    if (!num || !num->is_integer() || num->as_integer()->get() < 0)
-        throw input_error(num ? loc_of(path, *num) : source_loc{path, 1, 1}, "lesson: 'number' must be a non-negative integer");
+    if (!num || !num->is_integer() || num->as_integer()->get() < 0 || num->as_integer()->get() > 9999)  // NN-name.toml: 1-4 digits
+        throw input_error(num ? loc_of(path, *num) : source_loc{path, 1, 1}, "lesson: 'number' must be an integer from 0 to 9999");
     l.number = static_cast<int>(num->as_integer()->get());
     l.title = bilingual_of(path, doc, "title", "lesson");
     if (doc.contains("scenario")) l.scenario = required_string(path, doc, "scenario", "lesson");
