@@ -220,7 +220,8 @@ int cmd_exercise(const args& a) {
     for (std::size_t i = 0; i < e.choices.size(); ++i)
         out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i), e.choices[i].in(l));
     if (run) out += values_text(e.shows, run->run.ws, o);
-    const exercise_progress& mine = open_progress(progress_path()).of(e.id);
+    const progress record = open_progress(progress_path());  // kept alive: mine refers into it
+    const exercise_progress& mine = record.of(e.id);
     out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
     out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints, e.hints.size(),
                        pick(l, "状态：", "status: "), status_word(l, mine.state));
