@@ -18,6 +18,14 @@
 #include <thread>
 #include <vector>
 
+// GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() as the unused source of their masked
+// builtins and then warn that it is uninitialised (GCC bug 105593); not ours to fix.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
 #include "qkv/blas.hpp"
 #include "qkv/kernels.hpp"
 
@@ -39,15 +47,14 @@ using vi8 = std::int32_t __attribute__((vector_size(32)));
 // softmax can have it for free: scores multiplied by log2(e) (folded into the alpha of the
 // product that makes them) give exp(s) = 2^(s · log2 e), and 2^x needs neither that multiply
 // nor a two-part ln 2 reduction. Always inlined, so each build compiles it for its own
-// instructions. The softmax only asks for x <= 0 (the max is subtracted) and says so with
-// nonpositive, saving a clamp.
-template <class F, class I, bool nonpositive = false>
+// instructions.
+template <class F, class I>
 [[gnu::always_inline]] inline F exp2_approx_t(F x) {
     // clamped so 2^k stays a normal float: below 2^-126 the true value only ever meets sums of
-    // at least 1
+    // at least 1 (the softmax's largest term is 1 or more); above 2^127 is out of range
     const F lo = F{} - 126.0f, hi = F{} + 127.0f;
     x = x < lo ? lo : x;
-    if constexpr (!nonpositive) x = x > hi ? hi : x;
+    x = x > hi ? hi : x;
     constexpr float round_magic = 12582912.0f;  // 1.5 · 2^23: adding it rounds to an integer
     const F t = x + round_magic;
     const F r = x - (t - round_magic);  // exact
@@ -95,36 +102,70 @@ template <class F>
     return m;
 }
 
-// s[j] = 2^(s[j] - m) in place over [0, n), m >= every s[j]; returns their sum
+// s[j] = 2^(s[j] - m) in place over [0, n); returns their sum, and in s_max the largest s[j]
+// as it was. m need not be the max: the fused softmax passes the max of earlier key blocks and
+// checks s_max afterwards (2^x is clamped at 2^127, so a result is only to be trusted when
+// s_max − m is well below that).
 template <class F, class I>
-[[gnu::always_inline]] inline float exp2_sum_t(float* s, std::size_t n, float m) {
+[[gnu::always_inline]] inline float exp2_sum_t(float* s, std::size_t n, float m, float& s_max) {
     constexpr std::size_t lanes = sizeof(F) / sizeof(float);
-    F acc = {};
+    F acc = {}, top = F{} + neg_inf;
     std::size_t j = 0;
     for (; j + lanes <= n; j += lanes) {
-        const F e = exp2_approx_t<F, I, true>(load<F>(s + j) - m);
+        const F x = load<F>(s + j);
+        top = x > top ? x : top;
+        const F e = exp2_approx_t<F, I>(x - m);
         std::memcpy(s + j, &e, sizeof e);
         acc += e;
     }
-    float sum = 0.0f;
-    for (; j < n; ++j) sum += s[j] = exp2_approx_t<float, std::int32_t, true>(s[j] - m);
-    for (std::size_t l = 0; l < lanes; ++l) sum += acc[l];
+    float sum = 0.0f, mx = neg_inf;
+    for (; j < n; ++j) {
+        mx = std::max(mx, s[j]);
+        sum += s[j] = exp2_approx_t<float, std::int32_t>(s[j] - m);
+    }
+    for (std::size_t l = 0; l < lanes; ++l) sum += acc[l], mx = std::max(mx, top[l]);
+    s_max = mx;
     return sum;
 }
 
 // The three builds. (Sixteen lanes only with AVX-512: GCC 12 scalarises a select wider than
-// the machine's registers. On Zen 4 the AVX-512 exp is a quarter faster than the AVX2 one.)
+// the machine's registers.)
 [[gnu::target("arch=x86-64-v4")]] float row_max_avx512(const float* s, std::size_t n) { return row_max_t<vf16>(s, n); }
 [[gnu::target("arch=x86-64-v3")]] float row_max_avx2(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
 float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
-[[gnu::target("arch=x86-64-v4")]] float exp2_sum_avx512(float* s, std::size_t n, float m) { return exp2_sum_t<vf16, vi16>(s, n, m); }
-[[gnu::target("arch=x86-64-v3")]] float exp2_sum_avx2(float* s, std::size_t n, float m) { return exp2_sum_t<vf8, vi8>(s, n, m); }
-float exp2_sum_plain(float* s, std::size_t n, float m) { return exp2_sum_t<vf8, vi8>(s, n, m); }
+// AVX-512 has the two steps of 2^x around the polynomial as instructions: vrndscaleps rounds x
+// to k and vscalefps makes q · 2^k, three operations where the portable code needs seven. The
+// same k, r and polynomial as exp2_approx_t, so the same floats up to 2^127 (beyond: inf, not
+// the clamp); the tail is a masked vector. The softmax spends most of its time here.
+[[gnu::target("arch=x86-64-v4")]] float exp2_sum_avx512(float* s, std::size_t n, float m, float& s_max) {
+    const __m512 lo = _mm512_set1_ps(-126.0f), mv = _mm512_set1_ps(m);
+    __m512 acc = _mm512_setzero_ps(), top = _mm512_set1_ps(neg_inf);
+    for (std::size_t j = 0; j < n; j += 16) {
+        const __mmask16 in = n - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n - j)) - 1);
+        const __m512 v = _mm512_mask_loadu_ps(top, in, s + j);  // lanes past the end read as top: no effect
+        top = _mm512_max_ps(top, v);
+        const __m512 x = _mm512_max_ps(_mm512_sub_ps(v, mv), lo);
+        const __m512 k = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m512 r = _mm512_sub_ps(x, k);
+        __m512 q = _mm512_fmadd_ps(r, _mm512_set1_ps(0.00132647238f), _mm512_set1_ps(0.00967151299f));
+        q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.0555073358f));
+        q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.240222424f));
+        q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.693147004f));
+        q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(1.0f));
+        const __m512 e = _mm512_scalef_ps(q, k);
+        _mm512_mask_storeu_ps(s + j, in, e);
+        acc = _mm512_mask_add_ps(acc, in, acc, e);
+    }
+    s_max = _mm512_reduce_max_ps(top);
+    return _mm512_reduce_add_ps(acc);
+}
+[[gnu::target("arch=x86-64-v3")]] float exp2_sum_avx2(float* s, std::size_t n, float m, float& s_max) { return exp2_sum_t<vf8, vi8>(s, n, m, s_max); }
+float exp2_sum_plain(float* s, std::size_t n, float m, float& s_max) { return exp2_sum_t<vf8, vi8>(s, n, m, s_max); }
 
 struct row_kernels {
     std::string_view name;
     float (*row_max)(const float*, std::size_t);
-    float (*exp2_sum)(float*, std::size_t, float);
+    float (*exp2_sum)(float*, std::size_t, float, float&);
 };
 constexpr row_kernels builds[] = {{"avx512", row_max_avx512, exp2_sum_avx512},
                                   {"avx2", row_max_avx2, exp2_sum_avx2},
@@ -149,8 +190,12 @@ const row_kernels*& active_row_kernels() {
     return k;
 }
 
-float row_max(const float* s, std::size_t n) { return active_row_kernels()->row_max(s, n); }
-float exp2_sum(float* s, std::size_t n, float m) { return active_row_kernels()->exp2_sum(s, n, m); }
+// A row's softmax numerators in place, 2^(s[j] − max): returns their sum.
+float exp2_row(float* s, std::size_t n) {
+    const row_kernels& k = *active_row_kernels();
+    float s_max;
+    return k.exp2_sum(s, n, k.row_max(s, n), s_max);
+}
 
 }  // namespace
 
@@ -254,7 +299,7 @@ void softmax_in_place(float* S, std::size_t n, bool causal, int threads) {
             float* s = S + i * n;
             const std::size_t v = visible(i, n, causal);
             // the max is subtracted for numerical stability: exp never sees a large argument
-            const float sum = exp2_sum(s, v, row_max(s, v));  // S is in log2 units: 2^s = e^(s ln 2)
+            const float sum = exp2_row(s, v);  // S is in log2 units: 2^s = e^(s ln 2)
             scale_row(s, v, 1.0f / sum);
             std::fill(s + v, s + n, 0.0f);
         }
@@ -294,7 +339,7 @@ namespace {
 
 struct fused_plan {
     std::size_t n, d, h, d_k, g, bq, bk;
-    std::size_t kv_floats() const { return 2 * n * g * d_k; }                      // K_g, V_g
+    std::size_t kv_floats() const { return 2 * n * g * d_k; }                      // K_gᵀ, V_g
     std::size_t scratch_floats() const { return 2 * bq * g * d_k + bq * bk + 2 * bq; }  // per thread
 };
 
@@ -320,40 +365,65 @@ fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
     return p;
 }
 
+// How far (in log2 units) a key block's scores may rise above a row's running max m before m is
+// raised: weights up to 2^16, summed over a few thousand keys, stay far inside a float.
+constexpr float lazy_headroom = 16.0f;
+
 struct scratch {
     float* Q;  // [bq, g·d_k]: this block's queries, already times log2(e) / sqrt(d_k)
     float* Z;  // [bq, g·d_k]: this block's head outputs side by side
     float* S;  // [bq, bk]: scores of one key block, then their exp in place
-    float* m;  // [bq]: running max of each row
-    float* l;  // [bq]: running sum of exp(s - m) of each row
+    float* m;  // [bq]: running max of each row (up to lazy_headroom below the true one)
+    float* l;  // [bq]: running sum of 2^(s − m) of each row
 };
 
-// Z (rows, d_k; stride ldz) = softmax(Q K^T) V for queries q0 … q0+rows−1 against every key,
+// Z (rows, d_k; stride ld) = softmax(Q K^T) V for queries q0 … q0+rows−1 against every key,
 // one key block at a time: the running max m and sum l let each block be folded in as it comes.
+// Q, V and Z have row stride ld; Kt is this head's K^T, [d_k, n] (stride n), so the scores'
+// product reads both operands as stored, which OpenBLAS does 3 % faster than K transposed.
 void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows,
-                  const float* Q, const float* K, const float* V, std::size_t ld, float* Z, const scratch& w) {
+                  const float* Q, const float* Kt, const float* V, std::size_t ld, float* Z, const scratch& w) {
     const std::size_t key_end = causal ? q0 + rows : p.n;
+    const row_kernels& k = *active_row_kernels();
     for (std::size_t k0 = 0; k0 < key_end; k0 += p.bk) {
         const std::size_t cols = std::min(p.bk, key_end - k0);
         const bool first = k0 == 0;
-        // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K[k0 …]^T
-        blas::gemm_raw(rows, cols, p.d_k, 1.0f, Q, ld, K + k0 * ld, ld, trans::yes, 0.0f, w.S, p.bk);
-        // pass 2: per row, the new max, exp and sum; rescale what was summed under the old max
+        // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K^T[:, k0 …] [d_k, cols]
+        blas::gemm_raw(rows, cols, p.d_k, 1.0f, Q, ld, Kt + k0, p.n, trans::no, 0.0f, w.S, p.bk);
+        // pass 2: per row, P = 2^(s − m) in place and its sum, m the row's max so far. m is raised
+        // lazily: a block whose scores stay within lazy_headroom of it keeps it, so most blocks
+        // take one pass over S (no separate max) and leave Z as it is.
         for (std::size_t i = 0; i < rows; ++i) {
             float* s = w.S + i * p.bk;
             const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
             std::fill(s + v, s + cols, 0.0f);
             if (v == 0) continue;  // every key of this block is in row i's future
-            const float m_new = first ? row_max(s, v) : std::max(w.m[i], row_max(s, v));
-            const float sum = exp2_sum(s, v, m_new);
-            if (first) {
-                w.l[i] = sum;
-            } else {
-                const float c = std::exp2(w.m[i] - m_new);  // old terms were 2^(s - m_old)
-                w.l[i] = w.l[i] * c + sum;
-                if (c != 1.0f) scale_row(Z + i * ld, p.d_k, c);
+            float s_max;
+            if (first) {  // (with the mask too: key 0 is visible to every row)
+                w.m[i] = k.row_max(s, v);
+                w.l[i] = k.exp2_sum(s, v, w.m[i], s_max);
+                continue;
             }
-            w.m[i] = m_new;
+            const float m = w.m[i];
+            float sum = k.exp2_sum(s, v, m, s_max);
+            if (s_max <= m + lazy_headroom) {
+                w.l[i] += sum;
+                continue;
+            }
+            // rare: scores rose far above m. Bring this block to the new max s_max …
+            if (s_max - m <= 100.0f) {
+                const float c = std::exp2(m - s_max);  // 2^(s − m) · 2^(m − s_max) = 2^(s − s_max)
+                scale_row(s, v, c);
+                sum *= c;
+            } else {  // … computing the scores again when 2^(s − m) may have met the clamp at 2^127
+                blas::gemm_raw(1, v, p.d_k, 1.0f, Q + i * ld, ld, Kt + k0, p.n, trans::no, 0.0f, s, p.bk);
+                sum = k.exp2_sum(s, v, s_max, s_max);
+            }
+            // … and what was summed under the old m to it: old terms were 2^(s − m)
+            const float c = std::exp2(m - s_max);
+            w.l[i] = w.l[i] * c + sum;
+            scale_row(Z + i * ld, p.d_k, c);
+            w.m[i] = s_max;
         }
         // pass 3: Z (+)= P [rows, cols] @ V[k0 …] [cols, d_k]
         blas::gemm_raw(rows, p.d_k, cols, 1.0f, w.S, p.bk, V + k0 * ld, ld, trans::no, first ? 0.0f : 1.0f, Z, ld);
@@ -364,13 +434,13 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
 
 // Output rows q0 … of one query block, for the heads of pass `pass` (added to earlier passes).
 void query_block(const fused_plan& p, const options& o, const matrix& X, const weights& W, std::size_t pass,
-                 const float* K_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
+                 const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
     const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.g * p.d_k, c0 = pass * wg;
     // Q [rows, g·d_k] = X[q0 …] @ W_Q[:, c0 …] · log2(e) / sqrt(d_k): scores come out ready for 2^x
     blas::gemm_raw(rows, wg, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, W.W_Q.data.data() + c0, p.d,
                    trans::no, 0.0f, w.Q, wg);
     for (std::size_t j = 0; j < p.g; ++j)
-        attend_block(p, o.causal, q0, rows, w.Q + j * p.d_k, K_g + j * p.d_k, V_g + j * p.d_k, wg, w.Z + j * p.d_k, w);
+        attend_block(p, o.causal, q0, rows, w.Q + j * p.d_k, Kt_g + j * p.d_k * p.n, V_g + j * p.d_k, wg, w.Z + j * p.d_k, w);
     // out[q0 …] (+)= Z [rows, g·d_k] @ W_O[c0 …, :]: the sum over heads of head_i · W_O,i
     blas::gemm_raw(rows, p.d, wg, 1.0f, w.Z, wg, W.W_O.row(c0), p.d, trans::no, pass == 0 ? 0.0f : 1.0f,
                    out.row(q0), p.d);
@@ -387,16 +457,17 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     if (saved != 1) blas::set_threads(1);
     const std::size_t wg = p.g * p.d_k, n_qb = (p.n + p.bq - 1) / p.bq;
     // not zeroed: every float is written before it is read, and zeroing 16 MiB costs 1 %
-    const std::unique_ptr<float[]> KV(new float[p.kv_floats()]);  // K_g, V_g: [n, g·d_k] each
+    const std::unique_ptr<float[]> KV(new float[p.kv_floats()]);  // K_gᵀ: [g·d_k, n], V_g: [n, g·d_k]
     const std::unique_ptr<float[]> work(new float[threads * p.scratch_floats()]);
     matrix out(p.n, p.d);                            // out: [n, d]
     for (std::size_t pass = 0; pass * p.g < p.h; ++pass) {
-        float *K_g = KV.get(), *V_g = KV.get() + p.n * wg;
+        float *Kt_g = KV.get(), *V_g = KV.get() + p.n * wg;
         constexpr std::size_t proj_rows = 256;
         parallel_for((p.n + proj_rows - 1) / proj_rows, threads, [&](std::size_t t, int) {
             const std::size_t r0 = t * proj_rows, rows = std::min(proj_rows, p.n - r0);
-            // K_g, V_g [rows, g·d_k] = X[r0 …] @ W_K, W_V[:, pass·g·d_k …]
-            blas::gemm_raw(rows, wg, p.d, 1.0f, X.row(r0), p.d, W.W_K.data.data() + pass * wg, p.d, trans::no, 0.0f, K_g + r0 * wg, wg);
+            // K_gᵀ[:, r0 …] [g·d_k, rows] = W_K[:, pass·g·d_k …]ᵀ @ X[r0 …]ᵀ; V_g [rows, g·d_k] = X[r0 …] @ W_V[:, …]
+            blas::gemm_raw(wg, rows, p.d, 1.0f, W.W_K.data.data() + pass * wg, p.d, trans::yes, X.row(r0), p.d, trans::yes,
+                           0.0f, Kt_g + r0, p.n);
             blas::gemm_raw(rows, wg, p.d, 1.0f, X.row(r0), p.d, W.W_V.data.data() + pass * wg, p.d, trans::no, 0.0f, V_g + r0 * wg, wg);
         });
         parallel_for(n_qb, threads, [&](std::size_t t, int worker) {
@@ -405,7 +476,7 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
                             base + 2 * p.bq * wg + p.bq * p.bk + p.bq};
             // with the causal mask late blocks cost most: hand them out first
             const std::size_t qb = o.causal ? n_qb - 1 - t : t;
-            query_block(p, o, X, W, pass, K_g, V_g, qb * p.bq, w, out);
+            query_block(p, o, X, W, pass, Kt_g, V_g, qb * p.bq, w, out);
         });
     }
     if (saved != 1) blas::set_threads(saved);
@@ -485,7 +556,7 @@ matrix decode_step(kv_cache& cache, const matrix& x, const weights& W, std::size
         // s = q_i K_i^T / sqrt(d_k) over every cached token, times log2(e) for 2^x
         blas::gemm_raw(1, t, d_k, log2e / std::sqrt(float(d_k)), q.data.data() + c0, d, cache.K.data.data() + c0, d,
                        trans::yes, 0.0f, s.data(), t);
-        const float sum = exp2_sum(s.data(), t, row_max(s.data(), t));
+        const float sum = exp2_row(s.data(), t);
         // zc[c0 …] = softmax(s) V_i, the division by the sum folded into alpha
         blas::gemm_raw(1, d_k, t, 1.0f / sum, s.data(), t, cache.V.data.data() + c0, d, trans::no, 0.0f,
                        zc.data.data() + c0, d);

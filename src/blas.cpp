@@ -60,15 +60,15 @@ void gemm(matrix& C, const matrix& A, trans ta, const matrix& B, trans tb, float
 }
 
 void gemm_raw(std::size_t m, std::size_t n, std::size_t k, float alpha,
-              const float* A, std::size_t lda, const float* B, std::size_t ldb, trans tb,
+              const float* A, std::size_t lda, trans ta, const float* B, std::size_t ldb, trans tb,
               float beta, float* C, std::size_t ldc) {
     if (m == 0 || n == 0) return;
     if (k == 0) return scale_rows(m, n, beta, C, ldc);
 
-    // Row-major block C (m, n; stride ldc) = alpha * A (m, k; stride lda) @ op(B) + beta * C,
-    // B stored (k, n) or (n, k) with stride ldb: M = m, N = n, K = k, leading dims as given
-    // (a block of a larger matrix has a row stride wider than its own width).
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, to_cblas(tb), to_blasint(m), to_blasint(n),
+    // Row-major block C (m, n; stride ldc) = alpha * op(A) @ op(B) + beta * C, A stored (m, k)
+    // or (k, m), B (k, n) or (n, k), each with its stride: M = m, N = n, K = k, leading dims as
+    // given (a block of a larger matrix has a row stride wider than its own width).
+    cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), to_blasint(m), to_blasint(n),
                 to_blasint(k), alpha, A, to_blasint(lda), B, to_blasint(ldb), beta, C,
                 to_blasint(ldc));
 }

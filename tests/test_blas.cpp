@@ -114,6 +114,14 @@ BOOST_AUTO_TEST_CASE(gemm_raw_on_a_block) {
     blas::gemm_raw(2, 2, 2, 1.0f, M.row(0), 4, M.row(0), 4, trans::yes, 0.0f, &Out(1, 2), 4);
     // [1, 2; 3, 4] @ [1, 3; 2, 4] = [1+4, 3+8; 3+8, 9+16] = [5, 11; 11, 25]
     BOOST_TEST((Out == matrix::of({{-1, -1, -1, -1}, {-1, -1, 5, 11}, {-1, -1, 11, 25}})));
+
+    blas::gemm_raw(2, 2, 2, 1.0f, M.row(0), 4, trans::yes, M.row(0), 4, trans::no, 0.0f, &Out(1, 2), 4);
+    // [1, 3; 2, 4] @ [1, 2; 3, 4] = [1+9, 2+12; 2+12, 4+16] = [10, 14; 14, 20]
+    BOOST_TEST((Out == matrix::of({{-1, -1, -1, -1}, {-1, -1, 10, 14}, {-1, -1, 14, 20}})));
+
+    blas::gemm_raw(2, 2, 2, 1.0f, M.row(0), 4, trans::yes, M.row(0), 4, trans::yes, 0.0f, &Out(1, 2), 4);
+    // [1, 3; 2, 4] @ [1, 3; 2, 4] = [1+6, 3+12; 2+8, 6+16] = [7, 15; 10, 22]
+    BOOST_TEST((Out == matrix::of({{-1, -1, -1, -1}, {-1, -1, 7, 15}, {-1, -1, 10, 22}})));
 }
 
 BOOST_AUTO_TEST_CASE(thread_count_round_trips) {
