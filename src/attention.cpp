@@ -351,16 +351,17 @@ struct fused_plan {
 };
 
 fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
-    // Measured on Zen 4 with OpenBLAS 0.3.21 (n = 4096, d_k = 64): 512 query rows amortise packing
-    // each key block over many rows, 512 keys amortise packing the query block, and a 512 × 512
-    // block of S (1 MiB) still sits in L2. Smaller query blocks when n is small, so every thread
-    // gets a few.
+    // Measured on Zen 4 with OpenBLAS 0.3.21 (n = 4096, d_k = 64, one thread, ms for the forward
+    // pass): bq × bk = 512 × 256: 483; 1024 × 256: 483; 512 × 512: 490; 256 × 256: 503; 512 × 128:
+    // 503. 512 query rows amortise packing each key block over many rows, and a 512 × 256 block of
+    // S (512 KiB) leaves half of the 1 MiB L2 to the packed operands. Smaller query blocks when n
+    // is small, so every thread gets a few.
     std::size_t bq = o.block_q;
     if (bq == 0) {
         bq = 512;
         while (bq > 64 && n < bq * 2 * std::size_t(std::max(1, o.threads))) bq /= 2;
     }
-    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 512};
+    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 256};
     p.g = o.heads_per_pass;
     if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide h
         p.g = 1;
