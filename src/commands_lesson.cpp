@@ -206,10 +206,13 @@ int cmd_list(const args& a) {
         return 0;
     }
     std::string out;
+    std::size_t name_width = 0;  // the longest name sets the column (names are ASCII file names)
+    for (const lesson& l : lessons) name_width = std::max(name_width, slug_of(l.file).size());
     for (const lesson& l : lessons) {
         std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
         out += choice.format == "markdown" ? fmt::format("| {} | {} | {} |\n", l.number, l.title.in(o.language), l.stages.size())
-                                           : fmt::format("{:>3}  {:<14} {}  ({})\n", l.number, slug_of(l.file), l.title.in(o.language), stages);
+                                           : fmt::format("{:>3}  {:<{}}  {}  ({})\n", l.number, slug_of(l.file), name_width,
+                                                         l.title.in(o.language), stages);
     }
     if (choice.format == "markdown") out = "| # | title | stages |\n|---|---|---|\n" + out;
     write_out(out);

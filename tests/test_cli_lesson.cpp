@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -59,6 +60,15 @@ BOOST_AUTO_TEST_CASE(list_shows_every_lesson_in_both_languages) {
     BOOST_TEST(zh.out != en.out);
     auto numbers = lesson_numbers();
     for (int n = 1; n <= 8; ++n) BOOST_TEST((std::find(numbers.begin(), numbers.end(), n) != numbers.end()), "lesson " << n);
+    // the titles form one column, however long a lesson's name (cross-attention, tensor-parallel)
+    const auto j = nlohmann::json::parse(run_qkv({"list", "--format", "json"}).out);
+    std::set<std::size_t> title_columns;
+    for (const auto& l : j["lessons"]) {
+        const std::size_t at = en.out.find(l["title"].get<std::string>());
+        BOOST_TEST_REQUIRE(at != std::string::npos);
+        title_columns.insert(at - (en.out.rfind('\n', at) == std::string::npos ? 0 : en.out.rfind('\n', at) + 1));
+    }
+    BOOST_TEST(title_columns.size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(every_lesson_runs_in_every_format_language_colour_and_scenario) {
