@@ -97,6 +97,17 @@ BOOST_AUTO_TEST_CASE(unclosed_parenthesis) {
                "f:3:23: expected ')' to close '(' opened at column 16, found 'K'");
 }
 
+BOOST_AUTO_TEST_CASE(nesting_is_bounded) {
+    // The formula itself is one level and each '(' adds one: 199 parentheses make 200 levels and
+    // parse; 200 make 201, refused at the innermost '1', offset 4 + 200 -> column 205. A minus
+    // sign is a level too. (5000 '(' overflowed the stack before the bound; found by fuzzing.)
+    auto nested = [](int k) { return "Y = " + std::string(k, '(') + "1" + std::string(k, ')'); };
+    BOOST_TEST(parse_error(nested(199)) == "");
+    BOOST_TEST(parse_error(nested(200)) == "lesson.toml:1:205: the formula nests more than 200 levels deep");
+    BOOST_TEST(parse_error("Y = " + std::string(200, '-') + "1") == "lesson.toml:1:205: the formula nests more than 200 levels deep");
+    BOOST_TEST(contains(parse_error(nested(100000)), "nests more than 200 levels"));
+}
+
 BOOST_AUTO_TEST_CASE(unclosed_index) {
     // "x = A[1, 2" at column 1: '[' at offset 5 -> 6; end at offset 10 -> 11.
     BOOST_TEST(parse_error("x = A[1, 2") ==
