@@ -9,6 +9,9 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(formula lesson scenario csv answer exercise)
 bash fuzz/setup.sh
 flags='-fprofile-instr-generate -fcoverage-mapping'
+# anything instrumented that runs while meson sets up or builds writes its profile here, not into
+# the source tree
+export LLVM_PROFILE_FILE="$PWD/build-fuzzcov/stray-%p.profraw"
 [ -d build-fuzzcov ] || CXX=clang++ meson setup build-fuzzcov -Dfuzz=true -Dbuildtype=debugoptimized \
   -Dcpp_args="$flags" -Dcpp_link_args="$flags" >/dev/null
 out=build-fuzzcov/profiles
