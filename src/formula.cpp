@@ -30,6 +30,7 @@ struct expr {
     std::string text;             // the source text, so messages quote what the lesson wrote
     source_loc where;             // of the first character
     std::size_t begin = 0;        // byte offset of the first character in its line (parsing only)
+    int depth = 1;                // nodes on the longest path down from here, this one included
 };
 
 namespace {
@@ -156,7 +157,17 @@ private:
     std::vector<token> toks_;
     std::size_t pos_ = 0;
     std::size_t last_end_ = 0;  // end of the last token taken: where a node's text stops
-    int depth_ = 0;             // unary()s open: how deep the expression nests so far
+    int depth_ = 0;             // unary()s open: how deep the parser has recursed
+
+    // Parsing recurses once per parenthesis, call, index and minus sign (all pass through
+    // unary()); evaluating and freeing a tree recurse once per level of it, and a chain of
+    // operators is one level each. Both are bounded, so neither 5000 '(' (found by fuzzing) nor
+    // 100000 '+1' can overflow the stack.
+    static constexpr int max_depth = 200;
+    input_error too_deep(std::size_t offset) const {
+        return input_error(src_.loc(offset), fmt::format("the formula is more than {} levels deep (each operator, call, "
+                                                         "index and parenthesis is a level)", max_depth));
+    }
 
     const token& peek() const { return toks_[pos_]; }
     bool at(std::string_view punct) const {
@@ -184,6 +195,8 @@ private:
         return n;
     }
     expr_ptr done(std::shared_ptr<expr> n) const {
+        for (const expr_ptr& a : n->args) n->depth = std::max(n->depth, a->depth + 1);
+        if (n->depth > max_depth) throw too_deep(n->begin);
         n->text = std::string(src_.text.substr(n->begin, last_end_ - n->begin));
         return n;
     }
@@ -245,11 +258,6 @@ expr_ptr parser::term() {
     return left;
 }
 
-// Every nesting — parentheses, a call's arguments, an index, a minus sign — passes through
-// unary(), and parsing, evaluating and freeing a tree each recurse once per level: a bound here
-// keeps a formula of 5000 '(' (found by fuzzing) from overflowing the stack.
-constexpr int max_nesting = 200;
-
 // unary := '-' unary | postfix
 expr_ptr parser::unary() {
     struct level {
@@ -257,8 +265,7 @@ expr_ptr parser::unary() {
         explicit level(int& d) : depth(++d) {}
         ~level() { --depth; }
     } here(depth_);
-    if (depth_ > max_nesting)
-        throw input_error(src_.loc(peek().begin), fmt::format("the formula nests more than {} levels deep", max_nesting));
+    if (depth_ > max_depth) throw too_deep(peek().begin);
     if (!at("-")) return postfix();
     auto n = make(expr::kind::negate, take().begin);
     n->args = {unary()};

@@ -97,15 +97,28 @@ BOOST_AUTO_TEST_CASE(unclosed_parenthesis) {
                "f:3:23: expected ')' to close '(' opened at column 16, found 'K'");
 }
 
-BOOST_AUTO_TEST_CASE(nesting_is_bounded) {
-    // The formula itself is one level and each '(' adds one: 199 parentheses make 200 levels and
-    // parse; 200 make 201, refused at the innermost '1', offset 4 + 200 -> column 205. A minus
-    // sign is a level too. (5000 '(' overflowed the stack before the bound; found by fuzzing.)
+BOOST_AUTO_TEST_CASE(depth_is_bounded) {
+    // Parsing: the formula itself is one level and each '(' adds one, so 199 parentheses make 200
+    // levels and parse; 200 make 201, refused at the innermost '1', offset 4 + 200 -> column 205.
+    // A minus sign is a level too. (5000 '(' overflowed the stack before the bound; found by
+    // fuzzing.) The tree: "1+1" is two levels and each further "+1" one more, so 199 of them make
+    // 200 and parse; 200 are refused, at the start of the chain, offset 4 -> column 5
+    // (100000 "+1" overflowed the stack while evaluating).
+    const std::string too_deep = "the formula is more than 200 levels deep (each operator, call, index and parenthesis is a level)";
     auto nested = [](int k) { return "Y = " + std::string(k, '(') + "1" + std::string(k, ')'); };
+    auto chain = [](int k) {
+        std::string f = "Y = 1";
+        for (int i = 0; i < k; ++i) f += "+1";
+        return f;
+    };
     BOOST_TEST(parse_error(nested(199)) == "");
-    BOOST_TEST(parse_error(nested(200)) == "lesson.toml:1:205: the formula nests more than 200 levels deep");
-    BOOST_TEST(parse_error("Y = " + std::string(200, '-') + "1") == "lesson.toml:1:205: the formula nests more than 200 levels deep");
-    BOOST_TEST(contains(parse_error(nested(100000)), "nests more than 200 levels"));
+    BOOST_TEST(parse_error(nested(200)) == "lesson.toml:1:205: " + too_deep);
+    BOOST_TEST(parse_error("Y = " + std::string(200, '-') + "1") == "lesson.toml:1:205: " + too_deep);
+    BOOST_TEST(contains(parse_error(nested(100000)), too_deep));
+    BOOST_TEST(parse_error(chain(199)) == "");
+    BOOST_TEST(ev(chain(199).substr(4)).number == 200.0f);  // 1 + 199 ones
+    BOOST_TEST(parse_error(chain(200)) == "lesson.toml:1:5: " + too_deep);
+    BOOST_TEST(contains(parse_error(chain(100000)), too_deep));
 }
 
 BOOST_AUTO_TEST_CASE(unclosed_index) {
