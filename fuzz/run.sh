@@ -39,7 +39,7 @@ for f in sys.argv[2:]:
         if "=" not in text: text = "Y = " + text
         (out / hashlib.sha1(text.encode()).hexdigest()).write_text(text)
 PY
-    extra=(-dict=fuzz/formula.dict -max_len=512) ;;
+    extra=(-dict=fuzz/formula.dict -max_len=4096) ;;  # long enough for 1000-deep chains and nesting
   lesson)    copy lessons/*.toml tests/data/bad/lessons/*.toml; extra=(-max_len=16384) ;;
   scenario)  copy data/*.toml tests/data/bad/*.toml; extra=(-max_len=8192) ;;
   csv)       copy tests/data/bad/*.csv; extra=(-max_len=4096) ;;
