@@ -22,7 +22,7 @@ for t in "${targets[@]}"; do
   corpus=build-fuzz/corpus/$t
   [ -d "$corpus" ] || { echo "no corpus for $t: run fuzz/run.sh $t SECONDS first" >&2; exit 2; }
   LLVM_PROFILE_FILE="$out/$t.profraw" ASAN_OPTIONS=detect_leaks=0 OPENBLAS_NUM_THREADS=1 \
-    "build-fuzzcov/fuzz/fuzz_$t" -runs=0 "$corpus" >/dev/null 2>&1
+    "build-fuzzcov/fuzz/fuzz_$t" -runs=0 -artifact_prefix=build-fuzzcov/ "$corpus" >/dev/null 2>&1
   llvm-profdata merge -sparse "$out/$t.profraw" -o "$out/$t.profdata"
   echo "== $t: $(find "$corpus" -type f | wc -l) inputs"
   llvm-cov report "build-fuzzcov/fuzz/fuzz_$t" -instr-profile="$out/$t.profdata" src/ | sed -n '1,2p;/^TOTAL/p'
