@@ -15,24 +15,15 @@
 
 #include <fmt/format.h>
 
+#include "support/files.hpp"
 #include "support/run_qkv.hpp"
 
+using qkv::test::read_file;
 using qkv::test::run_qkv;
+using qkv::test::write_file;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
-
-void write_file(const fs::path& path, const std::string& bytes) {
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << bytes;
-}
 
 std::string binary_bytes(std::size_t n) {
     std::mt19937 gen(7);

@@ -16,21 +16,16 @@
 
 #include "qkv/builtins.hpp"
 #include "qkv/kernels.hpp"
+#include "support/files.hpp"
 #include "support/run_qkv.hpp"
 
+using qkv::test::read_file;
 using qkv::test::run_qkv;
+using qkv::test::write_file;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
-
-void write_file(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 // A fresh folder under the build's temporary space, removed at the end of the test.
 struct temp_dir {

@@ -14,8 +14,10 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "support/files.hpp"
 #include "support/run_qkv.hpp"
 
+using qkv::test::read_file;
 using qkv::test::run_qkv;
 namespace fs = std::filesystem;
 
@@ -25,13 +27,6 @@ std::string progress_file() {
     const char* state = std::getenv("XDG_STATE_HOME");
     BOOST_REQUIRE_MESSAGE(state && *state, "tests/meson.build sets XDG_STATE_HOME");
     return (fs::path(state) / "qkv" / "progress.json").string();
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
 }
 
 // A scratch folder for answer files and sheets, and a clean progress for each test case.

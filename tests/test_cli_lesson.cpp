@@ -9,8 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/files.hpp"
 #include "support/run_qkv.hpp"
 
+using qkv::test::read_file;
 using qkv::test::run_qkv;
 
 namespace {
@@ -19,13 +21,6 @@ std::size_t count_lines(const std::string& s) {
     std::size_t n = 0;
     for (char c : s) n += c == '\n';
     return n;
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
 }
 
 // Status 2, nothing on stdout, exactly one line on stderr that contains every expected piece.
