@@ -178,7 +178,12 @@ double parse_number(std::string_view text) {
     std::string_view s = trim(text);
     if (auto slash = s.find('/'); slash != std::string_view::npos) {
         auto num = decimal(s.substr(0, slash)), den = decimal(s.substr(slash + 1));
-        if (num && den && *den != 0.0) return *num / *den;
+        if (num && den && *den != 0.0) {
+            // 1e308/1e-308: each part is a finite double, their quotient is not
+            if (!std::isfinite(*num / *den))
+                throw input_error(fmt::format("{} is too large: the quotient is beyond any number", quoted(text)));
+            return *num / *den;
+        }
         if (num && den) throw input_error(fmt::format("{} divides by zero", quoted(text)));
     } else if (auto x = decimal(s)) {
         return *x;

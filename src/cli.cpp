@@ -10,6 +10,9 @@
 #include <sstream>
 #include <system_error>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "qkv/suggest.hpp"
@@ -75,27 +78,56 @@ int dispatch(int argc, char** argv) {
                                   near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
 }
 
+// One line on standard error. Never throws: when stderr itself cannot be written (2>/dev/full,
+// 2>&-) there is nobody to tell, and the exit status still says what happened.
+void tell(std::string_view line) noexcept {
+    for (std::size_t done = 0; done < line.size();) {
+        const ssize_t n = ::write(2, line.data() + done, line.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+// A program started with 0, 1 or 2 closed (`2>&-`) would hand that number to the next file it
+// opens, and an error message would then be written into that file: park /dev/null there.
+void keep_standard_streams_open() noexcept {
+    for (int fd = 0; fd <= 2; ++fd)
+        if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (opened >= 0 && opened != fd) ::dup2(opened, fd), ::close(opened);
+        }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    keep_standard_streams_open();
     // A closed pipe is reported by write_out as broken_pipe instead of killing us mid-line.
     std::signal(SIGPIPE, SIG_IGN);
     try {
-        return dispatch(argc, argv);
-    } catch (const broken_pipe&) {
-        return 141;  // what a shell reports for SIGPIPE, without a word on stderr
-    } catch (const usage_error& e) {
-        std::string cmd = argc > 1 ? fmt::format("qkv {}", argv[1]) : "qkv";
-        fmt::print(stderr, "{}: {}\n", cmd, e.what());
-    } catch (const input_error& e) {
-        fmt::print(stderr, "qkv: {}\n", e.what());
-    } catch (const std::system_error& e) {
-        if (e.code().value() == EPIPE) return 141;  // fmt::print met a closed pipe
-        fmt::print(stderr, "qkv: {}\n", e.what());
-    } catch (const std::bad_alloc&) {
-        fmt::print(stderr, "qkv: out of memory\n");
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "qkv: {}\n", e.what());
+        try {
+            return dispatch(argc, argv);
+        } catch (const broken_pipe&) {
+            return 141;  // what a shell reports for SIGPIPE, without a word on stderr
+        } catch (const usage_error& e) {
+            // "qkv lesson: …" for a known command; an unknown one is quoted (escaped) in the message
+            std::string cmd = "qkv";
+            for (const command& c : commands())
+                if (argc > 1 && c.name == argv[1]) cmd += fmt::format(" {}", c.name);
+            tell(fmt::format("{}: {}\n", cmd, e.what()));
+        } catch (const input_error& e) {
+            tell(fmt::format("qkv: {}\n", e.what()));
+        } catch (const std::system_error& e) {
+            if (e.code().value() == EPIPE) return 141;  // fmt::print met a closed pipe
+            tell(fmt::format("qkv: {}\n", e.what()));
+        } catch (const std::bad_alloc&) {
+            tell("qkv: out of memory\n");
+        } catch (const std::exception& e) {
+            tell(fmt::format("qkv: {}\n", e.what()));
+        }
+    } catch (...) {  // formatting the message itself ran out of memory
+        tell("qkv: out of memory\n");
     }
     return 2;
 }

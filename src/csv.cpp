@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -51,8 +52,14 @@ float parse_cell(std::string_view field, const source_loc& where, std::size_t co
     if (field.front() == '+') field.remove_prefix(1);
     float x = 0;
     auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), x);
-    if (ec == std::errc::result_out_of_range)
-        throw input_error(where, fmt::format("column {}: '{}' is too large for a float", col, clipped(field)));
+    if (ec == std::errc::result_out_of_range) {
+        // from_chars says out of range both ways: 1e39 is too large, but 1e-50 is a number too small
+        // for a float, which is 0 as surely as TOML's reader makes it
+        const double d = std::strtod(std::string(field).c_str(), nullptr);
+        if (std::fabs(d) > 1.0)
+            throw input_error(where, fmt::format("column {}: '{}' is too large for a float", col, clipped(field)));
+        return static_cast<float>(d);
+    }
     if (ec != std::errc{} || end != field.data() + field.size())
         throw input_error(where, fmt::format("column {}: '{}' is not a number", col, clipped(field)));
     if (!std::isfinite(x))

@@ -1,6 +1,10 @@
 // Where an input error happened and what it is, as the one line main prints.
 #include "qkv/error.hpp"
 
+#include <string_view>
+
+#include <fmt/format.h>
+
 namespace qkv {
 
 std::string source_loc::str() const {
@@ -17,7 +21,7 @@ namespace {
 
 // Messages quote what the user gave, which may be binary: a control byte would cut what() short
 // (NUL), break the one line (newline) or drive the terminal (ESC), so each is written as \xNN.
-std::string printable(const std::string& s) {
+std::string escaped(const std::string& s) {
     std::string out;
     for (char c : s) {
         auto b = static_cast<unsigned char>(c);
@@ -30,6 +34,36 @@ std::string printable(const std::string& s) {
     }
     return out;
 }
+
+// The first `bytes` bytes of s, or fewer so as not to end inside a UTF-8 character.
+std::string_view head(std::string_view s, std::size_t bytes) {
+    if (s.size() <= bytes) return s;
+    while (bytes > 0 && (static_cast<unsigned char>(s[bytes]) & 0xC0) == 0x80) --bytes;
+    return s.substr(0, bytes);
+}
+
+// What the user gave may be a megabyte (an identifier, a formula, a line of a binary file); one
+// line on a terminal should stay readable. A word over 160 bytes keeps its first 120; a message
+// over 2000 bytes keeps its start (the place) and its end (the problem).
+std::string clipped(const std::string& s) {
+    constexpr std::size_t long_word = 160, word_kept = 120, long_line = 2000, start_kept = 1200, end_kept = 600;
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+        std::size_t end = s.find(' ', i);
+        if (end == std::string::npos) end = s.size();
+        std::string_view word(s.data() + i, end - i);
+        if (word.size() > long_word) out += fmt::format("{}…({} bytes)", head(word, word_kept), word.size());
+        else out += word;
+        if (end < s.size()) out += ' ';
+        i = end + 1;
+    }
+    if (out.size() <= long_line) return out;
+    std::size_t from = out.size() - end_kept;
+    while (from < out.size() && (static_cast<unsigned char>(out[from]) & 0xC0) == 0x80) ++from;
+    return fmt::format("{} … {}", head(out, start_kept), out.substr(from));
+}
+
+std::string printable(const std::string& s) { return clipped(escaped(s)); }
 
 // "LOC: message", or just the message when we do not know the file.
 std::string with_location(const source_loc& where, const std::string& message) {

@@ -8,10 +8,11 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <limits>
 
 #include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -115,26 +116,53 @@ const exercise_progress& progress::of(const std::string& id) const {
 
 void progress::record(const std::string& id, bool correct) {
     exercise_progress& e = by_id[id];
-    ++e.attempts;
+    if (e.attempts < std::numeric_limits<int>::max()) ++e.attempts;  // a count that stops, not one that wraps
     if (correct) e.state = status::correct;
     else if (e.state != status::correct) e.state = status::wrong;
 }
 
 std::string progress_path() {
     const char* xdg = std::getenv("XDG_STATE_HOME");
+    if (xdg && *xdg && fs::path(xdg).is_absolute())  // the spec ignores relative ones
+        return (fs::path(xdg) / "qkv" / "progress.json").string();
+    // HOME, else the home folder the password database gives (HOME unset under some cron jobs and
+    // service managers); never the current folder, where progress would scatter unnoticed.
     const char* home = std::getenv("HOME");
-    fs::path base = xdg && *xdg && fs::path(xdg).is_absolute() ? fs::path(xdg)  // the spec ignores relative ones
-                  : fs::path(home && *home ? home : ".") / ".local" / "state";
-    return (base / "qkv" / "progress.json").string();
+    std::string base = home && fs::path(home).is_absolute() ? home : "";
+    if (base.empty())
+        if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir && *pw->pw_dir) base = pw->pw_dir;
+    if (!fs::path(base).is_absolute())
+        throw input_error("cannot keep progress: neither XDG_STATE_HOME nor HOME is set to a folder; set one of them");
+    return (fs::path(base) / ".local" / "state" / "qkv" / "progress.json").string();
 }
 
 progress load_progress(const std::string& path, std::string* warning) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    std::ostringstream text;
-    text << in.rdbuf();
+    // Opened without blocking and checked before reading: a named pipe would wait for a writer
+    // forever, a device would read without end.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return {};
+        throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the progress file: {}", std::strerror(errno)));
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw input_error(source_loc{path, 0, 0}, "the progress file is not a regular file; move it away or set XDG_STATE_HOME");
+    }
+    std::string text;
+    char buf[65536];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the progress file: {}", std::strerror(err)));
+        }
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
     try {
-        return from_json(json::parse(text.str()));
+        return from_json(json::parse(text));
     } catch (const std::exception& e) {
         std::string base = path + ".corrupt-" + stamp(), aside = base;
         std::error_code ec;

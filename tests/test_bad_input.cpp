@@ -8,12 +8,20 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <random>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "support/files.hpp"
 #include "support/run_qkv.hpp"
@@ -89,6 +97,7 @@ struct scratch {
         write_file(L / "13-number.toml", lesson_1_numbered(-3, one));
         write_file(L / "14-product.toml", lesson_1_numbered(14, lesson_1_with("d_model = zeros(99999, 1) @ zeros(1, 99999)")));
         write_file(L / "15-positions.toml", lesson_1_numbered(15, lesson_1_with("d_model = sinusoidal_positions(100000, 100000)")));
+        write_file(L / "16-long-name.toml", lesson_1_numbered(16, lesson_1_with("d_model = cols(" + std::string(1 << 20, 'x') + ")")));
         write_file(dir / "L2" / "03-a.toml", lesson_1_numbered(3, one));
         write_file(dir / "L2" / "03-b.toml", lesson_1_numbered(3, one));
 
@@ -123,6 +132,8 @@ struct scratch {
         write_file(dir / "sheet-table.toml", "\"3.1\" = { a = 1 }\n");
         write_file(dir / "sheet-unreadable.toml", "\"3.1\" = \"abc\"\n");
         write_file(dir / "state-is-a-file", "not a folder\n");
+        fs::create_directories(dir / "fifo-state" / "qkv");
+        ::mkfifo((dir / "fifo-state" / "qkv" / "progress.json").c_str(), 0600);
     }
     ~scratch() {
         std::error_code ec;
@@ -165,6 +176,8 @@ const std::vector<bad_case>& cases() {
         {"d-model beyond memory", {"lesson", "3", "--tokens", "a b", "--d-model", "100000"}, 2, {"--d-model", "100000"}},
         {"invalid UTF-8 in a token", {"lesson", "3", "--tokens", "\xff\xfe b"}, 2, {"token 1", "UTF-8"}},
         {"bench size zero", {"bench", "--n", "0"}, 2, {"--n"}},
+        {"escape codes in an unknown command", {"\x1b[2J\x07" "boom"}, 2, {"unknown command '\\x1b[2J\\x07boom'"}},
+        {"a 100 kB option value (the kernel takes at most 128 kB an argument)", {"lesson", "3", "--lang", std::string(100000, 'z')}, 2, {"--lang", "(100002 bytes)"}},
         // lesson files
         {"empty lesson file", {"lesson", "1"}, 2, {"01-empty.toml"}, {{"QKV_LESSONS", "@/L"}}},
         {"binary lesson file", {"lesson", "2"}, 2, {"02-binary.toml:1:"}, {{"QKV_LESSONS", "@/L"}}},
@@ -175,6 +188,7 @@ const std::vector<bad_case>& cases() {
         {"randn beyond memory in a formula", {"lesson", "7"}, 2, {"07-huge.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
         {"broadcast beyond memory", {"lesson", "8"}, 2, {"08-broadcast.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
         {"product beyond memory", {"lesson", "14"}, 2, {"14-product.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
+        {"a megabyte identifier", {"lesson", "16"}, 2, {"16-long-name.toml:8:", "bytes)"}, {{"QKV_LESSONS", "@/L"}}},
         {"built-in beyond memory", {"lesson", "15"}, 2, {"15-positions.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
         {"arrays nested 100000 deep", {"lesson", "9"}, 2, {"09-deep.toml:1:", "nested"}, {{"QKV_LESSONS", "@/L"}}},
         {"invalid UTF-8 in a lesson", {"lesson", "10"}, 2, {"10-utf8.toml:1:", "utf-8"}, {{"QKV_LESSONS", "@/L"}}},
@@ -215,6 +229,7 @@ const std::vector<bad_case>& cases() {
         {"Inf as a number", {"check", "6.2", "inf"}, 2, {"'inf' is not a number"}},
         {"number beyond double", {"check", "6.2", "1e999"}, 2, {"'1e999'"}},
         {"division by zero", {"check", "6.2", "1/0"}, 2, {"divides by zero"}},
+        {"a quotient beyond any number", {"check", "6.2", "1e308/1e-308"}, 2, {"too large"}},
         {"matrix not closed", {"check", "3.3", "[[1, 2], [3"}, 2, {"is not a matrix"}},
         {"matrix entry too large for a float", {"check", "3.3", "[[1e39, 2, 3], [1, 2, 3], [1, 2, 3]]"}, 2, {"'1e39'"}},
         {"invalid UTF-8 answer", {"check", "3.1", "\xff\xfe"}, 2, {"is not a shape"}},
@@ -237,6 +252,8 @@ const std::vector<bad_case>& cases() {
         {"sheet answer unreadable", {"grade", "@/sheet-unreadable.toml"}, 1, {}},
         // the progress file
         {"progress folder is a file", {"check", "6.2", "0.49"}, 2, {"state-is-a-file"}, {{"XDG_STATE_HOME", "@/state-is-a-file"}}},
+        {"progress file is a named pipe", {"progress"}, 2, {"progress.json", "not a regular file"}, {{"XDG_STATE_HOME", "@/fifo-state"}}},
+        {"progress file is a named pipe, checking", {"check", "6.2", "0.49"}, 2, {"not a regular file"}, {{"XDG_STATE_HOME", "@/fifo-state"}}},
     };
     return table;
 }
@@ -275,6 +292,7 @@ BOOST_AUTO_TEST_CASE(every_bad_input_is_one_clear_error_and_loses_nothing) {
             BOOST_TEST(r.status == c.status);
             BOOST_TEST(count_lines(r.err) >= (c.status == 2 ? 1u : 0u));
             BOOST_TEST(count_lines(r.err) <= 3u);
+            BOOST_TEST(r.err.size() <= 4096u, "a message quotes what it was given unclipped");
             if (c.status == 2) BOOST_TEST(r.out.empty());
             std::string said = c.status == 2 ? r.err : r.out + r.err;
             bool printable = std::none_of(r.err.begin(), r.err.end(), [](char ch) {
@@ -310,4 +328,135 @@ BOOST_AUTO_TEST_CASE(unreadable_progress_files_are_set_aside_not_lost) {
     BOOST_TEST(kept.size() == 2u);
     BOOST_TEST((std::find(kept.begin(), kept.end(), first) != kept.end()));
     BOOST_TEST((std::find(kept.begin(), kept.end(), second) != kept.end()));
+}
+
+// `qkv scenario -o FILE` replaces only a regular file it may write, keeping its mode; a device, a
+// named pipe, a link to standard output or a read-only file stays exactly as it was. The device
+// is our own (mknod in the scratch folder, numbers of /dev/null), never the machine's.
+BOOST_AUTO_TEST_CASE(scenario_output_replaces_only_a_regular_file_it_may_write) {
+    scratch s;
+    auto write_to = [](const fs::path& p) { return run_qkv({"scenario", "--tokens", "a b", "-o", p.string()}); };
+    auto mode_of = [](const fs::path& p) {
+        struct stat st {};
+        ::lstat(p.c_str(), &st);
+        return st.st_mode;
+    };
+
+    const fs::path read_only = s.dir / "read-only.toml";
+    write_file(read_only, "keep\n");
+    fs::permissions(read_only, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    auto r = write_to(read_only);
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(r.err.find("read-only") != std::string::npos, r.err);
+    BOOST_TEST(read_file(read_only) == "keep\n");
+    BOOST_TEST((mode_of(read_only) & 07777) == 0444u);
+
+    const fs::path fifo = s.dir / "fifo.toml";
+    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    r = write_to(fifo);
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(r.err.find("not a regular file") != std::string::npos, r.err);
+    BOOST_TEST(fs::is_fifo(fifo));
+
+    const fs::path to_stdout = s.dir / "stdout.toml";
+    fs::create_symlink("/proc/self/fd/1", to_stdout);
+    r = write_to(to_stdout);
+    BOOST_TEST(r.status == 2, r.err);
+    BOOST_TEST(fs::is_symlink(to_stdout));
+    BOOST_TEST(fs::read_symlink(to_stdout) == "/proc/self/fd/1");
+
+    const fs::path device = s.dir / "null-twin";
+    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {  // root only
+        r = write_to(device);
+        BOOST_TEST(r.status == 2);
+        BOOST_TEST(r.err.find("not a regular file") != std::string::npos, r.err);
+        BOOST_TEST(S_ISCHR(mode_of(device)));
+    } else {
+        BOOST_TEST_MESSAGE("not root: the device case is skipped");
+    }
+
+    const fs::path mine = s.dir / "mine.toml";  // an ordinary file: replaced, its mode kept
+    write_file(mine, "old\n");
+    fs::permissions(mine, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+    r = write_to(mine);
+    BOOST_TEST(r.status == 0, r.err);
+    BOOST_TEST(read_file(mine).find("tokens = [\"a\", \"b\"]") != std::string::npos);
+    BOOST_TEST((mode_of(mine) & 07777) == 0640u);
+
+    const fs::path link = s.dir / "link.toml";  // a link to it: the file is written, the link stays
+    fs::create_symlink(mine, link);
+    BOOST_TEST(write_to(link).status == 0);
+    BOOST_TEST(fs::is_symlink(link));
+
+    r = run_qkv({"scenario", "--tokens", "a b", "-o", "-"});
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(r.out.find("tokens = [\"a\", \"b\"]") != std::string::npos);
+}
+
+namespace {
+
+// Runs qkv with standard error as `arrange` leaves it (closed, or a file that refuses writes);
+// returns the exit status, or 128 + the signal that ended it.
+int status_with_stderr(const std::vector<std::string>& args, const std::function<void()>& arrange) {
+    const char* bin = std::getenv("QKV_BIN");
+    std::string program = bin ? bin : "qkv";
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        arrange();
+        std::vector<std::string> copy = args;
+        std::vector<char*> argv{program.data()};
+        for (auto& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(program.c_str(), argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+// When standard error cannot be written there is nobody to tell, but the exit status still says
+// what happened: 2, never "terminate called" (134).
+BOOST_AUTO_TEST_CASE(an_unwritable_standard_error_still_ends_with_status_2) {
+    scratch s;
+    const std::vector<std::vector<std::string>> errors = {
+        {"lesson", "99"}, {"frobnicate"}, {"lesson", "1", "--data", "/nonexistent.toml"}, {"check", "6.2", "nan"}};
+    for (const auto& args : errors) {
+        BOOST_TEST_CONTEXT("qkv " << args[0]) {
+            BOOST_TEST(status_with_stderr(args, [] { ::close(2); }) == 2);  // 2>&-
+            BOOST_TEST(status_with_stderr(args, [] {  // a pipe nobody reads: EPIPE
+                int p[2];
+                if (::pipe(p) == 0) ::dup2(p[1], 2), ::close(p[0]);
+            }) == 2);
+            const fs::path full = s.dir / "full-twin";  // our own /dev/full: ENOSPC on every write
+            if (fs::exists(full) || ::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0)
+                BOOST_TEST(status_with_stderr(args, [&] {
+                    int fd = ::open(full.c_str(), O_WRONLY);
+                    ::dup2(fd, 2);
+                }) == 2);
+        }
+    }
+}
+
+// A number too small for a float is 0 in a CSV matrix, as it is when written inline in TOML.
+BOOST_AUTO_TEST_CASE(a_number_too_small_for_a_float_reads_as_zero) {
+    scratch s;
+    write_file(s.dir / "tiny.csv", "1e-50, 1\n-1e-50, 2\n");
+    write_file(s.dir / "tiny.toml", "name = \"tiny\"\ntokens = [\"a\", \"b\"]\n[matrices]\nX = \"tiny.csv\"\n");
+    auto r = run_qkv({"lesson", "1", "--data", (s.dir / "tiny.toml").string(), "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    bool found = false;
+    const auto trace = nlohmann::json::parse(r.out);  // kept alive: a range-for over a temporary's member dangles
+    for (const auto& stage : trace["stages"])
+        for (const auto& v : stage["values"])
+            if (v["name"] == "X") {
+                found = true;
+                BOOST_TEST(v["data"][0][0].get<double>() == 0.0);
+                BOOST_TEST(v["data"][1][1].get<double>() == 2.0);
+            }
+    BOOST_TEST(found);
 }

@@ -4,15 +4,19 @@
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include <pwd.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "qkv/error.hpp"
 #include "qkv/progress.hpp"
 
 using namespace qkv;
@@ -166,4 +170,47 @@ BOOST_AUTO_TEST_CASE(killed_mid_write_leaves_old_or_new) {
     std::size_t files = 0;
     for (auto& e : fs::directory_iterator(fs::path(s.file()).parent_path())) files += e.is_regular_file();
     BOOST_TEST(files == 1u);
+}
+
+// 2147483647 attempts is absurd but possible in a hand-edited file; one more must not wrap to a
+// negative count, which would make the whole file unreadable and set aside.
+BOOST_AUTO_TEST_CASE(an_attempt_counter_at_its_largest_stays_there) {
+    scratch s;
+    progress p;
+    p.by_id["3.1"].attempts = INT_MAX;
+    p.record("3.1", false);
+    BOOST_TEST(p.of("3.1").attempts == INT_MAX);
+    save_progress(p, s.file());
+    std::string warning;
+    BOOST_TEST(load_progress(s.file(), &warning).of("3.1").attempts == INT_MAX);
+    BOOST_TEST(warning.empty());
+}
+
+// A named pipe where the file should be would block a plain open for ever (no writer comes).
+BOOST_AUTO_TEST_CASE(a_progress_file_that_is_a_named_pipe_is_refused_at_once) {
+    scratch s;
+    fs::create_directories(fs::path(s.file()).parent_path());
+    BOOST_REQUIRE(::mkfifo(s.file().c_str(), 0600) == 0);
+    BOOST_CHECK_EXCEPTION(load_progress(s.file()), input_error, [](const input_error& e) {
+        return std::string(e.what()).find("not a regular file") != std::string::npos;
+    });
+    BOOST_TEST(fs::is_fifo(s.file()));  // left where it was, not set aside
+}
+
+// With neither XDG_STATE_HOME nor HOME, the home folder comes from the password database, never
+// from the current folder.
+BOOST_AUTO_TEST_CASE(without_home_progress_goes_to_the_users_home_folder) {
+    const std::string xdg = std::getenv("XDG_STATE_HOME") ? std::getenv("XDG_STATE_HOME") : "";
+    const std::string home = std::getenv("HOME") ? std::getenv("HOME") : "";
+    ::unsetenv("XDG_STATE_HOME");
+    ::unsetenv("HOME");
+    const passwd* pw = ::getpwuid(::getuid());
+    BOOST_REQUIRE(pw);
+    const std::string want = std::string(pw->pw_dir) + "/.local/state/qkv/progress.json";
+    BOOST_TEST(progress_path() == want);
+    ::setenv("HOME", "relative/folder", 1);  // not a folder one can rely on: the database again
+    BOOST_TEST(progress_path() == want);
+    if (!xdg.empty()) ::setenv("XDG_STATE_HOME", xdg.c_str(), 1);
+    if (!home.empty()) ::setenv("HOME", home.c_str(), 1);
+    else ::unsetenv("HOME");
 }

@@ -29,10 +29,13 @@ struct progress {
     void record(const std::string& id, bool correct);
 };
 
-// The file's path: XDG_STATE_HOME/qkv/progress.json, else HOME/.local/state/qkv/progress.json.
+// The file's path: XDG_STATE_HOME/qkv/progress.json, else HOME/.local/state/qkv/progress.json,
+// HOME being the user's home folder from the password database when the variable is unset.
+// input_error when there is no absolute folder to be had.
 std::string progress_path();
 
-// Read the file; a missing file is empty progress. A file that is not valid progress JSON is
+// Read the file; a missing file is empty progress, and one that is not a regular file (a named
+// pipe, a device) an input_error. A file that is not valid progress JSON is
 // renamed to PATH.corrupt-YYYYMMDD-HHMMSS and empty progress returned, with `warning` saying so
 // (the caller prints it; library code does not).
 progress load_progress(const std::string& path, std::string* warning = nullptr);
