@@ -1,6 +1,7 @@
 // Raw mode with a guarantee: the saved termios goes back on destruction and from the SIGINT /
-// SIGTERM / SIGHUP handlers (tcsetattr and write are async-signal-safe), and so does the screen
-// the presenter took over, so no way out leaves the terminal broken.
+// SIGTERM / SIGHUP / SIGQUIT handlers (tcsetattr and write are async-signal-safe), and so does the
+// screen the presenter took over, so no way out leaves the terminal broken. Ctrl-Z gives both back
+// before the process stops, and `fg` (SIGCONT) takes them again and asks for a redraw.
 #include "qkv/terminal.hpp"
 
 #include <cerrno>
@@ -19,12 +20,13 @@ namespace qkv::terminal {
 namespace {
 
 // The one saved state (qkv never nests raw modes); read by the signal handlers.
-struct termios saved_mode;
+struct termios saved_mode, raw_termios;
 volatile std::sig_atomic_t saved_fd = -1;   // whose termios to restore, or -1
 volatile std::sig_atomic_t screen_fd = -1;  // which terminal is on the alternate screen, or -1
+volatile std::sig_atomic_t suspended = 0;   // given back for Ctrl-Z, not yet taken again
 volatile std::sig_atomic_t resize_seen = 0;
-// The self-pipe: SIGWINCH writes a byte, wait_byte polls it beside the keys, so a resize that
-// arrives just before poll starts still wakes it.
+// The self-pipe: SIGWINCH and SIGCONT write a byte, wait_byte polls it beside the keys, so a
+// signal that arrives just before poll starts still wakes it.
 int wake[2] = {-1, -1};
 
 // Alternate screen on, cursor hidden; and back: cursor shown, colours reset, main screen.
@@ -52,10 +54,51 @@ extern "C" void restore_and_reraise(int sig) {
     std::raise(sig);
 }
 
+void wake_up() {
+    if (wake[1] >= 0) (void)!::write(wake[1], "w", 1);
+}
+
 extern "C" void note_resize(int) {
     int saved_errno = errno;
     resize_seen = 1;
-    if (wake[1] >= 0) (void)!::write(wake[1], "w", 1);
+    wake_up();
+    errno = saved_errno;
+}
+
+void handle(int sig, void (*fn)(int));
+
+// After a stop: raw mode and the screen again, and a redraw, since the shell drew over it.
+void take_back() {
+    if (!suspended) return;
+    suspended = 0;
+    if (screen_fd >= 0) write_all(screen_fd, enter_screen, sizeof enter_screen - 1);
+    if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &raw_termios);
+    resize_seen = 1;
+    wake_up();
+}
+
+extern "C" void resume(int) {
+    int saved_errno = errno;
+    take_back();
+    errno = saved_errno;
+}
+
+// Ctrl-Z: the shell gets its terminal back as it was, then the process stops for real (the
+// default action, raised with the signal unblocked). When it continues, SIGCONT's handler has
+// taken the terminal again; in an orphaned process group the kernel does not stop us at all, and
+// we take it back here.
+extern "C" void suspend(int sig) {
+    int saved_errno = errno;
+    restore_all();
+    suspended = 1;
+    std::signal(sig, SIG_DFL);
+    sigset_t just;
+    sigemptyset(&just);
+    sigaddset(&just, sig);
+    sigprocmask(SIG_UNBLOCK, &just, nullptr);
+    std::raise(sig);
+    handle(sig, suspend);
+    take_back();
     errno = saved_errno;
 }
 
@@ -98,14 +141,15 @@ raw_mode::raw_mode(int fd, screen s, int out_fd) : fd_(fd) {
     bool keys = is_tty(fd) && tcgetattr(fd, &saved_mode) == 0;
     bool full = s == screen::full && is_tty(out_fd);
     if (!keys && !full) return;
-    handle(SIGINT, restore_and_reraise);
-    handle(SIGTERM, restore_and_reraise);
-    handle(SIGHUP, restore_and_reraise);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) handle(sig, restore_and_reraise);
+    resize_seen = 0;
+    suspended = 0;
+    if (wake[0] < 0 && ::pipe(wake) == 0) {
+        for (int fd : wake) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK), fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
+    handle(SIGTSTP, suspend);
+    handle(SIGCONT, resume);
     if (full) {
-        resize_seen = 0;
-        if (wake[0] < 0 && ::pipe(wake) == 0) {
-            for (int fd : wake) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK), fcntl(fd, F_SETFD, FD_CLOEXEC);
-        }
         handle(SIGWINCH, note_resize);
         screen_fd = out_fd;
         write_all(out_fd, enter_screen, sizeof enter_screen - 1);
@@ -115,6 +159,7 @@ raw_mode::raw_mode(int fd, screen s, int out_fd) : fd_(fd) {
         raw.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO);  // keys one at a time, not echoed; ISIG stays
         raw.c_cc[VMIN] = 1;
         raw.c_cc[VTIME] = 0;
+        raw_termios = raw;
         saved_fd = fd;
         active_ = tcsetattr(fd, TCSAFLUSH, &raw) == 0;
     }
@@ -125,10 +170,7 @@ raw_mode::~raw_mode() {
     restore_all();
     saved_fd = -1;
     screen_fd = -1;
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-    std::signal(SIGHUP, SIG_DFL);
-    std::signal(SIGWINCH, SIG_DFL);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH}) std::signal(sig, SIG_DFL);
 }
 
 std::optional<char> read_byte(int fd) {

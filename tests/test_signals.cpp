@@ -34,12 +34,16 @@ namespace {
 // output on a pipe instead when asked), and the terminal's mode from before it started.
 class on_pty {
 public:
-    explicit on_pty(const std::vector<std::string>& args, bool stdout_to_pipe = false) {
+    // With job_control, qkv runs as a shell would run it: in a foreground process group of its own
+    // under a session leader that waits for it, so that Ctrl-Z really stops it (the kernel does not
+    // stop a process group that has no parent in its session).
+    explicit on_pty(const std::vector<std::string>& args, bool stdout_to_pipe = false, bool job_control = false) {
         winsize size{24, 100, 0, 0};
         BOOST_REQUIRE(openpty(&master_, &slave_, nullptr, nullptr, &size) == 0);
         BOOST_REQUIRE(tcgetattr(slave_, &before_) == 0);
-        int out[2] = {-1, -1};
+        int out[2] = {-1, -1}, report[2] = {-1, -1};
         if (stdout_to_pipe) BOOST_REQUIRE(pipe(out) == 0);
+        if (job_control) BOOST_REQUIRE(pipe(report) == 0);
         const char* bin = std::getenv("QKV_BIN");
         std::string program = bin ? bin : "qkv";
         pid_ = fork();
@@ -49,14 +53,24 @@ public:
             if (login_tty(slave_) != 0) _exit(126);  // new session, the pty as controlling terminal
             if (stdout_to_pipe) dup2(out[1], 1), close(out[0]), close(out[1]);
             setenv("TERM", "xterm-256color", 1);
-            std::vector<std::string> copy = args;
-            std::vector<char*> argv{program.data()};
-            for (auto& a : copy) argv.push_back(a.data());
-            argv.push_back(nullptr);
-            execv(program.c_str(), argv.data());
-            _exit(127);
+            if (job_control) {
+                pid_t job = fork();  // the job runs qkv, this process waits for it like a shell
+                if (job != 0) be_a_shell_for(job, report[1]);
+                setpgid(0, 0);
+                std::signal(SIGTTOU, SIG_IGN);  // a background group may not take the terminal otherwise
+                tcsetpgrp(0, getpid());
+                std::signal(SIGTTOU, SIG_DFL);
+                close(report[0]), close(report[1]);
+            }
+            exec_qkv(program, args);
         }
         if (stdout_to_pipe) close(out[1]), pipe_ = out[0];
+        qkv_pid_ = pid_;
+        if (job_control) {
+            close(report[1]);
+            BOOST_REQUIRE(read(report[0], &qkv_pid_, sizeof qkv_pid_) == static_cast<ssize_t>(sizeof qkv_pid_));
+            close(report[0]);
+        }
         fcntl(master_, F_SETFL, fcntl(master_, F_GETFL) | O_NONBLOCK);
     }
     ~on_pty() {
@@ -82,7 +96,15 @@ public:
         return tcgetattr(slave_, &t) == 0 && !(t.c_lflag & ICANON);
     }
     void type(const std::string& keys) { BOOST_REQUIRE(write(master_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())); }
-    void signal(int sig) { kill(pid_, sig); }
+    void signal(int sig) { kill(qkv_pid_, sig); }
+    // Stopped, as /proc/PID/stat says ('T').
+    bool stopped() const {
+        std::ifstream stat("/proc/" + std::to_string(qkv_pid_) + "/stat");
+        std::string line;
+        std::getline(stat, line);
+        auto close = line.rfind(')');
+        return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'T';
+    }
     void close_pipe() { close(pipe_), pipe_ = -1; }
     std::string read_pipe(std::size_t at_least) {
         std::string got;
@@ -123,7 +145,26 @@ public:
 
 private:
     int master_ = -1, slave_ = -1, pipe_ = -1;
-    pid_t pid_ = -1;
+    pid_t pid_ = -1, qkv_pid_ = -1;
+
+    [[noreturn]] static void exec_qkv(std::string program, std::vector<std::string> args) {
+        std::vector<char*> argv{program.data()};
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(program.c_str(), argv.data());
+        _exit(127);
+    }
+    // The session leader's part: qkv's pid reported, its exit status passed on (a stop is not an
+    // end: waitpid without WUNTRACED).
+    [[noreturn]] static void be_a_shell_for(pid_t job, int report) {
+        setpgid(job, job);
+        (void)!write(report, &job, sizeof job);
+        close(report);
+        int st = 0;
+        while (waitpid(job, &st, 0) < 0 && errno == EINTR) {
+        }
+        _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    }
     termios before_{};
     std::string screen_;
     std::optional<int> status_;
@@ -261,4 +302,48 @@ BOOST_AUTO_TEST_CASE(a_scenario_killed_while_written_leaves_no_partial_file) {
         }
     }
     fs::remove_all(dir);
+}
+
+// Ctrl-\ is Ctrl-C with a core: the terminal comes back all the same, and the screen too.
+BOOST_AUTO_TEST_CASE(ctrl_backslash_restores_the_terminal_and_the_screen) {
+    {
+        on_pty p({"lesson", "3", "--step"});
+        BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+        p.type("\x1c");  // Ctrl-\\, SIGQUIT through the line discipline
+        BOOST_TEST(p.wait_status() == 131);
+        BOOST_TEST(p.mode_restored());
+    }
+    on_pty p({"lesson", "8", "--present"});
+    BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+    p.type("\x1c");
+    BOOST_TEST(p.wait_status() == 131);
+    BOOST_TEST(p.mode_restored());
+    BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+    BOOST_TEST(p.screen().rfind("\x1b[?25h") > p.screen().rfind("\x1b[?25l"), "the cursor stayed hidden");
+}
+
+// Ctrl-Z gives the shell a normal terminal (main screen, cursor, cooked mode) before stopping;
+// fg takes raw mode and the screen again and redraws; q still ends cleanly.
+BOOST_AUTO_TEST_CASE(ctrl_z_gives_the_terminal_back_and_fg_takes_it_again) {
+    for (const char* mode : {"--present", "--step"}) {
+        BOOST_TEST_CONTEXT(mode) {
+            const bool present = std::string(mode) == "--present";
+            on_pty p({"lesson", "5", mode}, false, true);
+            BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+            p.type("\x1a");  // Ctrl-Z through the line discipline
+            BOOST_REQUIRE(p.until([&] { return p.stopped(); }));
+            BOOST_TEST(p.mode_restored());
+            if (present) BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+            const std::size_t before = p.screen().size();
+            p.signal(SIGCONT);  // what fg sends
+            BOOST_TEST(p.until([&] { return p.raw(); }));
+            if (present) {
+                BOOST_TEST(p.until([&] { return p.screen().rfind(enter_alternate) > p.screen().rfind(leave_alternate); }));
+                BOOST_TEST(p.until([&] { return p.screen().size() > before + 200; }), "no redraw after fg");
+            }
+            p.type("q");
+            BOOST_TEST(p.wait_status() == 0);
+            BOOST_TEST(p.mode_restored());
+        }
+    }
 }

@@ -20,7 +20,9 @@ std::size_t height(int fd, std::size_t fallback = 24);
 enum class screen { keep, full };
 
 // While alive, fd is in non-canonical, no-echo mode (signals still work). The destructor puts
-// the saved mode back; so do SIGINT and SIGTERM (then the process ends with 128 + signal).
+// the saved mode back; so do SIGINT, SIGTERM, SIGHUP and SIGQUIT (then the process ends with
+// 128 + signal). Ctrl-Z (SIGTSTP) puts it back and stops; SIGCONT takes raw mode (and the
+// alternate screen) again and reports through resized() that the screen needs drawing again.
 // With screen::full and a terminal on out_fd, it also switches out_fd to the alternate screen and
 // hides the cursor, and reports window-size changes through resized(); all of it is undone in the
 // same places as the termios.
@@ -45,7 +47,8 @@ std::optional<char> read_byte(int fd);
 enum class wait_result { byte, timeout, end, interrupted };
 wait_result wait_byte(int fd, int timeout_ms, char& c);
 
-// True once after each SIGWINCH seen while a full-screen raw_mode is alive.
+// True once after each SIGWINCH seen while a full-screen raw_mode is alive, and after each
+// return from a stop (Ctrl-Z, then fg): the screen must be drawn again.
 bool resized();
 
 }  // namespace qkv::terminal
