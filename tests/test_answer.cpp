@@ -9,13 +9,15 @@
 
 #include "qkv/answer.hpp"
 #include "qkv/error.hpp"
+#include "support/scratch.hpp"
 
 using namespace qkv;
 
 namespace {
 
 std::string temp_file(const std::string& name, const std::string& text) {
-    auto path = std::filesystem::temp_directory_path() / ("qkv_test_answer_" + std::to_string(::getpid()) + "_" + name);
+    static const qkv::test::scratch_dir scratch("answer");
+    auto path = scratch / name;
     std::ofstream(path, std::ios::binary) << text;
     return path.string();
 }

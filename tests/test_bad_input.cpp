@@ -25,6 +25,7 @@
 
 #include "support/files.hpp"
 #include "support/run_qkv.hpp"
+#include "support/scratch.hpp"
 
 using qkv::test::read_file;
 using qkv::test::run_qkv;
@@ -70,11 +71,10 @@ std::string big_lesson_error() {
 
 // The scratch folder: every file the cases read, generated here rather than committed.
 struct scratch {
-    fs::path dir;
+    qkv::test::scratch_dir folder{"bad-input"};
+    const fs::path dir = folder.path;
 
     scratch() {
-        dir = fs::temp_directory_path() / fmt::format("qkv_bad_input_{}", ::getpid());
-        fs::remove_all(dir);
         const fs::path L = dir / "L";
         std::string one = read_file("lessons/01-simplified.toml");
         write_file(L / "01-empty.toml", "");
@@ -135,11 +135,6 @@ struct scratch {
         fs::create_directories(dir / "fifo-state" / "qkv");
         ::mkfifo((dir / "fifo-state" / "qkv" / "progress.json").c_str(), 0600);
     }
-    ~scratch() {
-        std::error_code ec;
-        fs::remove_all(dir, ec);
-    }
-
     // Every file under the folder with its size: what a case must leave as it found it.
     std::map<std::string, std::uintmax_t> listing() const {
         std::map<std::string, std::uintmax_t> out;

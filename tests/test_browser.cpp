@@ -16,6 +16,7 @@
 
 #include "qkv/kernels.hpp"
 #include "qkv/scenario.hpp"
+#include "support/scratch.hpp"
 #include "support/run_qkv.hpp"
 
 using qkv::test::run_qkv;
@@ -40,18 +41,9 @@ std::string chromium_path() {
     return p;
 }
 
-struct temp_dir {
-    fs::path path;
-    temp_dir() {
-        std::string tmpl = (fs::temp_directory_path() / "qkv-browser-XXXXXX").string();
-        path = mkdtemp(tmpl.data());
-    }
-    ~temp_dir() { fs::remove_all(path); }
-};
-
 // Headless Chromium with everything that could reach the network off, in a fresh profile.
 std::string chromium(const std::string& what, const fs::path& page) {
-    temp_dir profile;
+    qkv::test::scratch_dir profile;
     std::string cmd = fmt::format(
         "timeout 90 '{}' --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
         "--disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage "
@@ -67,7 +59,7 @@ boost::test_tools::assertion_result chromium_runs(utf::test_unit_id) {
         r.message() << "chromium is not installed (bash .ci/deps --tests installs it): the browser tests are skipped";
         return r;
     }
-    temp_dir d;
+    qkv::test::scratch_dir d;
     std::ofstream(d.path / "blank.html") << "<!DOCTYPE html><title>t</title><p>ok</p>";
     if (chromium("--dump-dom", d.path / "blank.html").find("<p>ok</p>") == std::string::npos) {
         r.message() << "chromium is installed but cannot run here: the browser tests are skipped";
@@ -85,7 +77,7 @@ std::size_t count(const std::string& s, const std::string& what) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(chromium_shows_the_lesson_its_numbers_and_the_legend, *utf::precondition(chromium_runs)) {
-    temp_dir d;
+    qkv::test::scratch_dir d;
     fs::path page = d.path / "lesson5.html";
     auto r = run_qkv({"lesson", "5", "--format", "html"});
     BOOST_REQUIRE_EQUAL(r.status, 0);
@@ -131,7 +123,7 @@ BOOST_AUTO_TEST_CASE(chromium_shows_the_lesson_its_numbers_and_the_legend, *utf:
 }
 
 BOOST_AUTO_TEST_CASE(a_chinese_handout_of_every_lesson_loads, *utf::precondition(chromium_runs)) {
-    temp_dir d;
+    qkv::test::scratch_dir d;
     fs::path page = d.path / "all.html";
     auto r = run_qkv({"lesson", "all", "--format", "html", "--lang", "zh"});
     BOOST_REQUIRE_EQUAL(r.status, 0);

@@ -13,18 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/scratch.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
-
-struct temp_dir {
-    fs::path path;
-    temp_dir() {
-        std::string tmpl = (fs::temp_directory_path() / "qkv-install-XXXXXX").string();
-        path = mkdtemp(tmpl.data());
-    }
-    ~temp_dir() { fs::remove_all(path); }
-};
 
 struct result {
     int status = -1;
@@ -76,7 +69,7 @@ fs::path find_file(const fs::path& root, const std::string& tail) {
 
 BOOST_AUTO_TEST_CASE(an_installed_qkv_finds_its_own_lessons_from_anywhere) {
     fs::path build = fs::path(std::getenv("QKV_BIN")).parent_path().parent_path();
-    temp_dir dest;
+    qkv::test::scratch_dir dest;
     auto inst = run_in(build, {"meson", "install", "--no-rebuild", "--quiet", "--destdir", dest.path.string()});
     BOOST_REQUIRE_EQUAL(inst.status, 0);
 
@@ -114,7 +107,7 @@ BOOST_AUTO_TEST_CASE(an_installed_qkv_finds_its_own_lessons_from_anywhere) {
     BOOST_TEST(numbers(after_move.out) == fewer);
 
     // QKV_LESSONS points it at another folder.
-    temp_dir mine;
+    qkv::test::scratch_dir mine;
     fs::copy_file("lessons/03-scores.toml", mine.path / "42-mine.toml");
     auto other = run_in("/", {(moved / "bin/qkv").string(), "list", "--format", "json"}, "QKV_LESSONS=" + mine.path.string());
     BOOST_TEST(other.status == 0);

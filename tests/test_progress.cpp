@@ -18,6 +18,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/progress.hpp"
+#include "support/scratch.hpp"
 
 using namespace qkv;
 namespace fs = std::filesystem;
@@ -26,16 +27,8 @@ namespace {
 
 // A fresh folder per test case, removed afterwards.
 struct scratch {
-    fs::path dir;
-    scratch() {
-        dir = fs::temp_directory_path() / ("qkv_test_progress_" + std::to_string(::getpid()) + "_" +
-                                           std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-        fs::create_directories(dir);
-    }
-    ~scratch() {
-        std::error_code ec;
-        fs::remove_all(dir, ec);
-    }
+    qkv::test::scratch_dir folder{"progress"};
+    const fs::path dir = folder.path;
     std::string file() const { return (dir / "qkv" / "progress.json").string(); }
 };
 

@@ -12,6 +12,7 @@
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/scenario_gen.hpp"
+#include "support/scratch.hpp"
 
 using namespace qkv;
 namespace fs = std::filesystem;
@@ -20,11 +21,10 @@ namespace {
 
 // Write text to a fresh file and load it as a scenario.
 scenario reload(const std::string& text) {
-    fs::path p = fs::temp_directory_path() / fs::path("qkv-scen-" + std::to_string(::getpid()) + ".toml");
+    const qkv::test::scratch_dir scratch("scenario-gen");
+    const fs::path p = scratch / "s.toml";
     std::ofstream(p, std::ios::binary) << text;
-    scenario s = load_scenario(p.string());
-    fs::remove(p);
-    return s;
+    return load_scenario(p.string());
 }
 
 void expect_same(const scenario& a, const scenario& b) {

@@ -24,6 +24,7 @@
 #include <utmp.h>
 
 #include "support/run_qkv.hpp"
+#include "support/scratch.hpp"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -256,9 +257,8 @@ BOOST_AUTO_TEST_CASE(a_closed_pipe_while_a_lesson_prints_ends_quietly) {
 
 // `qkv scenario -o FILE` killed at any moment leaves FILE absent or whole, and no temporary.
 BOOST_AUTO_TEST_CASE(a_scenario_killed_while_written_leaves_no_partial_file) {
-    fs::path dir = fs::temp_directory_path() / ("qkv_signals_" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const qkv::test::scratch_dir scratch("signals");
+    const fs::path dir = scratch.path;
     std::string tokens;
     for (int i = 0; i < 64; ++i) tokens += "t" + std::to_string(i) + " ";
     std::vector<std::string> args{"scenario", "--tokens", tokens, "--d-model", "512", "-o", (dir / "s.toml").string()};
@@ -301,7 +301,6 @@ BOOST_AUTO_TEST_CASE(a_scenario_killed_while_written_leaves_no_partial_file) {
             }
         }
     }
-    fs::remove_all(dir);
 }
 
 // Ctrl-\ is Ctrl-C with a core: the terminal comes back all the same, and the screen too.
