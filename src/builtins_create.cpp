@@ -11,21 +11,18 @@ namespace {
 
 using namespace builtin_detail;
 
-value randn_fn(const args_t& a, eval_context& ctx) {
-    std::size_t r = whole(a[0], 0, "randn", "r", ctx);
-    std::size_t c = whole(a[1], 0, "randn", "c", ctx);
-    std::size_t seed = whole(a[2], 0, "randn", "seed", ctx);
-    need_cells(r, c, "randn", ctx);
-    return value::of(kernels::randn(r, c, seed));  // [r, c]
+// randn(r, c, seed) and rand(r, c, seed): the same checks, then samples from `draw`.
+template <typename Draw>
+value random_matrix(const args_t& a, eval_context& ctx, const char* fn, Draw draw) {
+    std::size_t r = whole(a[0], 0, fn, "r", ctx);
+    std::size_t c = whole(a[1], 0, fn, "c", ctx);
+    std::size_t seed = whole(a[2], 0, fn, "seed", ctx);
+    need_cells(r, c, fn, ctx);
+    return value::of(draw(r, c, seed));  // [r, c]
 }
 
-value rand_fn(const args_t& a, eval_context& ctx) {
-    std::size_t r = whole(a[0], 0, "rand", "r", ctx);
-    std::size_t c = whole(a[1], 0, "rand", "c", ctx);
-    std::size_t seed = whole(a[2], 0, "rand", "seed", ctx);
-    need_cells(r, c, "rand", ctx);
-    return value::of(kernels::rand_uniform(r, c, seed));  // [r, c]
-}
+value randn_fn(const args_t& a, eval_context& ctx) { return random_matrix(a, ctx, "randn", kernels::randn); }
+value rand_fn(const args_t& a, eval_context& ctx) { return random_matrix(a, ctx, "rand", kernels::rand_uniform); }
 
 value uniform_fn(const args_t& a, eval_context& ctx) {
     std::size_t n = whole(a[0], 0, "uniform", "n", ctx);

@@ -35,21 +35,27 @@ value join_columns(const value& v) {
     return value::of(std::move(out), v.rows, {{}, v.cols.axis});
 }
 
+// split_heads(M, h) and split_cols(A, p): a matrix and a count that divides its columns, then
+// the same split; `not_dividing` words the error the way each lesson speaks of it.
+template <typename Words>
+value split_columns_fn(const args_t& a, eval_context& ctx, const char* fn, const char* M_name,
+                       const char* p_name, Words not_dividing) {
+    const matrix& M = need_matrix(a[0], fn, M_name, ctx);  // [n, c]
+    std::size_t p = whole(a[1], 1, fn, p_name, ctx);
+    if (M.cols % p != 0) formula_error(ctx, not_dividing(p, M.cols));
+    return split_columns(a[0], p);  // [p, n, c/p]
+}
+
 value split_heads_fn(const args_t& a, eval_context& ctx) {
-    const matrix& M = need_matrix(a[0], "split_heads", "M", ctx);  // M: [n, d_model]
-    std::size_t h = whole(a[1], 1, "split_heads", "h", ctx);
-    if (M.cols % h != 0)
-        formula_error(ctx, fmt::format("heads ({}) must divide d_model ({}), the columns of M in "
-                                       "split_heads(M, h)", h, M.cols));
-    return split_columns(a[0], h);  // [h, n, d_k]
+    return split_columns_fn(a, ctx, "split_heads", "M", "h", [](std::size_t h, std::size_t d_model) {
+        return fmt::format("heads ({}) must divide d_model ({}), the columns of M in split_heads(M, h)", h, d_model);
+    });
 }
 
 value split_cols_fn(const args_t& a, eval_context& ctx) {
-    const matrix& A = need_matrix(a[0], "split_cols", "A", ctx);  // [r, c]
-    std::size_t p = whole(a[1], 1, "split_cols", "p", ctx);
-    if (A.cols % p != 0)
-        formula_error(ctx, fmt::format("split_cols(A, p): p = {} must divide the {} columns of A", p, A.cols));
-    return split_columns(a[0], p);  // [p, r, c/p]
+    return split_columns_fn(a, ctx, "split_cols", "A", "p", [](std::size_t p, std::size_t cols) {
+        return fmt::format("split_cols(A, p): p = {} must divide the {} columns of A", p, cols);
+    });
 }
 
 value split_rows_fn(const args_t& a, eval_context& ctx) {
