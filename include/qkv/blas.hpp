@@ -1,7 +1,8 @@
 // The one door to OpenBLAS: every matrix product in qkv goes through here, and no cblas call
 // exists anywhere else. Leading dimensions appear only here and in the attention kernels at
-// scale (attention.cpp), which work on tiles of larger buffers; lesson-level code never sees one.
-// kernels.hpp holds the plain-loop reference of each product.
+// scale (attention.cpp, through gemm_raw), which work on tiles of larger buffers, and for the
+// SVD inside lapack.cpp; lesson-level code never sees one. kernels.hpp holds the plain-loop
+// reference of each product.
 #pragma once
 
 #include "qkv/matrix.hpp"
