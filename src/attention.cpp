@@ -4,224 +4,27 @@
 #include "qkv/attention.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <bit>
-#include <cstdint>
 #include <cmath>
-#include <cstring>
-#include <exception>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <numbers>
 #include <stdexcept>
-#include <thread>
 #include <vector>
-
-// GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() as the unused source of their masked
-// builtins and then warn that it is uninitialised (GCC bug 105593); not ours to fix.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
 
 #include "qkv/blas.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/parallel_for.hpp"
+#include "qkv/row_kernels.hpp"
 
 namespace qkv::attention {
 
 namespace {
 
-// Sixteen or eight floats (or ints) as one value: GCC turns the arithmetic on them into AVX-512,
-// AVX2 or pairs of SSE instructions, whichever the function using them is compiled for (the row
-// helpers below come in those three builds). Passing one by value would change the ABI without
-// AVX; every function that does is always inlined, so GCC's warning about it does not apply.
-#pragma GCC diagnostic ignored "-Wpsabi"
-using vf16 = float __attribute__((vector_size(64)));
-using vi16 = std::int32_t __attribute__((vector_size(64)));
-using vf8 = float __attribute__((vector_size(32)));
-using vi8 = std::int32_t __attribute__((vector_size(32)));
-
-// 2^x = 2^k · 2^r, k = round(x), |r| <= 1/2; for a float or a vector alike. Base 2 because the
-// softmax can have it for free: scores multiplied by log2(e) (folded into the alpha of the
-// product that makes them) give exp(s) = 2^(s · log2 e), and 2^x needs neither that multiply
-// nor a two-part ln 2 reduction. Always inlined, so each build compiles it for its own
-// instructions.
-template <class F, class I>
-[[gnu::always_inline]] inline F exp2_approx_t(F x) {
-    // clamped so 2^k stays a normal float: below 2^-126 the true value only ever meets sums of
-    // at least 1 (the softmax's largest term is 1 or more); above 2^127 is out of range
-    const F lo = F{} - 126.0f, hi = F{} + 127.0f;
-    x = x < lo ? lo : x;
-    x = x > hi ? hi : x;
-    constexpr float round_magic = 12582912.0f;  // 1.5 · 2^23: adding it rounds to an integer
-    const F t = x + round_magic;
-    const F r = x - (t - round_magic);  // exact
-    const I k = std::bit_cast<I>(t) - std::bit_cast<std::int32_t>(round_magic);
-    // 2^r = 1 + r·q(r), q of degree 4 fitted for the least largest relative error on
-    // [-1/2, 1/2] (Lawson's iteration; 1.9e-7 in float, one multiply-add fewer than Taylor)
-    const F p = 1.0f + r * (0.693147004f + r * (0.240222424f + r * (0.0555073358f + r * (0.00967151299f +
-                    r * 0.00132647238f))));
-    return p * std::bit_cast<F>((k + 127) << 23);
-}
-
-}  // namespace
-
-namespace detail {
-
-float exp2_approx(float x) { return exp2_approx_t<float, std::int32_t>(x); }
-
-}  // namespace detail
-
-namespace {
-
 using blas::trans;
-constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+using detail::active_row_kernels;
+using detail::exp2_row;
+using detail::row_kernels;
 constexpr float log2e = std::numbers::log2e_v<float>;
-template <class F>
-[[gnu::always_inline]] inline F load(const float* s) {
-    F v;
-    std::memcpy(&v, s, sizeof v);  // unaligned
-    return v;
-}
-
-// max over s[0, n), F lanes at a time
-template <class F>
-[[gnu::always_inline]] inline float row_max_t(const float* s, std::size_t n) {
-    constexpr std::size_t lanes = sizeof(F) / sizeof(float);
-    F acc = F{} + neg_inf;
-    std::size_t j = 0;
-    for (; j + lanes <= n; j += lanes) {
-        const F v = load<F>(s + j);
-        acc = v > acc ? v : acc;
-    }
-    float m = neg_inf;
-    for (; j < n; ++j) m = std::max(m, s[j]);
-    for (std::size_t l = 0; l < lanes; ++l) m = std::max(m, acc[l]);
-    return m;
-}
-
-// s[j] = 2^(s[j] - m) in place over [0, n); returns their sum, and in s_max the largest s[j]
-// as it was. m need not be the max: the fused softmax passes the max of earlier key blocks and
-// checks s_max afterwards (2^x is clamped at 2^127, so a result is only to be trusted when
-// s_max − m is well below that).
-template <class F, class I>
-[[gnu::always_inline]] inline float exp2_sum_t(float* s, std::size_t n, float m, float& s_max) {
-    constexpr std::size_t lanes = sizeof(F) / sizeof(float);
-    F acc = {}, top = F{} + neg_inf;
-    std::size_t j = 0;
-    for (; j + lanes <= n; j += lanes) {
-        const F x = load<F>(s + j);
-        top = x > top ? x : top;
-        const F e = exp2_approx_t<F, I>(x - m);
-        std::memcpy(s + j, &e, sizeof e);
-        acc += e;
-    }
-    float sum = 0.0f, mx = neg_inf;
-    for (; j < n; ++j) {
-        mx = std::max(mx, s[j]);
-        sum += s[j] = exp2_approx_t<float, std::int32_t>(s[j] - m);
-    }
-    for (std::size_t l = 0; l < lanes; ++l) sum += acc[l], mx = std::max(mx, top[l]);
-    s_max = mx;
-    return sum;
-}
-
-// The three builds. (Sixteen lanes only with AVX-512: GCC 12 scalarises a select wider than
-// the machine's registers.)
-[[gnu::target("arch=x86-64-v4")]] float row_max_avx512(const float* s, std::size_t n) { return row_max_t<vf16>(s, n); }
-[[gnu::target("arch=x86-64-v3")]] float row_max_avx2(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
-float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
-// 2^(v − m) and the running max and sum for 16 floats; `in` marks the lanes that are there.
-[[gnu::target("arch=x86-64-v4"), gnu::always_inline]] inline __m512 exp2_avx512(__m512 v, __m512 mv, __m512& top,
-                                                                             __m512& acc, __mmask16 in) {
-    top = _mm512_mask_max_ps(top, in, top, v);
-    const __m512 x = _mm512_max_ps(_mm512_sub_ps(v, mv), _mm512_set1_ps(-126.0f));
-    const __m512 k = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m512 r = _mm512_sub_ps(x, k);
-    __m512 q = _mm512_fmadd_ps(r, _mm512_set1_ps(0.00132647238f), _mm512_set1_ps(0.00967151299f));
-    q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.0555073358f));
-    q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.240222424f));
-    q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.693147004f));
-    q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(1.0f));
-    const __m512 e = _mm512_scalef_ps(q, k);
-    acc = _mm512_mask_add_ps(acc, in, acc, e);
-    return e;
-}
-// AVX-512 has the two steps of 2^x around the polynomial as instructions: vrndscaleps rounds x
-// to k and vscalefps makes q · 2^k, three operations where the portable code needs seven. The
-// same k, r and polynomial as exp2_approx_t, so the same floats up to 2^127 (beyond: inf, not
-// the clamp). Only the tail is masked: with masked stores in the loop the whole fused forward
-// pass ran 2 % slower on Zen 4.
-[[gnu::target("arch=x86-64-v4")]] float exp2_sum_avx512(float* s, std::size_t n, float m, float& s_max) {
-    const __m512 mv = _mm512_set1_ps(m);
-    __m512 acc = _mm512_setzero_ps(), top = _mm512_set1_ps(neg_inf);
-    std::size_t j = 0;
-    for (; j + 16 <= n; j += 16) _mm512_storeu_ps(s + j, exp2_avx512(_mm512_loadu_ps(s + j), mv, top, acc, 0xffff));
-    if (j < n) {
-        const __mmask16 in = __mmask16((1u << (n - j)) - 1);
-        _mm512_mask_storeu_ps(s + j, in, exp2_avx512(_mm512_maskz_loadu_ps(in, s + j), mv, top, acc, in));
-    }
-    s_max = _mm512_reduce_max_ps(top);
-    return _mm512_reduce_add_ps(acc);
-}
-[[gnu::target("arch=x86-64-v3")]] float exp2_sum_avx2(float* s, std::size_t n, float m, float& s_max) { return exp2_sum_t<vf8, vi8>(s, n, m, s_max); }
-float exp2_sum_plain(float* s, std::size_t n, float m, float& s_max) { return exp2_sum_t<vf8, vi8>(s, n, m, s_max); }
-
-struct row_kernels {
-    std::string_view name;
-    float (*row_max)(const float*, std::size_t);
-    float (*exp2_sum)(float*, std::size_t, float, float&);
-};
-constexpr row_kernels builds[] = {{"avx512", row_max_avx512, exp2_sum_avx512},
-                                  {"avx2", row_max_avx2, exp2_sum_avx2},
-                                  {"plain", row_max_plain, exp2_sum_plain}};
-
-bool cpu_runs(std::string_view build) {
-    __builtin_cpu_init();
-    if (build == "avx512")
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-    if (build == "avx2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return build == "plain";
-}
-
-// The build in use: the best this processor runs, unless a test pinned another.
-const row_kernels*& active_row_kernels() {
-    static const row_kernels* k = [] {
-        for (const row_kernels& b : builds)
-            if (cpu_runs(b.name)) return &b;
-        return &builds[2];
-    }();
-    return k;
-}
-
-// A row's softmax numerators in place, 2^(s[j] − max): returns their sum.
-float exp2_row(float* s, std::size_t n) {
-    const row_kernels& k = *active_row_kernels();
-    float s_max;
-    return k.exp2_sum(s, n, k.row_max(s, n), s_max);
-}
-
-}  // namespace
-
-namespace detail {
-
-bool use_row_kernels(std::string_view build) {
-    for (const row_kernels& b : builds)
-        if (b.name == build && cpu_runs(build)) {
-            active_row_kernels() = &b;
-            return true;
-        }
-    return false;
-}
-
-std::string_view row_kernels_in_use() { return active_row_kernels()->name; }
-
-}  // namespace detail
-
-namespace {
 
 void scale_row(float* z, std::size_t n, float c) {
     for (std::size_t j = 0; j < n; ++j) z[j] *= c;
@@ -229,30 +32,6 @@ void scale_row(float* z, std::size_t n, float c) {
 
 // Keys row i may see: all of them, or with the causal mask those up to and including i.
 std::size_t visible(std::size_t i, std::size_t n, bool causal) { return causal ? std::min(i + 1, n) : n; }
-
-// fn(task, worker) for task in [0, count), spread over `threads` workers (0 is the calling
-// thread) that each take the next free task; worker picks the scratch a task may write.
-// An exception in any task stops the handing out and reaches the caller once all have joined.
-template <class F>
-void parallel_for(std::size_t count, int threads, F fn) {
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex failure_lock;
-    auto work = [&](int worker) {
-        try {
-            for (std::size_t t; (t = next.fetch_add(1)) < count;) fn(t, worker);
-        } catch (...) {
-            next = count;
-            const std::lock_guard<std::mutex> hold(failure_lock);
-            if (!failure) failure = std::current_exception();
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int i = 1; i < threads && std::size_t(i) < count; ++i) pool.emplace_back(work, i);
-    work(0);
-    for (auto& th : pool) th.join();
-    if (failure) std::rethrow_exception(failure);
-}
 
 void check(const matrix& X, const weights& W, const options& o) {
     const std::size_t d = X.cols;
@@ -318,8 +97,7 @@ void softmax_in_place(float* S, std::size_t n, bool causal, int threads) {
 matrix forward_blas(const matrix& X, const weights& W, const options& o) {
     check(X, W, o);
     const std::size_t n = X.rows, d = X.cols, d_k = d / o.heads;
-    const int saved = blas::threads();
-    blas::set_threads(o.threads);
+    const blas::scoped_threads blas_threads(o.threads);
     std::vector<float> Q_i(n * d_k), K_i(n * d_k), V_i(n * d_k);  // each [n, d_k]
     std::vector<float> S(n * n);                                     // S: [n, n], then A in place
     matrix Zc(n, d);                                                 // Zc: [n, d]
@@ -336,7 +114,6 @@ matrix forward_blas(const matrix& X, const weights& W, const options& o) {
     }
     matrix Z;
     blas::gemm(Z, Zc, trans::no, W.W_O, trans::no);  // Z: [n, d]
-    blas::set_threads(saved);
     return Z;
 }
 
@@ -392,7 +169,7 @@ struct scratch {
 void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows,
                   const float* Q, const float* Kt, const float* V, std::size_t ld, float* Z, const scratch& w) {
     const std::size_t key_end = causal ? q0 + rows : p.n;
-    const row_kernels& k = *active_row_kernels();
+    const row_kernels& k = active_row_kernels();
     for (std::size_t k0 = 0; k0 < key_end; k0 += p.bk) {
         const std::size_t cols = std::min(p.bk, key_end - k0);
         const bool first = k0 == 0;
@@ -459,10 +236,9 @@ void query_block(const fused_plan& p, const options& o, const matrix& X, const w
 matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     check(X, W, o);
     const fused_plan p = plan_fused(X.rows, X.cols, o);
-    const int threads = std::max(1, o.threads), saved = blas::threads();
-    // our threads split the work; each product runs on the thread that asks. (Only when needed:
-    // raising OpenBLAS's count again wakes its workers, which then spin for a while.)
-    if (saved != 1) blas::set_threads(1);
+    const int threads = std::max(1, o.threads);
+    // our threads split the work; each product runs on the thread that asks
+    const blas::scoped_threads blas_threads(1);
     const std::size_t wg = p.g * p.d_k, n_qb = (p.n + p.bq - 1) / p.bq;
     // not zeroed: every float is written before it is read, and zeroing 16 MiB costs 1 %
     const std::unique_ptr<float[]> KV(new float[p.kv_floats()]);  // K_gᵀ: [g·d_k, n], V_g: [n, g·d_k]
@@ -488,7 +264,6 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
             query_block(p, o, X, W, pass, Kt_g, V_g, qb * p.bq, w, out);
         });
     }
-    if (saved != 1) blas::set_threads(saved);
     return out;
 }
 

@@ -44,7 +44,7 @@ double attention_flops(std::size_t n, std::size_t d, bool causal) {
     return projections + (causal ? 0.5 : 1.0) * scores_and_sum;
 }
 
-problem make_problem(std::size_t n, std::size_t d, std::uint64_t seed) {
+inputs make_inputs(std::size_t n, std::size_t d, std::uint64_t seed) {
     // N(0, 1/d) weights keep Q, K, V entries near unit size, so the softmax is neither flat nor one-hot
     const float c = 1.0f / std::sqrt(float(d));
     return {kernels::randn(n, d, seed),
@@ -129,7 +129,7 @@ std::vector<std::size_t> decode_positions(std::size_t tokens) {
     return out;
 }
 
-decode_point time_decode_at(const problem& P, std::size_t heads, std::size_t position, int threads,
+decode_point time_decode_at(const inputs& P, std::size_t heads, std::size_t position, int threads,
                             const repeat_policy& rp) {
     const std::size_t d = P.X.cols;
     const matrix before(position - 1, d, std::vector<float>(P.X.data.begin(), P.X.data.begin() + (position - 1) * d));

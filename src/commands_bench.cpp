@@ -65,7 +65,7 @@ std::vector<impl> parse_impls(const std::string& list) {
 }
 
 // Overwrites one line on standard error while the work runs, when that is a terminal.
-struct progress {
+struct status_line {
     bool on = terminal::is_tty(2);
     void show(const std::string& what) const {
         if (on) fmt::print(stderr, "\r\033[K{}", what);
@@ -217,14 +217,14 @@ int run_forward(const bench_args& b) {
                          fmt::format("{} at n = {} (extra {})", attention::impl_name(i), n, bench::human_bytes(double(extra))), b);
         }
     if (!b.dump_dir.empty()) std::filesystem::create_directories(b.dump_dir);
-    const progress bar;
+    const status_line bar;
     bar.show(fmt::format("measuring the sgemm peak on {} thread(s) …", b.threads));
     const bench::peak pk = bench::measure_peak(b.threads);
     blas::set_threads(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
     std::vector<row> rows;
     std::map<impl, std::vector<double>> ns, ts;
     for (std::size_t n : b.sizes) {
-        const bench::problem P = bench::make_problem(n, b.d_model);
+        const bench::inputs P = bench::make_inputs(n, b.d_model);
         if (!b.dump_dir.empty()) {
             bench::write_npy(b.dump_dir + fmt::format("/X_n{}.npy", n), P.X);
             const std::pair<const char*, const matrix*> ws[] = {{"W_Q", &P.W.W_Q}, {"W_K", &P.W.W_K}, {"W_V", &P.W.W_V}, {"W_O", &P.W.W_O}};
@@ -275,8 +275,8 @@ int run_kv(const bench_args& b) {
     o.causal = true;
     o.threads = b.threads;
     check_memory(bench::io_bytes(T, d) * 2 + attention::extra_bytes(impl::fused, T, d, o), fmt::format("decoding {} tokens", T), b);
-    const progress bar;
-    const bench::problem P = bench::make_problem(T, d);
+    const status_line bar;
+    const bench::inputs P = bench::make_inputs(T, d);
     std::vector<bench::decode_point> points;
     for (std::size_t p : bench::decode_positions(T)) {
         bar.show(fmt::format("decoding: token {} of {} …", p, T));

@@ -28,6 +28,16 @@ matrix matrix::of(std::initializer_list<std::initializer_list<float>> rows) {
     return matrix(r, c, std::move(values));
 }
 
+bool within_cell_limit(std::size_t rows, std::size_t cols) {
+    return rows == 0 || cols <= max_cells / rows;
+}
+
+std::string cell_limit_message(std::size_t rows, std::size_t cols) {
+    // in double: rows · cols may not fit a size_t (a count times a size, both up to 2^31)
+    return fmt::format("[{}, {}] would be {} cells, more than the limit of 2^28 = {}", rows, cols,
+                       static_cast<double>(rows) * static_cast<double>(cols), max_cells);
+}
+
 std::string shape_str(const matrix& m) { return fmt::format("[{}, {}]", m.rows, m.cols); }
 
 float max_abs_diff(const matrix& a, const matrix& b) {

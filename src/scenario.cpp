@@ -17,9 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The most cells a generated matrix may have: 2^28 floats are 1 GiB.
-constexpr std::size_t max_cells = std::size_t{1} << 28;
-
 float number_of(const std::string& file, const toml::node& n, const std::string& what) {
     double x = 0;
     if (auto i = n.as_integer()) x = static_cast<double>(i->get());
@@ -57,7 +54,7 @@ matrix generated_matrix(const std::string& file, const std::string& name, const 
         throw input_error(loc_of(file, spec), fmt::format("matrix {}: randn must be [rows, columns]", name));
     auto r = (*dims)[0].as_integer()->get(), c = (*dims)[1].as_integer()->get();
     if (r <= 0 || c <= 0) throw input_error(loc_of(file, *dims), fmt::format("matrix {}: sizes must be positive", name));
-    if (static_cast<double>(r) * static_cast<double>(c) > static_cast<double>(max_cells))
+    if (!within_cell_limit(static_cast<std::size_t>(r), static_cast<std::size_t>(c)))
         throw input_error(loc_of(file, *dims), fmt::format("matrix {}: [{}, {}] is too large ({:.1f} GiB; at most 1 GiB)",
                                                            name, r, c, r * 4.0 * c / (1 << 30)));
     auto seed = spec["seed"].value<std::int64_t>();

@@ -35,4 +35,20 @@ std::string nearest(std::string_view word, const std::vector<std::string>& candi
     return best_d <= limit ? best : std::string{};
 }
 
+std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates) {
+    const std::size_t limit = name.size() <= 2 ? 0 : std::max<std::size_t>(1, name.size() / 3);
+    std::string best;
+    std::size_t best_folded = limit + 1, best_exact = 0;
+    for (const std::string& c : candidates) {
+        const std::size_t folded = edit_distance(lower(name), lower(c));
+        const std::size_t exact = edit_distance(name, c);
+        if (folded < best_folded || (folded == best_folded && !best.empty() && exact < best_exact)) {
+            best = c;
+            best_folded = folded;
+            best_exact = exact;
+        }
+    }
+    return best;
+}
+
 }  // namespace qkv

@@ -8,6 +8,7 @@
 
 #include "qkv/attention.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/row_kernels.hpp"
 
 using qkv::matrix;
 namespace att = qkv::attention;
@@ -216,7 +217,7 @@ BOOST_AUTO_TEST_CASE(extra_memory_plans) {
     // blas holds one head's S: 16384² floats = 2^28 · 4 bytes = 1 GiB, and more besides.
     BOOST_TEST(att::extra_bytes(att::impl::blas, 16384, 512, o) > (std::size_t(1) << 30));
     // fused at n = 16384: K and V of 4 heads at a time, 2 · 16384 · 256 floats = 32 MiB, plus
-    // two threads' block scratch; the bound is 64 MiB.
+    // two threads' block scratch; the fused kernel is meant to stay within 64 MiB at this size.
     const std::size_t fused = att::extra_bytes(att::impl::fused, 16384, 512, o);
     BOOST_TEST(fused >= (std::size_t(32) << 20));
     BOOST_TEST(fused <= (std::size_t(64) << 20));

@@ -4,9 +4,11 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "qkv/blas.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/parallel_for.hpp"
 
 using qkv::matrix;
 using qkv::blas::trans;
@@ -131,4 +133,29 @@ BOOST_AUTO_TEST_CASE(thread_count_round_trips) {
     BOOST_TEST(blas::threads() <= 2);  // OpenBLAS may be built with fewer
     blas::set_threads(1);
     BOOST_TEST(blas::threads() == 1);
+}
+
+// The attention kernels set OpenBLAS's thread count for their run and must put it back even when
+// a task of theirs throws (parallel_for rethrows it after every worker has joined).
+BOOST_AUTO_TEST_CASE(scoped_threads_restores_the_count_after_an_exception) {
+    blas::set_threads(2);
+    const int before = blas::threads();  // 2, or 1 if OpenBLAS was built single-threaded
+    bool reached = false;
+    try {
+        const blas::scoped_threads one(1);
+        BOOST_TEST(blas::threads() == 1);
+        qkv::parallel_for(8, 2, [](std::size_t task, int) {
+            if (task == 3) throw std::runtime_error("task 3 failed");
+        });
+    } catch (const std::runtime_error& e) {
+        reached = std::string(e.what()) == "task 3 failed";
+    }
+    BOOST_TEST(reached);
+    BOOST_TEST(blas::threads() == before);
+    {
+        const blas::scoped_threads same(before);  // already so: nothing to set or put back
+        BOOST_TEST(blas::threads() == before);
+    }
+    BOOST_TEST(blas::threads() == before);
+    blas::set_threads(1);
 }

@@ -44,15 +44,7 @@ std::size_t extra_bytes(impl which, std::size_t n, std::size_t d_model, const op
 std::string_view impl_name(impl which);
 std::optional<impl> parse_impl(std::string_view name);
 
-namespace detail {
-// 2^x to about 2e-7 relative, in plain arithmetic GCC vectorises; exposed for its test. (The
-// softmax computes exp(s) as 2^(s · log2 e), the factor folded into the product that makes s.)
-float exp2_approx(float x);
-// The softmax's row kernels come in builds "avx512", "avx2" and "plain" (SSE2), and the best one
-// this processor runs is used. Tests pin each in turn; false when this processor cannot run it.
-bool use_row_kernels(std::string_view build);
-std::string_view row_kernels_in_use();
-}  // namespace detail
+// The softmax's row kernels, and how to pin one build of them for a test: row_kernels.hpp.
 
 // --- decoding one token at a time -----------------------------------------------------------
 

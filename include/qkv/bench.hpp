@@ -1,5 +1,6 @@
 // Measurement for `qkv bench`: the machine's own sgemm rate, medians over repeats, the FLOP count
-// the issue defines, growth exponents, the memory there is, and KV-cache decode timings.
+// of one forward pass (attention_flops), growth exponents, the memory there is, and KV-cache
+// decode timings.
 // Nothing here prints; the command turns these numbers into a table.
 #pragma once
 
@@ -18,12 +19,13 @@ namespace qkv::bench {
 // 2·n²·d each for the scores and the weighted sum (half of those two under the causal mask).
 double attention_flops(std::size_t n, std::size_t d_model, bool causal);
 
-// X [n, d] ~ N(0, 1) and weights ~ N(0, 1/d), from fixed seeds: the same problem on every machine.
-struct problem {
+// The inputs of one timed forward pass: X [n, d] ~ N(0, 1) and weights ~ N(0, 1/d), from fixed
+// seeds, the same on every machine.
+struct inputs {
     matrix X;
     attention::weights W;
 };
-problem make_problem(std::size_t n, std::size_t d_model, std::uint64_t seed = 2024);
+inputs make_inputs(std::size_t n, std::size_t d_model, std::uint64_t seed = 2024);
 
 // Bytes of X, the four weights and the output: what every implementation needs anyway.
 std::size_t io_bytes(std::size_t n, std::size_t d_model);
@@ -70,7 +72,7 @@ struct decode_point {
     std::size_t position = 0;
     double s_cached = 0, s_uncached = 0;
 };
-decode_point time_decode_at(const problem& P, std::size_t heads, std::size_t position, int threads,
+decode_point time_decode_at(const inputs& P, std::size_t heads, std::size_t position, int threads,
                             const repeat_policy& rp);
 
 // Powers of two (and the 3·2^k between them) from 64 up to tokens, and tokens itself.

@@ -1,5 +1,8 @@
-// The one door to OpenBLAS. Every matrix product in qkv goes through here; no leading dimension
-// and no cblas call exists anywhere else. kernels.hpp holds the plain-loop reference of each.
+// The one door to OpenBLAS: every matrix product in qkv goes through here, and no cblas call
+// exists anywhere else. Leading dimensions appear only here and in the attention kernels at
+// scale (attention.cpp, through gemm_raw), which work on tiles of larger buffers, and for the
+// SVD inside lapack.cpp; lesson-level code never sees one. kernels.hpp holds the plain-loop
+// reference of each product.
 #pragma once
 
 #include "qkv/matrix.hpp"
@@ -31,5 +34,24 @@ inline void gemm_raw(std::size_t m, std::size_t n, std::size_t k, float alpha,
 // Threads OpenBLAS may use (1 for the reproducible lessons; the bench sets its own).
 void set_threads(int n);
 int threads();
+
+// OpenBLAS's thread count set to n for a scope, and put back when the scope ends, by an
+// exception too. Left alone when it already is n: raising OpenBLAS's count again wakes its
+// workers, which then spin for a while.
+class scoped_threads {
+public:
+    explicit scoped_threads(int n) : saved_(threads()), changed_(n != saved_) {
+        if (changed_) set_threads(n);
+    }
+    ~scoped_threads() {
+        if (changed_) set_threads(saved_);
+    }
+    scoped_threads(const scoped_threads&) = delete;
+    scoped_threads& operator=(const scoped_threads&) = delete;
+
+private:
+    int saved_;
+    bool changed_;
+};
 
 }  // namespace qkv::blas

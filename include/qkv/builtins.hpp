@@ -27,6 +27,19 @@ const std::vector<builtin>& builtins();
 // The built-in called `name`, or nullptr.
 const builtin* find_builtin(std::string_view name);
 
+// The groups the table is made of, one concept and one file each (src/builtins_<group>.cpp).
+namespace builtin_groups {
+std::vector<builtin> softmax();     // softmax and its mistakes, masks, the online softmax
+std::vector<builtin> entries();     // exp, sqrt, log, abs, tanh of every entry
+std::vector<builtin> rows();        // row by row: cosine, sums, maxima, dot products
+std::vector<builtin> heads();       // splitting into a stack of heads (or parts) and joining back
+std::vector<builtin> statistics();  // one number from a whole value: mean, var, norm, sizes
+std::vector<builtin> create();      // matrices made from sizes alone: random, zeros, identity
+std::vector<builtin> sequential();  // one token at a time: an RNN, a KV-cache decode
+std::vector<builtin> low_rank();    // singular values, rank-k approximations, random features
+std::vector<builtin> positions();   // position encodings and the order of rows and columns
+}  // namespace builtin_groups
+
 // Throws input_error at ctx.where: "stage 'ID', formula `TEXT`: MESSAGE".
 [[noreturn]] void formula_error(const eval_context& ctx, const std::string& message);
 

@@ -23,7 +23,7 @@
 
 namespace qkv {
 
-struct expr;  // a node of the syntax tree (defined in formula.cpp)
+struct expr;  // a node of the syntax tree (formula_tree.hpp)
 using expr_ptr = std::shared_ptr<const expr>;
 
 // One recorded sub-step of a built-in that teaches a process (a decode loop, a tiled softmax):

@@ -1,0 +1,40 @@
+// The checks every built-in makes of its arguments, each with one wording: a matrix, a stack, a
+// whole number, a result within the cell limit. Shared by the src/builtins_*.cpp files.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "qkv/builtins.hpp"
+
+namespace qkv::builtin_detail {
+
+using args_t = std::vector<value>;
+
+// "a scalar", "a matrix [3, 4]", "a stack [2, 3, 2]"
+std::string kind_text(const value& v);
+
+// Each throws through formula_error with "FN: PARAM must be …, got …".
+void need_mats(const value& v, const char* fn, const char* param, const eval_context& ctx);  // matrix or stack
+const matrix& need_matrix(const value& v, const char* fn, const char* param, const eval_context& ctx);
+void need_stack(const value& v, const char* fn, const char* param, const eval_context& ctx);
+
+// A count, a size or a seed: a whole number of at least `min` (0 or 1), and at most 2^31.
+std::size_t whole(const value& v, std::size_t min, const char* fn, const char* param,
+                  const eval_context& ctx);
+
+// Q [n, d_k], K [n_k, d_k] and V [n_k, d_v] from the first three arguments, checked to fit
+// together; fn is the call as the help writes it, "tiled_attention(Q, K, V, block)".
+struct qkv_mats {
+    const matrix& Q;
+    const matrix& K;
+    const matrix& V;
+};
+qkv_mats need_qkv(const args_t& a, const char* name, const char* fn, const eval_context& ctx);
+
+// A result of [r, c] must fit the limit of every value (max_cells, matrix.hpp): refused before
+// anything is allocated.
+void need_cells(std::size_t r, std::size_t c, const char* fn, const eval_context& ctx);
+
+}  // namespace qkv::builtin_detail

@@ -1,0 +1,70 @@
+// How the built-ins make their results: f over every matrix of a value (the one, or each head),
+// rows and their labels cut out, products through blas, sub-steps recorded for the stepper.
+// Shared by the src/builtins_*.cpp files.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "qkv/builtin_args.hpp"
+
+namespace qkv::builtin_detail {
+
+// f on every matrix of v (the one, or each head); labels kept, no longer attention weights.
+template <typename F>
+value map_mats(const value& v, F f) {
+    value out = v;
+    for (matrix& m : out.mats) m = f(m);
+    out.weights = false;
+    return out;
+}
+
+// f on every entry, a scalar's included.
+template <typename F>
+value map_entries(const value& v, F f) {
+    value out = v;
+    out.number = f(out.number);
+    for (matrix& m : out.mats)
+        for (float& x : m.data) x = f(x);
+    out.weights = false;
+    return out;
+}
+
+// f on matching heads of a and b: a matrix meets every head of a stack; two stacks pair up.
+template <typename F>
+value zip_mats(const value& a, const value& b, const char* fn, const eval_context& ctx, F f) {
+    need_mats(a, fn, "the first argument", ctx);
+    need_mats(b, fn, "the second argument", ctx);
+    if (a.is_stack() && b.is_stack() && a.mats.size() != b.mats.size())
+        formula_error(ctx, fmt::format("{}: the stacks have different numbers of heads: {} and {}",
+                                       fn, a.shape_str(), b.shape_str()));
+    std::size_t h = std::max(a.mats.size(), b.mats.size());
+    std::vector<matrix> out;
+    for (std::size_t i = 0; i < h; ++i)
+        out.push_back(f(a.is_stack() ? a.mats[i] : a.mat(), b.is_stack() ? b.mats[i] : b.mat()));
+    if (a.is_stack() || b.is_stack()) return value::stack(std::move(out));
+    return value::of(std::move(out.front()));
+}
+
+// A (m, k) @ B (k, n) -> (m, n), and A (m, k) @ B (n, k)^T -> (m, n), through blas::gemm.
+matrix mm(const matrix& A, const matrix& B);
+matrix mm_t(const matrix& A, const matrix& B);
+
+// The Frobenius norm, sqrt of the sum of every entry squared, summed in double.
+double frobenius(const matrix& M);
+
+// Rows [r0, r0 + count) of M, and the labels that go with them.
+matrix row_block(const matrix& M, std::size_t r0, std::size_t count);
+labels label_block(const labels& l, std::size_t r0, std::size_t count);
+
+// A matrix value with its rows and columns tagged, names kept only where they fit.
+value labelled(matrix m, labels rows, labels cols);
+
+// One sub-step of a built-in that teaches a process, kept when ctx asks for them.
+void record(eval_context& ctx, std::string label, std::vector<std::pair<std::string, value>> values);
+
+}  // namespace qkv::builtin_detail

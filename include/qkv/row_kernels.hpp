@@ -1,0 +1,37 @@
+// The softmax's row kernels for attention at scale: the max of a row, and 2^(s − m) in place
+// with its sum, in three builds (AVX-512, AVX2, plain SSE2); the best this processor runs is
+// used, and tests may pin another. 2^x rather than e^x: see exp2_approx_t in row_kernels.cpp.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace qkv::attention::detail {
+
+// One build of the kernels.
+struct row_kernels {
+    std::string_view name;  // "avx512", "avx2" or "plain"
+    // max over s[0, n)
+    float (*row_max)(const float* s, std::size_t n);
+    // s[j] = 2^(s[j] - m) in place over [0, n); returns their sum, and in s_max the largest s[j]
+    // as it was. m need not be the max: the fused softmax passes the max of earlier key blocks and
+    // checks s_max afterwards (2^x is clamped at 2^127, so a result is only to be trusted when
+    // s_max - m is well below that).
+    float (*exp2_sum)(float* s, std::size_t n, float m, float& s_max);
+};
+
+// The build in use: the best this processor runs, unless a test pinned another.
+const row_kernels& active_row_kernels();
+
+// A row's softmax numerators in place, 2^(s[j] - max): returns their sum.
+float exp2_row(float* s, std::size_t n);
+
+// 2^x to about 2e-7 relative, in plain arithmetic GCC vectorises; exposed for its test. (The
+// softmax computes exp(s) as 2^(s · log2 e), the factor folded into the product that makes s.)
+float exp2_approx(float x);
+
+// Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
+bool use_row_kernels(std::string_view build);
+std::string_view row_kernels_in_use();
+
+}  // namespace qkv::attention::detail

@@ -1,0 +1,72 @@
+// The argument checks of the built-ins (builtin_args.hpp), and formula_error, the one way any
+// of them, or the evaluator, reports a mistake in a formula.
+#include "qkv/builtin_args.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace qkv {
+
+void formula_error(const eval_context& ctx, const std::string& message) {
+    std::string prefix;
+    if (!ctx.stage_id.empty()) prefix = fmt::format("stage '{}'", ctx.stage_id);
+    if (!ctx.statement_text.empty())
+        prefix += fmt::format("{}formula `{}`", prefix.empty() ? "" : ", ", ctx.statement_text);
+    throw input_error(ctx.where, prefix.empty() ? message : prefix + ": " + message);
+}
+
+namespace builtin_detail {
+
+std::string kind_text(const value& v) {
+    if (v.is_scalar()) return "a scalar";
+    return fmt::format("{} {}", v.is_stack() ? "a stack" : "a matrix", v.shape_str());
+}
+
+void need_mats(const value& v, const char* fn, const char* param, const eval_context& ctx) {
+    if (v.is_scalar())
+        formula_error(ctx, fmt::format("{}: {} must be a matrix or a stack of heads, got a scalar",
+                                       fn, param));
+}
+
+const matrix& need_matrix(const value& v, const char* fn, const char* param, const eval_context& ctx) {
+    if (!v.is_matrix())
+        formula_error(ctx, fmt::format("{}: {} must be a matrix, got {}", fn, param, kind_text(v)));
+    return v.mat();
+}
+
+void need_stack(const value& v, const char* fn, const char* param, const eval_context& ctx) {
+    if (!v.is_stack())
+        formula_error(ctx, fmt::format("{}: {} must be a stack of heads, got {}", fn, param,
+                                       kind_text(v)));
+}
+
+std::size_t whole(const value& v, std::size_t min, const char* fn, const char* param,
+                  const eval_context& ctx) {
+    const std::string want = min == 0 ? "a non-negative whole number"
+                           : min == 1 ? "a whole number of at least 1"
+                                      : fmt::format("a whole number of at least {}", min);
+    if (!v.is_scalar())
+        formula_error(ctx, fmt::format("{}: {} must be {}, got {}", fn, param, want, kind_text(v)));
+    const float x = v.number;
+    // 2^31: far past any size the cell limit lets through, and a seed still fits
+    if (!(x == std::floor(x)) || x < static_cast<float>(min) || x > 2147483648.0f)
+        formula_error(ctx, fmt::format("{}: {} must be {}, got {}", fn, param, want, x));
+    return static_cast<std::size_t>(x);
+}
+
+qkv_mats need_qkv(const args_t& a, const char* name, const char* fn, const eval_context& ctx) {
+    const qkv_mats m{need_matrix(a[0], name, "Q", ctx), need_matrix(a[1], name, "K", ctx),
+                     need_matrix(a[2], name, "V", ctx)};
+    if (m.Q.cols != m.K.cols || m.K.rows != m.V.rows)
+        formula_error(ctx, fmt::format("{}: Q {}, K {} and V {} do not fit (Q and K need the same d_k, K and V "
+                                       "the same number of rows)", fn, shape_str(m.Q), shape_str(m.K), shape_str(m.V)));
+    return m;
+}
+
+void need_cells(std::size_t r, std::size_t c, const char* fn, const eval_context& ctx) {
+    if (!within_cell_limit(r, c)) formula_error(ctx, fmt::format("{}: {}", fn, cell_limit_message(r, c)));
+}
+
+}  // namespace builtin_detail
+}  // namespace qkv

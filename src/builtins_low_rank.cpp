@@ -1,0 +1,163 @@
+// Built-ins of low rank (lesson 12): singular values and the best rank-k approximations (through
+// lapack::svd), a fixed Linformer-style pooling of keys, and the Performer's positive random
+// features, which estimate softmax attention without the [n, n] matrix.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qkv/builtin_values.hpp"
+#include "qkv/kernels.hpp"
+#include "qkv/lapack.hpp"
+
+namespace qkv {
+namespace {
+
+using namespace builtin_detail;
+
+// U_k · diag(sigma_k) · Vt_k: the best rank-k approximation (Eckart–Young).
+matrix rank_k_of(const lapack::svd_result& f, std::size_t k) {
+    matrix US(f.U.rows, k);  // [m, k]
+    for (std::size_t i = 0; i < US.rows; ++i)
+        for (std::size_t j = 0; j < k; ++j) US(i, j) = f.U(i, j) * f.sigma[j];
+    return mm(US, row_block(f.Vt, 0, k));  // [m, k] @ [k, n]
+}
+
+lapack::svd_result svd_of(const matrix& A, const char* fn, const eval_context& ctx) {
+    if (A.size() == 0) formula_error(ctx, fmt::format("{}: A has no entries ({})", fn, shape_str(A)));
+    try {
+        return lapack::svd(A);
+    } catch (const std::exception& e) {
+        formula_error(ctx, fmt::format("{}: {}", fn, e.what()));
+    }
+}
+
+value singular_values_fn(const args_t& a, eval_context& ctx) {
+    const matrix& A = need_matrix(a[0], "singular_values", "A", ctx);
+    lapack::svd_result f = svd_of(A, "singular_values(A)", ctx);
+    return value::of(matrix(f.sigma.size(), 1, f.sigma));  // [min(m, n), 1], largest first
+}
+
+value rank_k_fn(const args_t& a, eval_context& ctx) {
+    const matrix& A = need_matrix(a[0], "rank_k", "A", ctx);
+    std::size_t k = whole(a[1], 1, "rank_k", "k", ctx);
+    if (k > std::min(A.rows, A.cols))
+        formula_error(ctx, fmt::format("rank_k(A, k): k = {} is more than min(m, n) = {} for A {}", k,
+                                       std::min(A.rows, A.cols), shape_str(A)));
+    value out = value::of(rank_k_of(svd_of(A, "rank_k(A, k)", ctx), k), a[0].rows, a[0].cols);
+    return out;
+}
+
+value rank_errors_fn(const args_t& a, eval_context& ctx) {
+    const matrix& A = need_matrix(a[0], "rank_errors", "A", ctx);
+    lapack::svd_result f = svd_of(A, "rank_errors(A)", ctx);
+    const double whole_norm = frobenius(A);
+    matrix err(f.sigma.size(), 1);  // row k: |A - A_k| / |A|, by reconstruction
+    for (std::size_t k = 1; k <= f.sigma.size(); ++k) {
+        matrix D = rank_k_of(f, k);
+        for (std::size_t c = 0; c < D.size(); ++c) D.data[c] = A.data[c] - D.data[c];
+        err(k - 1, 0) = whole_norm == 0.0 ? 0.0f : static_cast<float>(frobenius(D) / whole_norm);
+    }
+    return value::of(std::move(err));
+}
+
+// phi(x) = exp(x · w_i - |x|^2 / 2) / sqrt(m) for m directions w_i ~ N(0, I): positive random
+// features, E[phi(q) · phi(k)] = exp(q · k). Omega: [d, m], the same seed for Q and K.
+matrix features_of(const matrix& M, std::size_t m, std::uint64_t seed) {
+    matrix proj = mm(M, kernels::randn(M.cols, m, seed));  // [n, m]
+    const float norm = 1.0f / std::sqrt(static_cast<float>(m));
+    for (std::size_t i = 0; i < M.rows; ++i) {
+        double sq = 0.0;
+        for (std::size_t j = 0; j < M.cols; ++j) sq += double(M(i, j)) * double(M(i, j));
+        for (std::size_t j = 0; j < m; ++j)
+            proj(i, j) = static_cast<float>(std::exp(double(proj(i, j)) - sq / 2.0)) * norm;
+    }
+    return proj;
+}
+
+value random_features_fn(const args_t& a, eval_context& ctx) {
+    const matrix& M = need_matrix(a[0], "random_features", "M", ctx);
+    std::size_t m = whole(a[1], 1, "random_features", "m", ctx);
+    std::size_t seed = whole(a[2], 0, "random_features", "seed", ctx);
+    need_cells(std::max(M.rows, M.cols), m, "random_features", ctx);
+    return value::of(features_of(M, m, seed), a[0].rows, {{}, "features"});  // [n, m]
+}
+
+// softmax(Q K^T / sqrt(d_k)) V without the [n, n] matrix: phi(Q) (phi(K)^T V), row-normalised.
+matrix performer(const matrix& Q, const matrix& K, const matrix& V, std::size_t m, std::uint64_t seed) {
+    const float quarter = 1.0f / std::sqrt(std::sqrt(static_cast<float>(Q.cols)));  // d_k^(-1/4) on each side
+    matrix Qs = Q, Ks = K;
+    for (float& x : Qs.data) x *= quarter;
+    for (float& x : Ks.data) x *= quarter;
+    matrix phi_Q = features_of(Qs, m, seed), phi_K = features_of(Ks, m, seed);  // [n, m], [n_k, m]
+    matrix KV = mm(kernels::transpose(phi_K), V);               // [m, d_v]
+    matrix k_sum = kernels::row_sums(kernels::transpose(phi_K));  // [m, 1]
+    matrix Z = mm(phi_Q, KV), den = mm(phi_Q, k_sum);            // [n, d_v], [n, 1]
+    for (std::size_t i = 0; i < Z.rows; ++i)
+        for (std::size_t j = 0; j < Z.cols; ++j) Z(i, j) /= den(i, 0);
+    return Z;
+}
+
+matrix exact_attention(const matrix& Q, const matrix& K, const matrix& V) {
+    matrix S = mm_t(Q, K);  // [n, n_k]
+    const float scale = 1.0f / std::sqrt(static_cast<float>(Q.cols));
+    for (float& s : S.data) s *= scale;
+    return mm(kernels::softmax_rows(S), V);
+}
+
+value performer_attention_fn(const args_t& a, eval_context& ctx) {
+    const auto [Q, K, V] = need_qkv(a, "performer_attention", "performer_attention(Q, K, V, m, seed)", ctx);
+    std::size_t m = whole(a[3], 1, "performer_attention", "m", ctx);
+    std::size_t seed = whole(a[4], 0, "performer_attention", "seed", ctx);
+    need_cells(std::max({Q.rows, K.rows, Q.cols}), m, "performer_attention", ctx);
+    return value::of(performer(Q, K, V, m, seed), a[0].rows, a[2].cols);
+}
+
+// The mean over seeds 1..trials of |Z_performer - Z| / |Z| (Frobenius): one seed is luck,
+// the average is what the number of features buys.
+value performer_error_fn(const args_t& a, eval_context& ctx) {
+    const auto [Q, K, V] = need_qkv(a, "performer_error", "performer_error(Q, K, V, m, trials)", ctx);
+    std::size_t m = whole(a[3], 1, "performer_error", "m", ctx);
+    std::size_t trials = whole(a[4], 1, "performer_error", "trials", ctx);
+    // Each trial draws features for every row: the same limit on all of them together, or a
+    // formula could ask for hours of work.
+    need_cells(std::max({Q.rows, K.rows, Q.cols}) * trials, m, "performer_error (rows × trials, m)", ctx);
+    const matrix Z = exact_attention(Q, K, V);
+    const double z_norm = frobenius(Z);
+    double sum = 0.0;
+    for (std::size_t s = 1; s <= trials; ++s) {
+        matrix D = performer(Q, K, V, m, s);
+        for (std::size_t c = 0; c < D.size(); ++c) D.data[c] -= Z.data[c];
+        sum += z_norm == 0.0 ? frobenius(D) : frobenius(D) / z_norm;
+    }
+    return value::scalar(static_cast<float>(sum / double(trials)));
+}
+
+// [k, n]: row i averages the keys of segment i (n/k neighbours), a fixed Linformer-style E.
+value mean_pool_fn(const args_t& a, eval_context& ctx) {
+    std::size_t n = whole(a[0], 1, "mean_pool", "n", ctx);
+    std::size_t k = whole(a[1], 1, "mean_pool", "k", ctx);
+    if (n % k != 0) formula_error(ctx, fmt::format("mean_pool(n, k): k = {} must divide n = {}", k, n));
+    const std::size_t w = n / k;
+    need_cells(k, n, "mean_pool", ctx);
+    matrix E(k, n);  // E: [k, n]
+    for (std::size_t i = 0; i < k; ++i)
+        for (std::size_t j = i * w; j < (i + 1) * w; ++j) E(i, j) = 1.0f / static_cast<float>(w);
+    return value::of(std::move(E));
+}
+
+}  // namespace
+
+std::vector<builtin> builtin_groups::low_rank() {
+    return {
+        {"singular_values", 1, 1, "singular_values(A)", "singular values of A [m, n] (LAPACK) -> [min(m, n), 1], largest first", singular_values_fn},
+        {"rank_k", 2, 2, "rank_k(A, k)", "the best rank-k approximation U_k diag(sigma_k) V_k^T of A [m, n] -> [m, n]", rank_k_fn},
+        {"rank_errors", 1, 1, "rank_errors(A)", "relative error |A - A_k| / |A| (Frobenius) for k = 1 .. min(m, n) -> [min(m, n), 1]", rank_errors_fn},
+        {"mean_pool", 2, 2, "mean_pool(n, k)", "[k, n]: row i averages n/k neighbouring rows (segment i); E @ K turns n keys into k", mean_pool_fn},
+        {"random_features", 3, 3, "random_features(M, m, seed)", "positive random features exp(x w - |x|^2/2) / sqrt(m), w ~ N(0, I) seeded: [n, d] -> [n, m]", random_features_fn},
+        {"performer_attention", 5, 5, "performer_attention(Q, K, V, m, seed)", "softmax attention estimated with m random features, linear in n (Performer) -> [n, d_v]", performer_attention_fn},
+        {"performer_error", 5, 5, "performer_error(Q, K, V, m, trials)", "mean over seeds 1..trials of |Z_performer - Z| / |Z| (Frobenius) -> scalar", performer_error_fn},
+    };
+}
+
+}  // namespace qkv

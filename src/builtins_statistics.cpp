@@ -1,0 +1,109 @@
+// Built-ins that make one number of a whole value: mean, variance, extremes, the Frobenius norm,
+// how far apart two values are, and the sizes of a matrix.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qkv/builtin_values.hpp"
+
+namespace qkv {
+namespace {
+
+using namespace builtin_detail;
+
+// Every entry of v in order: a scalar's one number, a matrix's cells, a stack's head by head.
+std::vector<float> nonempty_entries(const value& v, const char* fn, const eval_context& ctx) {
+    std::vector<float> xs;
+    if (v.is_scalar()) xs.push_back(v.number);
+    for (const matrix& m : v.mats) xs.insert(xs.end(), m.data.begin(), m.data.end());
+    if (xs.empty()) formula_error(ctx, fmt::format("{}: M has no entries ({})", fn, v.shape_str()));
+    return xs;
+}
+
+value var_fn(const args_t& a, eval_context& ctx) {
+    std::vector<float> xs = nonempty_entries(a[0], "var", ctx);
+    double mean = 0.0, sq = 0.0;
+    for (float x : xs) mean += x;
+    mean /= double(xs.size());
+    for (float x : xs) sq += (x - mean) * (x - mean);
+    return value::scalar(static_cast<float>(sq / double(xs.size())));  // population: divide by N
+}
+
+value mean_fn(const args_t& a, eval_context& ctx) {
+    std::vector<float> xs = nonempty_entries(a[0], "mean", ctx);
+    double sum = 0.0;
+    for (float x : xs) sum += x;
+    return value::scalar(static_cast<float>(sum / double(xs.size())));
+}
+
+value max_fn(const args_t& a, eval_context& ctx) {
+    std::vector<float> xs = nonempty_entries(a[0], "max", ctx);
+    return value::scalar(*std::max_element(xs.begin(), xs.end()));
+}
+
+value min_fn(const args_t& a, eval_context& ctx) {
+    std::vector<float> xs = nonempty_entries(a[0], "min", ctx);
+    return value::scalar(*std::min_element(xs.begin(), xs.end()));
+}
+
+value norm_fn(const args_t& a, eval_context&) {
+    if (a[0].is_scalar()) return value::scalar(std::fabs(a[0].number));
+    double sum = 0.0;
+    for (const matrix& m : a[0].mats) sum += frobenius(m) * frobenius(m);
+    return value::scalar(static_cast<float>(std::sqrt(sum)));
+}
+
+// A [1, 1] matrix as the scalar it holds, so that q @ k^T compares with S[i, j].
+value as_scalar_if_1x1(const value& v) {
+    if (v.is_matrix() && v.mat().rows == 1 && v.mat().cols == 1)
+        return value::scalar(v.mat()(0, 0));
+    return v;
+}
+
+value max_abs_diff_fn(const args_t& a, eval_context& ctx) {
+    const value A = as_scalar_if_1x1(a[0]);
+    const value B = as_scalar_if_1x1(a[1]);
+    if (A.k != B.k || A.shape() != B.shape())
+        formula_error(ctx, fmt::format("max_abs_diff(A, B) needs two values of the same shape: the "
+                                       "first argument is {}, the second is {}",
+                                       kind_text(A), kind_text(B)));
+    if (A.is_scalar()) return value::scalar(std::fabs(A.number - B.number));
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < A.mats.size(); ++i)
+        worst = std::max(worst, max_abs_diff(A.mats[i], B.mats[i]));
+    return value::scalar(worst);
+}
+
+value rows_fn(const args_t& a, eval_context& ctx) {
+    need_mats(a[0], "rows", "M", ctx);
+    return value::scalar(static_cast<float>(a[0].mats.front().rows));
+}
+
+value cols_fn(const args_t& a, eval_context& ctx) {
+    need_mats(a[0], "cols", "M", ctx);
+    return value::scalar(static_cast<float>(a[0].mats.front().cols));
+}
+
+}  // namespace
+
+std::vector<builtin> builtin_groups::statistics() {
+    return {
+        {"var", 1, 1, "var(M)", "population variance of all entries -> scalar", var_fn},
+        {"mean", 1, 1, "mean(M)", "mean of all entries -> scalar", mean_fn},
+        {"max", 1, 1, "max(M)", "largest entry -> scalar", max_fn},
+        {"min", 1, 1, "min(M)", "smallest entry -> scalar", min_fn},
+        {"norm", 1, 1, "norm(M)",
+         "Frobenius norm: the square root of the sum of every entry squared -> scalar",
+         norm_fn},
+        {"max_abs_diff", 2, 2, "max_abs_diff(A, B)",
+         "largest |a - b| over entries of two same-shaped values ([1, 1] = scalar) -> scalar",
+         max_abs_diff_fn},
+        {"rows", 1, 1, "rows(M)", "number of rows (of each head, for a stack) -> scalar", rows_fn},
+        {"cols", 1, 1, "cols(M)",
+         "number of columns (of each head, for a stack) -> scalar",
+         cols_fn},
+    };
+}
+
+}  // namespace qkv

@@ -1,0 +1,297 @@
+// The formula language's evaluator: runs a syntax tree (formula_tree.hpp) on a workspace.
+// Every matrix product goes through blas::gemm; every error names the place, the stage, the
+// statement and the shapes involved.
+#include "qkv/formula.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "qkv/blas.hpp"
+#include "qkv/builtins.hpp"
+#include "qkv/formula_tree.hpp"
+#include "qkv/kernels.hpp"
+#include "qkv/suggest.hpp"
+
+namespace qkv {
+namespace {
+
+// "Q is [3, 4]", "d_k is a scalar": an operand as the lesson wrote it, with its shape.
+std::string described(const expr& e, const value& v) {
+    if (v.is_scalar()) return fmt::format("{} is a scalar", e.text);
+    return fmt::format("{} is {}", e.text, v.shape_str());
+}
+
+float apply(char op, float x, float y) {
+    switch (op) {
+    case '+': return x + y;
+    case '-': return x - y;
+    case '*': return x * y;
+    default: return x / y;
+    }
+}
+
+// The size of one axis after broadcasting, or nothing when the sizes clash.
+std::optional<std::size_t> broadcast_dim(std::size_t x, std::size_t y) {
+    if (x == y) return x;
+    if (x == 1) return y;
+    if (y == 1) return x;
+    return std::nullopt;
+}
+
+// a op b, entry by entry; an axis of size 1 repeats along the other's (numpy's rule), which
+// covers a scalar as [1, 1], a [1, d] row and an [n, 1] column.
+std::optional<matrix> combine(char op, const matrix& a, const matrix& b) {
+    auto r = broadcast_dim(a.rows, b.rows);
+    auto c = broadcast_dim(a.cols, b.cols);
+    if (!r || !c) return std::nullopt;
+    matrix out(*r, *c);  // out: [r, c]
+    for (std::size_t i = 0; i < *r; ++i)
+        for (std::size_t j = 0; j < *c; ++j)
+            out(i, j) = apply(op, a(a.rows == 1 ? 0 : i, a.cols == 1 ? 0 : j),
+                              b(b.rows == 1 ? 0 : i, b.cols == 1 ? 0 : j));
+    return out;
+}
+
+// Head i of v: a matrix serves every head; a scalar is the [1, 1] box the caller made.
+const matrix& head(const value& v, std::size_t i, const matrix& scalar_box) {
+    if (v.is_scalar()) return scalar_box;
+    return v.is_stack() ? v.mats[i] : v.mat();
+}
+
+// The labels of one axis of an elementwise result: from an operand whose axis has the result's
+// size, preferring named labels, then tagged ones, left before right.
+labels pick_labels(const std::vector<std::pair<const labels*, std::size_t>>& axes, std::size_t n) {
+    for (auto [l, size] : axes)
+        if (size == n && !l->names.empty()) return *l;
+    for (auto [l, size] : axes)
+        if (size == n && !l->axis.empty()) return labels{{}, l->axis};
+    return {};
+}
+
+std::string count_text(int n) { return fmt::format("{} argument{}", n, n == 1 ? "" : "s"); }
+
+class evaluator {
+public:
+    evaluator(const workspace& ws, eval_context& ctx) : ws_(ws), ctx_(ctx) {}
+    value eval(const expr& e);
+
+private:
+    const workspace& ws_;
+    eval_context& ctx_;
+
+    [[noreturn]] void fail(const std::string& message) const { formula_error(ctx_, message); }
+    value name(const expr& e);
+    value call(const expr& e);
+    value negate(const expr& e);
+    value transpose(const expr& e);
+    value index(const expr& e);
+    std::size_t position(const expr& ie, std::size_t count, const expr& base, const char* what);
+    std::size_t heads(const expr& e, const value& a, const value& b);
+    void check_cells(std::size_t r, std::size_t c, const expr& e) const;
+    value elementwise(const expr& e, const value& a, const value& b);
+    value matmul(const expr& e, const value& a, const value& b);
+};
+
+value evaluator::eval(const expr& e) {
+    switch (e.k) {
+    case expr::kind::number: return value::scalar(e.number);
+    case expr::kind::name: return name(e);
+    case expr::kind::call: return call(e);
+    case expr::kind::negate: return negate(e);
+    case expr::kind::transpose: return transpose(e);
+    case expr::kind::index: return index(e);
+    case expr::kind::binary: {
+        value a = eval(*e.args[0]);
+        value b = eval(*e.args[1]);
+        return e.op == '@' ? matmul(e, a, b) : elementwise(e, a, b);
+    }
+    }
+    fail("internal error: unknown expression kind");
+}
+
+value evaluator::name(const expr& e) {
+    auto it = ws_.find(e.name);
+    if (it != ws_.end()) return it->second;
+    if (const builtin* b = find_builtin(e.name))
+        fail(fmt::format("'{}' is a function: call it as {}", e.name, b->signature));
+    std::vector<std::string> known;
+    for (const auto& [n, v] : ws_) known.push_back(n);
+    std::size_t values = known.size();
+    for (const builtin& b : builtins()) known.push_back(b.name);
+    if (std::string near = nearest_name(e.name, known); !near.empty())
+        fail(fmt::format("unknown name '{}'; did you mean '{}'?", e.name, near));
+    std::string msg = fmt::format("unknown name '{}'", e.name);
+    if (values > 0 && values <= 16) {
+        known.resize(values);
+        msg += fmt::format("; the names known here are {}", fmt::join(known, ", "));
+    }
+    fail(msg);
+}
+
+value evaluator::call(const expr& e) {
+    const builtin* b = find_builtin(e.name);
+    if (!b) {
+        if (ws_.count(e.name))
+            fail(fmt::format("'{}' is a value, not a function; only built-ins can be called",
+                             e.name));
+        std::vector<std::string> known;
+        for (const builtin& bi : builtins()) known.push_back(bi.name);
+        if (std::string near = nearest_name(e.name, known); !near.empty())
+            fail(fmt::format("unknown function '{}'; did you mean '{}'?", e.name, near));
+        fail(fmt::format("unknown function '{}'; `qkv help formulas` lists the built-ins", e.name));
+    }
+    int n = static_cast<int>(e.args.size());
+    if (n < b->min_args || n > b->max_args) {
+        std::string takes = b->min_args == b->max_args
+                                ? count_text(b->min_args)
+                                : fmt::format("{} to {}", b->min_args, count_text(b->max_args));
+        fail(fmt::format("{} takes {}, as in {}; got {}", b->name, takes, b->signature, n));
+    }
+    std::vector<value> args;
+    for (const expr_ptr& a : e.args) args.push_back(eval(*a));
+    return b->fn(args, ctx_);
+}
+
+value evaluator::negate(const expr& e) {
+    value v = eval(*e.args[0]);
+    v.number = -v.number;
+    for (matrix& m : v.mats)
+        for (float& x : m.data) x = -x;
+    v.weights = false;
+    return v;
+}
+
+value evaluator::transpose(const expr& e) {
+    value v = eval(*e.args[0]);
+    if (v.is_scalar()) return v;
+    for (matrix& m : v.mats) m = kernels::transpose(m);
+    std::swap(v.rows, v.cols);
+    v.weights = false;  // the columns of a distribution do not sum to 1
+    return v;
+}
+
+// The 0-based position an index names; the lesson counts from 1, as in s_23.
+std::size_t evaluator::position(const expr& ie, std::size_t count, const expr& base,
+                                const char* what) {
+    value v = eval(ie);
+    if (!v.is_scalar()) fail(fmt::format("an index must be a number, and {}", described(ie, v)));
+    float x = v.number;
+    if (!(x == std::floor(x))) fail(fmt::format("index {} is not a whole number", x));
+    if (x < 1 || x > static_cast<float>(count))
+        fail(fmt::format("index {} is out of range: {} has {} {} (counted from 1)", x, base.text,
+                         count, what));
+    return static_cast<std::size_t>(x) - 1;
+}
+
+value evaluator::index(const expr& e) {
+    const expr& base_e = *e.args[0];
+    value base = eval(base_e);
+    if (base.is_scalar())
+        fail(fmt::format("{}; only a matrix or a stack can be indexed", described(base_e, base)));
+    if (base.is_stack()) {
+        if (e.args.size() == 3)
+            fail(fmt::format("{} is a stack of heads and takes one index, the head: write "
+                             "{}[h][i] for row i of head h", base_e.text, base_e.text));
+        std::size_t h = position(*e.args[1], base.mats.size(), base_e, "heads");
+        value out = value::of(base.mats[h], base.rows, base.cols);
+        out.weights = base.weights;
+        return out;
+    }
+    const matrix& M = base.mat();
+    std::size_t i = position(*e.args[1], M.rows, base_e, "rows");
+    if (e.args.size() == 3) {
+        std::size_t j = position(*e.args[2], M.cols, base_e, "columns");
+        return value::scalar(M(i, j));
+    }
+    matrix row(1, M.cols, std::vector<float>(M.row(i), M.row(i) + M.cols));  // row: [1, d]
+    labels rows{{}, base.rows.axis};
+    if (i < base.rows.names.size()) rows.names = {base.rows.names[i]};
+    value out = value::of(std::move(row), std::move(rows), base.cols);
+    out.weights = base.weights;  // one row of a distribution is still one
+    return out;
+}
+
+// How many heads an operation on a and b runs: 1 for matrices; two stacks must agree.
+std::size_t evaluator::heads(const expr& e, const value& a, const value& b) {
+    if (a.is_stack() && b.is_stack() && a.mats.size() != b.mats.size())
+        fail(fmt::format("'{}' on two stacks needs the same number of heads: {}, {}", e.op,
+                         described(*e.args[0], a), described(*e.args[1], b)));
+    if (a.is_stack()) return a.mats.size();
+    if (b.is_stack()) return b.mats.size();
+    return 1;
+}
+
+// A result of [r, cols] must fit the limit every value has (matrix.hpp), or the product of a
+// column and a row could ask for terabytes.
+void evaluator::check_cells(std::size_t r, std::size_t c, const expr& e) const {
+    if (!within_cell_limit(r, c)) fail(fmt::format("{}: {}", e.text, cell_limit_message(r, c)));
+}
+
+value evaluator::elementwise(const expr& e, const value& a, const value& b) {
+    if (a.is_scalar() && b.is_scalar()) return value::scalar(apply(e.op, a.number, b.number));
+    std::size_t h = heads(e, a, b);
+    matrix box_a(1, 1, a.number), box_b(1, 1, b.number);
+    std::vector<matrix> out;
+    for (std::size_t i = 0; i < h; ++i) {
+        const matrix &A = head(a, i, box_a), &B = head(b, i, box_b);
+        // An [n, 1] column and a [1, m] row broadcast to [n, m]: refuse it before allocating.
+        check_cells(std::max(A.rows, B.rows), std::max(A.cols, B.cols), e);
+        auto m = combine(e.op, A, B);
+        if (!m)
+            fail(fmt::format("'{}' needs equal shapes, or a scalar, a [1, d] row or an [n, 1] "
+                             "column to broadcast: {}, {}",
+                             e.op, described(*e.args[0], a), described(*e.args[1], b)));
+        out.push_back(std::move(*m));
+    }
+    std::vector<std::pair<const labels*, std::size_t>> row_axes, col_axes;
+    for (const value* v : {&a, &b}) {
+        if (v->is_scalar()) continue;
+        row_axes.push_back({&v->rows, v->mats.front().rows});
+        col_axes.push_back({&v->cols, v->mats.front().cols});
+    }
+    std::size_t r = out.empty() ? 0 : out.front().rows, c = out.empty() ? 0 : out.front().cols;
+    labels rows = pick_labels(row_axes, r), cols = pick_labels(col_axes, c);
+    if (a.is_stack() || b.is_stack()) return value::stack(std::move(out), rows, cols);
+    return value::of(std::move(out.front()), rows, cols);
+}
+
+value evaluator::matmul(const expr& e, const value& a, const value& b) {
+    const expr& le = *e.args[0];
+    const expr& re = *e.args[1];
+    if (a.is_scalar() || b.is_scalar())
+        fail(fmt::format("@ multiplies matrices, and {}; use * to scale by a number",
+                         a.is_scalar() ? described(le, a) : described(re, b)));
+    std::size_t h = heads(e, a, b);
+    std::vector<matrix> out(h);
+    for (std::size_t i = 0; i < h; ++i) {
+        const matrix& A = head(a, i, a.mat());
+        const matrix& B = head(b, i, b.mat());
+        if (A.cols != B.rows)
+            fail(fmt::format("@ needs the columns of the left side to equal the rows of the "
+                             "right side: {}, {}", described(le, a), described(re, b)));
+        check_cells(A.rows, B.cols, e);
+        blas::gemm(out[i], A, blas::trans::no, B, blas::trans::no);  // out[i]: [A.rows, B.cols]
+    }
+    if (a.is_stack() || b.is_stack()) return value::stack(std::move(out), a.rows, b.cols);
+    return value::of(std::move(out.front()), a.rows, b.cols);
+}
+
+}  // namespace
+
+value evaluate(const expr& e, const workspace& ws, eval_context& ctx) {
+    return evaluator(ws, ctx).eval(e);
+}
+
+void run_formula(const formula& f, workspace& ws, eval_context& ctx) {
+    for (const statement& st : f.statements) {
+        ctx.where = st.where;
+        ctx.statement_text = st.text;
+        value v = evaluate(*st.rhs, ws, ctx);
+        ws[st.target] = std::move(v);
+    }
+}
+
+}  // namespace qkv
