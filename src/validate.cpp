@@ -116,7 +116,7 @@ validation check_lesson(const std::string& path, const std::string& text, const 
     try {
         scenario s = load_scenario(scen);
         run_lesson(l, s, lang::zh);
-        run_result r = run_lesson(l, s, lang::en);
+        lesson_run r = run_lesson(l, s, lang::en);
         v.summary = fmt::format("lesson {}, {} stages, run on {}", l.number, r.t.stages.size(), fs::path(scen).filename().string());
     } catch (const input_error& e) {
         v.problems.push_back(problem_of(e, path));

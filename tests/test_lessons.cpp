@@ -31,7 +31,7 @@ std::string lesson_path(int number) {
     return {};
 }
 
-qkv::run_result run(int number, const char* scenario_file = apple_file) {
+qkv::lesson_run run(int number, const char* scenario_file = apple_file) {
     return qkv::run_lesson(qkv::load_lesson(lesson_path(number)), qkv::load_scenario(scenario_file),
                            qkv::lang::en);
 }

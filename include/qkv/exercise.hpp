@@ -86,7 +86,7 @@ const exercise* find_exercise(const exercise_set& set, std::string_view id);
 // Everything an answer is judged against: the lesson's workspace after the setup, the expected
 // value and the value of each mistake that could be evaluated on this scenario.
 struct exercise_run {
-    run_result run;
+    lesson_run run;
     value expected;  // a scalar 0 for a choice
     std::vector<std::pair<std::string, value>> mistake_values;  // (mistake id, value), in file order
 };
