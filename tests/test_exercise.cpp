@@ -10,6 +10,7 @@
 #include <set>
 
 #include "qkv/exercise.hpp"
+#include "qkv/judge.hpp"
 #include "qkv/scenario.hpp"
 
 using namespace qkv;
