@@ -58,9 +58,8 @@ void read_axes(const toml_reader& rd, const toml::node& axes, stage& s, const st
     }
 }
 
-// A stage, or nothing when it has a problem (reported).
-std::optional<stage> stage_of(const toml_reader& rd, const toml::table& t, std::size_t index) {
-    std::size_t before = rd.problem_count();
+// A stage; while collecting, one with a problem (reported) is incomplete.
+stage stage_of(const toml_reader& rd, const toml::table& t, std::size_t index) {
     std::string where = fmt::format("stage {}", index);
     rd.only_keys(t, {"id", "title", "formula", "show", "axes", "text"}, where);
     stage s;
@@ -74,9 +73,8 @@ std::optional<stage> stage_of(const toml_reader& rd, const toml::table& t, std::
     read_formula(rd, t, s, where);
     if (const toml::node* show = t.get("show")) read_show(rd, *show, s, where);
     if (const toml::node* axes = t.get("axes")) read_axes(rd, *axes, s, where);
-    if (rd.problem_count() != before || !title || !text) return std::nullopt;
-    s.title = *title;
-    s.text = *text;
+    s.title = title.value_or(bilingual{});
+    s.text = text.value_or(bilingual{});
     return s;
 }
 
@@ -90,10 +88,10 @@ void read_stages(const toml_reader& rd, const toml::table& doc, lesson& l) {
             rd.report(rd.at((*stages)[i]), "lesson: 'stage' must be an array of tables ([[stage]])");
             continue;
         }
-        auto s = stage_of(rd, *t, i + 1);
-        if (!s) continue;
-        if (!ids.insert(s->id).second) rd.report(s->where, fmt::format("stage id '{}' is used twice", s->id));
-        else l.stages.push_back(std::move(*s));
+        std::size_t before = rd.problem_count();
+        stage s = stage_of(rd, *t, i + 1);
+        if ((*t)["id"].is_string() && !ids.insert(s.id).second) rd.report(s.where, fmt::format("stage id '{}' is used twice", s.id));
+        if (rd.problem_count() == before) l.stages.push_back(std::move(s));
     }
 }
 
