@@ -1,5 +1,6 @@
 // Loading lesson files: the stages, their text in both languages, and their formulas, parsed
-// here so that a typo is reported with file:line:column before anything runs.
+// here so that a typo is reported with file:line:column before anything runs (the first one to
+// run; every one for `qkv validate`).
 #include "qkv/lesson.hpp"
 
 #include <algorithm>
