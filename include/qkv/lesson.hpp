@@ -49,8 +49,9 @@ struct lesson {
     std::vector<stage> stages;
 };
 
-// Read and check a lesson file: every key known, both languages present, formulas parse, stage
-// ids unique, shown names assigned or read somewhere. Throws input_error with file:line:column.
+// Read and check a lesson file: every key known, both languages written, formulas parse, stage
+// ids unique (that each shown name exists is checked when it runs, by run_lesson). Throws
+// input_error with file:line:column.
 lesson load_lesson(const std::string& path);
 // The same checks on a file already read. With `problems`, every problem is added to it instead
 // of the first being thrown (`qkv validate`); the lesson returned then holds the stages that read
