@@ -60,7 +60,7 @@ inline outcome lesson_input(const std::uint8_t* data, std::size_t size) {
     try {
         lesson l = load_lesson(path);
         for (lang language : {lang::en, lang::zh}) {
-            run_result r = run_lesson(l, apple(), language);
+            lesson_run r = run_lesson(l, apple(), language);
             render_options o;
             o.language = language;
             o.color = language == lang::zh;

@@ -1,5 +1,5 @@
 // The exercise commands: exercises, exercise, check, hint, grade and progress. They read the
-// exercise files, judge answers with exercise.hpp, and keep the learner's progress (progress.hpp).
+// exercise files, judge answers with judge.hpp, and keep the learner's progress (progress.hpp).
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -13,6 +13,7 @@
 #include "qkv/cli.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/exercise.hpp"
+#include "qkv/judge.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/progress.hpp"
 #include "qkv/render_text.hpp"

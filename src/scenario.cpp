@@ -133,8 +133,11 @@ void check_source(const scenario& s, const toml::table& mats) {
 
 }  // namespace
 
-scenario load_scenario(const std::string& path) {
-    toml::table doc = parse_toml_file(path, "scenario file");
+scenario load_scenario(const std::string& path) { return read_scenario(read_toml_file(path, "scenario file")); }
+
+scenario read_scenario(const toml_document& file) {
+    const std::string& path = file.file;
+    const toml::table& doc = file.table;
     scenario s;
     s.file = path;
     for (auto&& [k, v] : doc)

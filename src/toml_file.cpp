@@ -1,11 +1,22 @@
-// The one place TOML syntax errors become qkv's one-line errors with file:line:column.
+// The one reader of hand-written TOML: syntax errors become qkv's one-line errors with
+// file:line:column, and the checks every loader makes (known keys, strings, text in zh and en)
+// are written once, for the loaders that stop at the first problem and for `qkv validate`.
 #include "qkv/toml_file.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace qkv {
+
+std::string problem::str() const {
+    std::string loc = where.str();
+    return loc.empty() ? message : loc + ": " + message;
+}
 
 source_loc loc_of(const std::string& file, const toml::node& n) {
     return {file, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
@@ -16,22 +27,110 @@ static input_error error_of(const toml::parse_error& e, const std::string& origi
                        std::string(e.description()));
 }
 
-toml::table parse_toml_file(const std::string& path, std::string_view what) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(source_loc{path, 0, 0}, fmt::format("{} not found", what));
-    try {
-        return toml::parse_file(path);
-    } catch (const toml::parse_error& e) {
-        throw error_of(e, path);
-    }
-}
-
 toml::table parse_toml_text(std::string_view text, const std::string& origin) {
     try {
         return toml::parse(text, origin);
     } catch (const toml::parse_error& e) {
         throw error_of(e, origin);
     }
+}
+
+toml_document read_toml_text(std::string_view text, const std::string& origin) {
+    return {origin, std::string(text), parse_toml_text(text, origin)};
+}
+
+toml_document read_toml_file(const std::string& path, std::string_view what) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(source_loc{path, 0, 0}, fmt::format("{} not found", what));
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return read_toml_text(text.str(), path);
+}
+
+toml::table parse_toml_file(const std::string& path, std::string_view what) { return read_toml_file(path, what).table; }
+
+toml_reader::toml_reader(const toml_document& doc, std::vector<problem>* collect) : file_(doc.file), collect_(collect) {
+    std::istringstream in(doc.text);
+    for (std::string l; std::getline(in, l);) lines_.push_back(l);
+}
+
+source_loc toml_reader::content_start(const toml::node& n) const {
+    source_loc l = at(n);
+    if (l.line < 1 || l.line > static_cast<int>(lines_.size())) return l;
+    std::string_view text = lines_[l.line - 1];
+    std::string_view rest = l.column >= 1 && l.column - 1 <= static_cast<int>(text.size()) ? text.substr(l.column - 1) : std::string_view{};
+    if (rest.starts_with("\"\"\"") || rest.starts_with("'''")) {
+        if (rest.size() == 3) return {file_, l.line + 1, 1};
+        return {file_, l.line, l.column + 3};
+    }
+    return {file_, l.line, l.column + 1};
+}
+
+void toml_reader::report(source_loc where, std::string message) const {
+    if (!collect_) throw input_error(std::move(where), std::move(message));
+    collect_->push_back({std::move(where), std::move(message)});
+}
+
+// An error without a place (from deep in an evaluation) is placed at the file itself.
+void toml_reader::record(const input_error& e) const {
+    if (e.where().file.empty()) collect_->push_back({source_loc{file_, 0, 0}, e.message()});
+    else collect_->push_back({e.where(), e.message()});
+}
+
+bool toml_reader::only_keys(const toml::table& t, std::initializer_list<std::string_view> known, std::string_view where) const {
+    bool ok = true;
+    for (auto&& [k, v] : t) {
+        if (std::find(known.begin(), known.end(), k.str()) != known.end()) continue;
+        report(at(v), fmt::format("{}: unknown key '{}' (expected one of: {})", where, k.str(), fmt::join(known, ", ")));
+        ok = false;
+    }
+    return ok;
+}
+
+const toml::node* toml_reader::need(const toml::table& t, std::string_view key, std::string_view where) const {
+    const toml::node* n = t.get(key);
+    if (!n) report(at(t), fmt::format("{}: missing '{}'", where, key));
+    return n;
+}
+
+std::optional<std::string> toml_reader::string(const toml::node& n, std::string_view what) const {
+    if (!n.is_string()) {
+        report(at(n), fmt::format("{} must be a string", what));
+        return std::nullopt;
+    }
+    return n.as_string()->get();
+}
+
+std::optional<std::string> toml_reader::required_string(const toml::table& t, std::string_view key, std::string_view where) const {
+    const toml::node* n = need(t, key, where);
+    if (!n) return std::nullopt;
+    return string(*n, fmt::format("{}: '{}'", where, key));
+}
+
+std::optional<bilingual> toml_reader::text(const toml::node& n, std::string_view what) const {
+    const toml::table* t = n.as_table();
+    if (!t) {
+        report(at(n), fmt::format("{} must be a table {{ zh = \"…\", en = \"…\" }}", what));
+        return std::nullopt;
+    }
+    bool ok = only_keys(*t, {"zh", "en"}, what);
+    auto language = [&](std::string_view key, std::string_view name) -> std::string {
+        const toml::node* s = t->get(key);
+        if (!s) report(at(*t), fmt::format("{}: the {} text is missing", what, name));
+        auto out = s ? string(*s, fmt::format("{}: '{}'", what, key)) : std::nullopt;
+        ok = ok && out;
+        return out.value_or("");
+    };
+    bilingual out{language("zh", "Chinese (zh)"), language("en", "English (en)")};
+    if (!ok) return std::nullopt;
+    auto blank = [](const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; };
+    if (blank(out.zh) || blank(out.en)) {
+        report(at(*t), fmt::format("{}: zh and en must both be written", what));
+        return std::nullopt;
+    }
+    return out;
 }
 
 }  // namespace qkv

@@ -105,8 +105,8 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
 
 }  // namespace
 
-run_result run_lesson(const lesson& l, const scenario& s, lang language) {
-    run_result r;
+lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
+    lesson_run r;
     r.ws = initial_workspace(s);
     check_needs(l, s, r.ws);
     r.t.lesson = l.number;

@@ -10,6 +10,8 @@
 #include <set>
 
 #include "qkv/exercise.hpp"
+#include "qkv/judge.hpp"
+#include "qkv/toml_file.hpp"
 #include "qkv/scenario.hpp"
 
 using namespace qkv;
@@ -402,6 +404,45 @@ BOOST_AUTO_TEST_CASE(malformed_files_say_where) {
     e = error_of("lesson = 3\n[[exercise]]\nid = \"3.1\"\nkind = \"choice\"\nquestion = { zh = \"问\", en = \"q\" }\n"
                  "solution = { zh = \"解\", en = \"\" }\nhints = [{ zh = \"提示\", en = \"h\" }]\n");
     BOOST_TEST(e.find("zh and en must both be written") != std::string::npos, e);
+}
+
+// For `qkv validate`: the same reader lists every problem, each at its line, and returns the
+// exercises that read cleanly.
+BOOST_AUTO_TEST_CASE(a_reader_given_a_list_collects_every_problem) {
+    mistake_book book = parse_mistakes("[no_scale]\nzh = \"忘了缩放\"\nen = \"forgot to scale\"\n", "m.toml");
+    const std::string text = "lesson = 3\n"
+                             "[[exercise]]\n"
+                             "id = \"3.1\"\n"
+                             "kind = \"numbr\"\n"                          // line 4: no such kind
+                             "colour = 1\n"                                // line 5: no such key
+                             "question = { zh = \"问\", en = \"q\" }\n"
+                             "solution = { zh = \"解\", en = \"\" }\n"       // line 7: no English
+                             "hints = [{ zh = \"提示\", en = \"h\" }]\n"
+                             "[[exercise]]\n"
+                             "id = \"3.2\"\n"
+                             "kind = \"number\"\n"
+                             "expected = \"S[2, 3]\"\n"
+                             "question = { zh = \"问\", en = \"q\" }\n"
+                             "solution = { zh = \"解\", en = \"s\" }\n"
+                             "hints = [{ zh = \"提示\", en = \"h\" }]\n";
+    std::vector<problem> problems;
+    auto read = read_exercises(read_toml_text(text, "x.toml"), book, &problems);
+    BOOST_REQUIRE_EQUAL(read.size(), 1u);
+    BOOST_TEST(read[0].id == "3.2");
+    BOOST_REQUIRE_EQUAL(problems.size(), 3u);
+    BOOST_TEST(problems[0].str().find("x.toml:5:") == 0u, problems[0].str());  // keys first, then in order
+    BOOST_TEST(problems[0].str().find("unknown key 'colour'") != std::string::npos);
+    BOOST_TEST(problems[1].str().find("x.toml:4:") == 0u, problems[1].str());
+    BOOST_TEST(problems[1].str().find("kind must be") != std::string::npos);
+    BOOST_TEST(problems[2].str().find("x.toml:7:") == 0u, problems[2].str());
+    BOOST_TEST(problems[2].str().find("zh and en must both be written") != std::string::npos);
+    // Without a list, the first of them is thrown.
+    try {
+        parse_exercises(text, "x.toml", book);
+        BOOST_FAIL("no error");
+    } catch (const input_error& e) {
+        BOOST_TEST(std::string(e.what()) == problems[0].str());
+    }
 }
 
 BOOST_AUTO_TEST_CASE(expected_value_must_suit_the_kind) {

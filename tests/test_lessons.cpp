@@ -12,6 +12,7 @@
 #include "qkv/kernels.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/scenario.hpp"
+#include "qkv/toml_file.hpp"
 #include "qkv/trace.hpp"
 
 using qkv::matrix;
@@ -31,7 +32,7 @@ std::string lesson_path(int number) {
     return {};
 }
 
-qkv::run_result run(int number, const char* scenario_file = apple_file) {
+qkv::lesson_run run(int number, const char* scenario_file = apple_file) {
     return qkv::run_lesson(qkv::load_lesson(lesson_path(number)), qkv::load_scenario(scenario_file),
                            qkv::lang::en);
 }
@@ -464,4 +465,41 @@ BOOST_AUTO_TEST_CASE(thinking_machines_numbers) {
     check_close(shown(t8, "split", "Q_h").mats[7], columns(Q, 448, 64), 1e-3f, "head 8 of Q");
     for (const matrix& head : shown(t8, "head-weights", "A_h").mats) check_rows_sum_to_one(head, "A_h");
     BOOST_TEST(shown_num(t8, "sum-of-heads", "same") <= 1e-4f);
+}
+
+// For `qkv validate`: given a list, the loader lists every problem of the lesson with its
+// file:line:column and goes on; without one it throws the first.
+BOOST_AUTO_TEST_CASE(a_lesson_reader_given_a_list_collects_every_problem) {
+    const std::string text = "number = 20\n"
+                             "title = { zh = \"标题\", en = \"Title\" }\n"
+                             "\n"
+                             "[[stage]]\n"
+                             "id = \"a\"\n"
+                             "colour = 1\n"                      // line 6, column 10: no such key
+                             "title = { en = \"A\" }\n"          // line 7, column 9: no Chinese
+                             "text = { zh = \"甲\", en = \"a\" }\n"
+                             "formula = \"S = Q @@ K\"\n"        // line 9: the text starts at column 12, the second @ is its 8th character
+                             "\n"
+                             "[[stage]]\n"                       // line 11: the id is used again
+                             "id = \"a\"\n"
+                             "title = { zh = \"乙\", en = \"B\" }\n"
+                             "text = { zh = \"乙\", en = \"b\" }\n"
+                             "formula = \"S = Q @ K^T\"\n";
+    std::vector<qkv::problem> problems;
+    qkv::lesson l = qkv::read_lesson(qkv::read_toml_text(text, "x.toml"), &problems);
+    std::vector<std::string> got;
+    for (const auto& p : problems) got.push_back(p.str());
+    BOOST_REQUIRE_EQUAL(got.size(), 4u);
+    BOOST_TEST(got[0].find("x.toml:6:10: stage 1: unknown key 'colour'") == 0u, got[0]);
+    BOOST_TEST(got[1] == "x.toml:7:9: stage 'a', title: the Chinese (zh) text is missing");
+    BOOST_TEST(got[2].find("x.toml:9:19: ") == 0u, got[2]);
+    BOOST_TEST(got[3].find("x.toml:11:") == 0u, got[3]);
+    BOOST_TEST(got[3].find("stage id 'a' is used twice") != std::string::npos, got[3]);
+    BOOST_TEST(l.number == 20);
+    try {
+        qkv::read_lesson(qkv::read_toml_text(text, "x.toml"));
+        BOOST_FAIL("no error");
+    } catch (const qkv::input_error& e) {
+        BOOST_TEST(std::string(e.what()) == got[0]);
+    }
 }

@@ -37,7 +37,7 @@ std::string lesson_path(int number) {
     return {};
 }
 
-qkv::run_result run(int number, const char* scenario_file = apple_file, qkv::lang l = qkv::lang::en) {
+qkv::lesson_run run(int number, const char* scenario_file = apple_file, qkv::lang l = qkv::lang::en) {
     return qkv::run_lesson(qkv::load_lesson(lesson_path(number)), qkv::load_scenario(scenario_file), l);
 }
 
@@ -48,17 +48,17 @@ const qkv::stage_trace& stage_of(const qkv::trace& t, const std::string& id) {
     return t.stages.front();
 }
 
-const value& ws_value(const qkv::run_result& r, const std::string& name) {
+const value& ws_value(const qkv::lesson_run& r, const std::string& name) {
     auto it = r.ws.find(name);
     BOOST_TEST_REQUIRE((it != r.ws.end()), "workspace lacks " << name);
     return it->second;
 }
-const matrix& ws_mat(const qkv::run_result& r, const std::string& name) {
+const matrix& ws_mat(const qkv::lesson_run& r, const std::string& name) {
     const value& v = ws_value(r, name);
     BOOST_TEST_REQUIRE(v.is_matrix(), name << " is not a matrix");
     return v.mat();
 }
-float ws_num(const qkv::run_result& r, const std::string& name) {
+float ws_num(const qkv::lesson_run& r, const std::string& name) {
     const value& v = ws_value(r, name);
     BOOST_TEST_REQUIRE(v.is_scalar(), name << " is not a scalar");
     return v.number;

@@ -1,6 +1,5 @@
 // Exercises (lessons/exercises/NN.toml) and the vocabulary of common mistakes (mistakes.toml):
-// loading them, computing the expected answer with the formula language on the workspace of the
-// lesson run on its scenario, and judging an answer, naming the mistake that produced it.
+// what they hold and how they are read. judge.hpp runs and judges them.
 //
 //   lesson = 3
 //   [[exercise]]
@@ -28,13 +27,14 @@
 #include <vector>
 
 #include "qkv/answer.hpp"
+#include "qkv/bilingual.hpp"
+#include "qkv/error.hpp"
 #include "qkv/formula.hpp"
-#include "qkv/i18n.hpp"
-#include "qkv/lesson.hpp"
-#include "qkv/trace.hpp"
-#include "qkv/value.hpp"
 
 namespace qkv {
+
+struct problem;
+struct toml_document;
 
 // mistakes.toml: one table per mistake, `[no_scale]  zh = "…"  en = "…"`.
 using mistake_book = std::map<std::string, bilingual>;
@@ -77,47 +77,14 @@ std::string exercises_dir();
 // Throw input_error with file:line:column on anything malformed or unknown.
 mistake_book parse_mistakes(std::string_view text, const std::string& origin);
 std::vector<exercise> parse_exercises(std::string_view text, const std::string& origin, const mistake_book& book);
+// The same on a file already read. With `problems`, every problem is added to it instead of the
+// first being thrown (`qkv validate`), and what read cleanly is returned.
+mistake_book read_mistakes(const toml_document& doc, std::vector<problem>* problems = nullptr);
+std::vector<exercise> read_exercises(const toml_document& doc, const mistake_book& book, std::vector<problem>* problems = nullptr);
 // mistakes.toml and every NN.toml of the folder; exercise ids unique across files.
 exercise_set load_exercises(const std::string& dir);
 
 // The exercise with this id, or nullptr.
 const exercise* find_exercise(const exercise_set& set, std::string_view id);
-
-// Everything an answer is judged against: the lesson's workspace after the setup, the expected
-// value and the value of each mistake that could be evaluated on this scenario.
-struct exercise_run {
-    run_result run;
-    value expected;  // a scalar 0 for a choice
-    std::vector<std::pair<std::string, value>> mistake_values;  // (mistake id, value), in file order
-};
-
-// Run the lesson on the exercise's scenario (or on `data_file` when given), then the setup, then
-// every expression. Throws input_error when the expected value does not suit the kind.
-exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s, lang language);
-// The same, finding the lesson and scenario files itself.
-exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file = "");
-
-struct cell_off {
-    std::size_t row = 0, col = 0;  // from 0
-    double got = 0, want = 0;
-};
-
-struct verdict {
-    bool correct = false;
-    std::vector<std::string> mistakes;        // ids of the mistakes the answer matches
-    std::vector<std::size_t> expected_shape;  // shape, matrix
-    std::vector<std::size_t> dims_off;        // shape: the dimensions (from 0) that differ
-    std::vector<cell_off> cells_off;          // matrix: the cells outside the tolerance
-    double expected_number = 0;               // number
-};
-
-// Judge an answer. A matrix of the wrong shape that matches no mistake cannot be compared and
-// throws input_error ("expected [3, 3], the answer is [4, 3]").
-verdict judge(const exercise& e, const answer& a, const exercise_run& r);
-
-// What is wrong, in the language: which dimension, which cells, too high or too low, and the
-// mistakes matched with their descriptions. One line per point; empty for a right answer.
-std::vector<std::string> explain(const verdict& v, const exercise& e, const answer& a, const exercise_run& r,
-                                 const mistake_book& book, lang language, int precision = 4);
 
 }  // namespace qkv

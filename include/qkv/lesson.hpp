@@ -21,17 +21,15 @@
 #include <utility>
 #include <vector>
 
+#include "qkv/bilingual.hpp"
 #include "qkv/error.hpp"
 #include "qkv/formula.hpp"
 #include "qkv/i18n.hpp"
 
 namespace qkv {
 
-struct bilingual {
-    std::string zh;
-    std::string en;
-    const std::string& in(lang l) const { return l == lang::zh ? zh : en; }
-};
+struct problem;
+struct toml_document;
 
 struct stage {
     std::string id;
@@ -51,12 +49,20 @@ struct lesson {
     std::vector<stage> stages;
 };
 
-// Read and check a lesson file: every key known, both languages present, formulas parse, stage
-// ids unique, shown names assigned or read somewhere. Throws input_error with file:line:column.
+// Read and check a lesson file: every key known, both languages written, formulas parse, stage
+// ids unique (that each shown name exists is checked when it runs, by run_lesson). Throws
+// input_error with file:line:column.
 lesson load_lesson(const std::string& path);
+// The same checks on a file already read. With `problems`, every problem is added to it instead
+// of the first being thrown (`qkv validate`); the lesson returned then holds the stages that read
+// cleanly.
+lesson read_lesson(const toml_document& doc, std::vector<problem>* problems = nullptr);
 
 // The lesson files in a folder, by number: (number, path). Files not named NN-*.toml are ignored.
 std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir);
+// The files of a folder whose names match `pattern` (a regular expression whose first group is
+// the number), by number: (number, path). A missing folder has none.
+std::vector<std::pair<int, std::string>> numbered_files(const std::string& dir, const std::string& pattern);
 
 // The folders qkv reads from: QKV_LESSONS / QKV_DATA when set; else, for an installed qkv, the
 // ones installed with it (datadir/qkv, found relative to the program); else the ones beside the

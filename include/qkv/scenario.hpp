@@ -25,6 +25,8 @@
 
 namespace qkv {
 
+struct toml_document;
+
 struct scenario {
     std::string file;                      // where it was read from
     std::string name;
@@ -34,9 +36,12 @@ struct scenario {
     std::map<std::string, matrix> matrices;  // X, W_Q, W_K, W_V, W_O, ... as given
 };
 
-// Read and check a scenario: X present with one row per token, every matrix rectangular, finite,
-// and W_* shaped [d_model, d_model]; heads divides d_model. Throws input_error with file:line.
+// Read and check a scenario: X present with one row per token, every matrix rectangular and
+// finite, W_Q, W_K, W_V with d_model rows, W_Q and W_K with one d_k, W_O with d_model columns;
+// heads divides d_model. Throws input_error with file:line.
 scenario load_scenario(const std::string& path);
+// The same on a file already read.
+scenario read_scenario(const toml_document& doc);
 
 // The workspace a lesson starts from: every matrix under its own name (X rows labelled with the
 // tokens; X_src's with the source tokens, or X itself when there is no second sequence), and

@@ -1,15 +1,28 @@
-// TOML files people write by hand (lessons, scenarios, exercises, answer sheets): parsed with every
-// syntax error turned into an input_error at file:line:column, and the place of any node.
+// TOML files people write by hand (lessons, scenarios, exercises, answer sheets): read once, with
+// every syntax error turned into an input_error at file:line:column, and one reader for what the
+// loaders check in them, which throws the first problem (to run) or lists them all (qkv validate).
 #pragma once
 
+#include <cstddef>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <toml++/toml.h>
 
+#include "qkv/bilingual.hpp"
 #include "qkv/error.hpp"
 
 namespace qkv {
+
+// One thing to fix in a file, as `qkv validate` lists it.
+struct problem {
+    source_loc where;
+    std::string message;
+    std::string str() const;  // "file:line:column: message"
+};
 
 // Where a node starts in `file`.
 source_loc loc_of(const std::string& file, const toml::node& n);
@@ -19,5 +32,63 @@ toml::table parse_toml_file(const std::string& path, std::string_view what);
 
 // Parse text already read; `origin` names it in errors.
 toml::table parse_toml_text(std::string_view text, const std::string& origin);
+
+// A file read and parsed once: the text is kept for where a string's characters start.
+struct toml_document {
+    std::string file;
+    std::string text;
+    toml::table table;
+};
+
+toml_document read_toml_file(const std::string& path, std::string_view what);
+toml_document read_toml_text(std::string_view text, const std::string& origin);
+
+// What every loader checks, in one place. Each problem is reported: thrown as input_error, or,
+// when a list is given, added to it so that reading goes on and finds the next one. The checks
+// return nothing (nullopt, nullptr, false) where a problem stopped them.
+class toml_reader {
+public:
+    explicit toml_reader(const toml_document& doc, std::vector<problem>* collect = nullptr);
+
+    const std::string& file() const { return file_; }
+    source_loc at(const toml::node& n) const { return loc_of(file_, n); }
+    // Where a string's characters start: after the opening quote, or on the next line for a
+    // multi-line string that begins with a newline (TOML drops it), so a formula error points
+    // at its own column.
+    source_loc content_start(const toml::node& n) const;
+
+    void report(source_loc where, std::string message) const;
+    // Problems reported so far (while collecting): a part that added none was read cleanly.
+    std::size_t problem_count() const { return collect_ ? collect_->size() : 0; }
+
+    // Run `f`, which may throw input_error (a formula parser, say); when collecting, its error
+    // is listed and false returned.
+    template <class F>
+    bool attempt(F&& f) const {
+        try {
+            f();
+            return true;
+        } catch (const input_error& e) {
+            if (!collect_) throw;
+            record(e);
+            return false;
+        }
+    }
+
+    // Every key of `t` is one of `known`; `where` begins the message ("stage 2: unknown key …").
+    bool only_keys(const toml::table& t, std::initializer_list<std::string_view> known, std::string_view where) const;
+    const toml::node* need(const toml::table& t, std::string_view key, std::string_view where) const;
+    std::optional<std::string> string(const toml::node& n, std::string_view what) const;
+    std::optional<std::string> required_string(const toml::table& t, std::string_view key, std::string_view where) const;
+    // { zh = "…", en = "…" }: both written (not blank), nothing else.
+    std::optional<bilingual> text(const toml::node& n, std::string_view what) const;
+
+private:
+    void record(const input_error& e) const;
+
+    std::string file_;
+    std::vector<std::string> lines_;
+    std::vector<problem>* collect_;
+};
 
 }  // namespace qkv

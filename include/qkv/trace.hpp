@@ -43,13 +43,14 @@ struct trace {
     std::vector<stage_trace> stages;
 };
 
-struct run_result {
+// A lesson run on a scenario: what it showed, and the values it left (exercises read them).
+struct lesson_run {
     trace t;
     workspace ws;  // every value after the last stage
 };
 
 // Evaluate every stage of the lesson on the scenario. Throws input_error when the lesson needs a
 // matrix the scenario lacks (naming both files and the matrix), or a formula fails.
-run_result run_lesson(const lesson& l, const scenario& s, lang language);
+lesson_run run_lesson(const lesson& l, const scenario& s, lang language);
 
 }  // namespace qkv

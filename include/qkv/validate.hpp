@@ -5,15 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "qkv/error.hpp"
+#include "qkv/toml_file.hpp"
 
 namespace qkv {
-
-struct problem {
-    source_loc where;
-    std::string message;
-    std::string str() const;  // "file:line:column: message"
-};
 
 struct validation {
     std::string kind;               // "lesson", "scenario", "exercises", "mistakes" or "" (unreadable)
@@ -21,10 +15,10 @@ struct validation {
     std::vector<problem> problems;  // empty: the file is good
 };
 
-// A lesson: the TOML reads; every stage has its title and text in zh and en and a formula that
-// parses (all stages checked, each problem listed); the loader's own checks; then the lesson is
-// run on its scenario (or on `data_file`), so names resolve and shapes agree.
-// A scenario: it loads. Exercises: each exercise parses and is evaluated on its lesson.
+// A lesson: every problem the lesson loader finds (each listed, not only the first); when there
+// is none, the lesson is run on its scenario (or on `data_file`), so names resolve and shapes agree.
+// Exercises and the mistake book: every problem the loader finds, then each good exercise is
+// evaluated on its lesson. A scenario: it loads (its first problem).
 validation validate_file(const std::string& path, const std::string& data_file = "");
 
 }  // namespace qkv
