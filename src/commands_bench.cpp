@@ -12,6 +12,7 @@
 #include "qkv/bench.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/cli.hpp"
+#include "qkv/command_text.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/terminal.hpp"
 
@@ -141,55 +142,39 @@ attention::options options_for(const bench_args& b, impl which) {
     return o;
 }
 
+// The prose under the table, from lessons/prose/bench.toml.
 std::string explain_forward(const bench_args& b) {
-    const bool zh = b.language == lang::zh;
     auto has = [&](impl i) { return std::find(b.impls.begin(), b.impls.end(), i) != b.impls.end(); };
-    std::string out = zh
-        ? fmt::format("GFLOP/s 按公式的工作量计算：四个投影各 2·n·d_model²，QKᵀ 和 A·V 各 2·n²·d_model{}。"
-                      "n 大了以后 n² 项占主导：n 翻倍，时间约为四倍，所以增长指数接近 2。",
-                      b.causal ? "（因果掩码下这两项减半）" : "")
-        : fmt::format("GFLOP/s counts the work in the formulas: 2·n·d_model² for each of the four projections and "
-                      "2·n²·d_model each for QKᵀ and A·V{}. Once n is large the n² terms dominate: doubling n about "
-                      "quadruples the time, so the growth exponent approaches 2.",
-                      b.causal ? " (halved under the causal mask)" : "");
-    if (has(impl::reference))
-        out += zh ? " reference 是课程里的朴素循环，慢得多，但每一步都看得见。"
-                  : " reference is the lessons' plain loops: far slower, every step visible.";
-    if (has(impl::blas))
-        out += zh ? " blas 为每个头保存完整的 n × n 分数矩阵（n = 16384 时一个头就要 1 GiB）。"
-                  : " blas keeps each head's whole n × n score matrix (1 GiB for one head at n = 16384).";
-    if (has(impl::fused))
-        out += zh ? " fused 把键分块处理，用运行中的最大值和总和（在线 softmax）拼出同样的结果：从不生成 n × n 矩阵，"
-                    "额外内存只随 n 线性增长，每块的乘积都留在缓存里。"
-                  : " fused walks the keys in blocks and keeps a running max and sum (online softmax), so it never "
-                    "makes the n × n matrix: its extra memory grows only like n and each block's products stay in cache.";
-    out += zh ? " 百分比相对于本机实测的 OpenBLAS sgemm 速度，即实际可达的峰值。\n"
-              : " Percentages are of this machine's measured OpenBLAS sgemm rate, the practical peak.\n";
-    return out;
+    auto text = [&](std::string_view key) -> const std::string& { return command_text("bench", key).in(b.language); };
+    std::string out = fmt::format(fmt::runtime(text("work")), fmt::arg("causal", b.causal ? text("causal") : ""));
+    if (has(impl::reference)) out += text("reference");
+    if (has(impl::blas)) out += text("blas");
+    if (has(impl::fused)) out += text("fused");
+    return out + text("percent") + "\n";
 }
 
 std::string render_forward_text(const bench_args& b, const bench::peak& pk, const std::vector<row>& rows,
                                 const std::map<impl, std::optional<double>>& growth) {
-    const bool zh = b.language == lang::zh;
+    const lang l = b.language;
     const std::size_t d_k = b.d_model / b.heads;
-    std::string out = zh ? fmt::format("qkv bench：多头注意力前向，d_model = {}，h = {}（d_k = {}），{} 个线程，{}\n",
-                                       b.d_model, b.heads, d_k, b.threads, b.causal ? "因果掩码" : "无掩码")
-                         : fmt::format("qkv bench: multi-head attention forward, d_model = {}, h = {} (d_k = {}), {} thread{}, {}\n",
-                                       b.d_model, b.heads, d_k, b.threads, b.threads == 1 ? "" : "s",
-                                       b.causal ? "causal mask" : "no mask");
-    out += fmt::format(fmt::runtime(zh ? "峰值：OpenBLAS sgemm {0}×{0}×{0}，{1} 个线程：{2:.1f} GFLOP/s\n\n"
-                          : "peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{3}: {2:.1f} GFLOP/s\n\n"),
+    std::string out = fmt::format(
+        fmt::runtime(pick(l, "qkv bench：多头注意力前向，d_model = {0}，h = {1}（d_k = {2}），{3} 个线程，{4}\n",
+                          "qkv bench: multi-head attention forward, d_model = {0}, h = {1} (d_k = {2}), {3} thread{5}, {4}\n")),
+        b.d_model, b.heads, d_k, b.threads, b.causal ? pick(l, "因果掩码", "causal mask") : pick(l, "无掩码", "no mask"),
+        b.threads == 1 ? "" : "s");
+    out += fmt::format(fmt::runtime(pick(l, "峰值：OpenBLAS sgemm {0}×{0}×{0}，{1} 个线程：{2:.1f} GFLOP/s\n\n",
+                                         "peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{3}: {2:.1f} GFLOP/s\n\n")),
                        pk.size, pk.threads, pk.gflops, pk.threads == 1 ? "" : "s");
-    out += fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>13}\n", zh ? "实现" : "impl", "n", zh ? "毫秒" : "ms",
-                       "GFLOP/s", zh ? "占峰值" : "% peak", zh ? "额外内存" : "extra memory");
+    out += fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>13}\n", pick(l, "实现", "impl"), "n", pick(l, "毫秒", "ms"),
+                       "GFLOP/s", pick(l, "占峰值", "% peak"), pick(l, "额外内存", "extra memory"));
     for (const row& r : rows)
         out += fmt::format("{:<10} {:>6} {:>11.2f} {:>9.1f} {:>7.0f}% {:>13}\n", attention::impl_name(r.which), r.n, r.ms,
                            r.gflops, r.percent, bench::human_bytes(double(r.extra)));
     std::vector<std::string> parts;
     for (auto& [i, k] : growth)
         parts.push_back(fmt::format("{} {}", attention::impl_name(i), k ? fmt::format("{:.2f}", *k) : "–"));
-    out += fmt::format(fmt::runtime(zh ? "\n增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}\n\n"
-                          : "\ngrowth exponent (time ∝ n^k, least squares of log t on log n): {}\n\n"),
+    out += fmt::format(fmt::runtime(pick(l, "\n增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}\n\n",
+                                         "\ngrowth exponent (time ∝ n^k, least squares of log t on log n): {}\n\n")),
                        fmt::join(parts, ", "));
     return out + explain_forward(b);
 }
@@ -254,19 +239,7 @@ int run_forward(const bench_args& b) {
 
 // --- decoding with and without the KV cache ---------------------------------------------------------
 
-std::string explain_kv(const bench_args& b) {
-    return b.language == lang::zh
-        ? "没有缓存时，每生成一个词都要把整个前缀重新算一遍注意力：所有键和值重新投影，每个查询再和前面所有键相乘，"
-          "所以每个词的时间随位置按 n² 增长（文中所说每步 O(n²)；在这些规模下 n·d_model² 的投影仍占不少，拟合出的指数在 1 和 2 之间）。"
-          "有了 KV 缓存，只需算新词自己的 q、k、v，再让这一行查询与缓存的键相乘：每个词的时间随位置线性增长（O(n)），"
-          "位置较小时固定的 d_model² 投影占主导，所以拟合出的指数小于 1。\n"
-        : "Without the cache every new token reruns attention over the whole prefix: every key and value is projected "
-          "again and every query meets every earlier key, so the time per token grows like position² (the O(n²) per step "
-          "of the documents; at these sizes the n·d_model² projections still weigh in, so the fitted exponent lies "
-          "between 1 and 2). With the KV cache only the new token's q, k and v are computed and one query row meets the "
-          "cached keys: the time per token grows like the position (O(n)), and at small positions the fixed d_model² "
-          "projections dominate, so the fitted exponent is below 1.\n";
-}
+std::string explain_kv(const bench_args& b) { return command_text("bench", "kv").in(b.language) + "\n"; }
 
 int run_kv(const bench_args& b) {
     const std::size_t T = b.tokens, d = b.d_model;
@@ -295,18 +268,18 @@ int run_kv(const bench_args& b) {
         write_out(j.dump(2) + "\n");
         return 0;
     }
-    const bool zh = b.language == lang::zh;
-    std::string out = fmt::format(fmt::runtime(zh ? "qkv bench kv：逐个解码 {} 个词，d_model = {}，h = {}，{} 个线程\n\n"
-                                     : "qkv bench kv: decoding {} tokens one at a time, d_model = {}, h = {}, {} thread(s)\n\n"),
+    const lang l = b.language;
+    std::string out = fmt::format(fmt::runtime(pick(l, "qkv bench kv：逐个解码 {} 个词，d_model = {}，h = {}，{} 个线程\n\n",
+                                                    "qkv bench kv: decoding {} tokens one at a time, d_model = {}, h = {}, {} thread(s)\n\n")),
                                   T, d, b.heads, b.threads);
-    out += fmt::format("{:>8} {:>16} {:>18} {:>9}\n", zh ? "位置" : "position", zh ? "有缓存 ms" : "with cache ms",
-                       zh ? "无缓存 ms" : "without cache ms", zh ? "倍数" : "speed-up");
+    out += fmt::format("{:>8} {:>16} {:>18} {:>9}\n", pick(l, "位置", "position"), pick(l, "有缓存 ms", "with cache ms"),
+                       pick(l, "无缓存 ms", "without cache ms"), pick(l, "倍数", "speed-up"));
     for (auto& pt : points)
         out += fmt::format("{:>8} {:>16.3f} {:>18.3f} {:>8.0f}×\n", pt.position, pt.s_cached * 1e3, pt.s_uncached * 1e3,
                            pt.s_uncached / pt.s_cached);
     auto str = [](const std::optional<double>& k) { return k ? fmt::format("{:.2f}", *k) : std::string("–"); };
-    out += fmt::format(fmt::runtime(zh ? "\n增长指数（每个词的时间 ∝ 位置^k）：有缓存 {}，无缓存 {}\n\n"
-                          : "\ngrowth exponent (time per token ∝ position^k): with cache {}, without cache {}\n\n"),
+    out += fmt::format(fmt::runtime(pick(l, "\n增长指数（每个词的时间 ∝ 位置^k）：有缓存 {}，无缓存 {}\n\n",
+                                         "\ngrowth exponent (time per token ∝ position^k): with cache {}, without cache {}\n\n")),
                        str(k_cached), str(k_uncached));
     write_out(out + explain_kv(b));
     return 0;

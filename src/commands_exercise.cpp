@@ -26,9 +26,8 @@ namespace po = boost::program_options;
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 
-// Interface words of these commands, in the two languages (exercise content is in the files).
-std::string pick(lang l, std::string_view zh, std::string_view en) { return std::string(l == lang::zh ? zh : en); }
-
+// Interface words of these commands, in the two languages (i18n's pick; exercise content is in
+// the files).
 std::string kind_word(lang l, answer_kind k) {
     switch (k) {
     case answer_kind::choice: return pick(l, "选择", "choice");

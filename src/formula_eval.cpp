@@ -90,7 +90,7 @@ private:
     value index(const expr& e);
     std::size_t position(const expr& ie, std::size_t count, const expr& base, const char* what);
     std::size_t heads(const expr& e, const value& a, const value& b);
-    void check_cells(std::size_t r, std::size_t c, const expr& e) const;
+    void check_cells(std::size_t h, std::size_t r, std::size_t c, const expr& e) const;
     value elementwise(const expr& e, const value& a, const value& b);
     value matmul(const expr& e, const value& a, const value& b);
 };
@@ -224,10 +224,10 @@ std::size_t evaluator::heads(const expr& e, const value& a, const value& b) {
     return 1;
 }
 
-// A result of [r, cols] must fit the limit every value has (matrix.hpp), or the product of a
-// column and a row could ask for terabytes.
-void evaluator::check_cells(std::size_t r, std::size_t c, const expr& e) const {
-    if (!within_cell_limit(r, c)) fail(fmt::format("{}: {}", e.text, cell_limit_message(r, c)));
+// A result of h heads of [r, c] must fit the limit every value has (matrix.hpp), or the product
+// of a column and a row could ask for terabytes, and eight heads of it for eight times as much.
+void evaluator::check_cells(std::size_t h, std::size_t r, std::size_t c, const expr& e) const {
+    if (!within_cell_limit(r, c, h)) fail(fmt::format("{}: {}", e.text, cell_limit_message(r, c, h)));
 }
 
 value evaluator::elementwise(const expr& e, const value& a, const value& b) {
@@ -238,7 +238,7 @@ value evaluator::elementwise(const expr& e, const value& a, const value& b) {
     for (std::size_t i = 0; i < h; ++i) {
         const matrix &A = head(a, i, box_a), &B = head(b, i, box_b);
         // An [n, 1] column and a [1, m] row broadcast to [n, m]: refuse it before allocating.
-        check_cells(std::max(A.rows, B.rows), std::max(A.cols, B.cols), e);
+        check_cells(h, std::max(A.rows, B.rows), std::max(A.cols, B.cols), e);
         auto m = combine(e.op, A, B);
         if (!m)
             fail(fmt::format("'{}' needs equal shapes, or a scalar, a [1, d] row or an [n, 1] "
@@ -272,7 +272,7 @@ value evaluator::matmul(const expr& e, const value& a, const value& b) {
         if (A.cols != B.rows)
             fail(fmt::format("@ needs the columns of the left side to equal the rows of the "
                              "right side: {}, {}", described(le, a), described(re, b)));
-        check_cells(A.rows, B.cols, e);
+        check_cells(h, A.rows, B.cols, e);
         blas::gemm(out[i], A, blas::trans::no, B, blas::trans::no);  // out[i]: [A.rows, B.cols]
     }
     if (a.is_stack() || b.is_stack()) return value::stack(std::move(out), a.rows, b.cols);

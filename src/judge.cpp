@@ -126,48 +126,47 @@ verdict judge(const exercise& e, const answer& a, const exercise_run& r) {
 
 namespace {
 
-// The interface sentences of a judgement; lesson content stays in the exercise files.
+// The interface sentences of a judgement (in i18n's pick); lesson content stays in the exercise files.
 struct words {
     lang l;
-    std::string pick(std::string_view zh, std::string_view en) const { return std::string(l == lang::zh ? zh : en); }
 };
 
 std::string high_low(const words& w, double got, double want) {
-    return got > want ? w.pick("偏大", "too high") : w.pick("偏小", "too low");
+    return got > want ? pick(w.l, "偏大", "too high") : pick(w.l, "偏小", "too low");
 }
 
 void explain_shape(std::vector<std::string>& out, const words& w, const verdict& v, const answer& a) {
     if (a.shape.size() != v.expected_shape.size()) {
-        out.push_back(fmt::format(fmt::runtime(w.pick("这个结果有 {} 个维度，不是 {} 个。", "The result has {} dimensions, not {}.")),
+        out.push_back(fmt::format(fmt::runtime(pick(w.l, "这个结果有 {} 个维度，不是 {} 个。", "The result has {} dimensions, not {}.")),
                                   v.expected_shape.size(), a.shape.size()));
         return;
     }
     for (std::size_t i = 0; i < a.shape.size(); ++i) {
         bool off = std::find(v.dims_off.begin(), v.dims_off.end(), i) != v.dims_off.end();
-        out.push_back(off ? fmt::format(fmt::runtime(w.pick("第 {} 维：{} 不对。", "Dimension {}: {} is not right.")), i + 1, a.shape[i])
-                          : fmt::format(fmt::runtime(w.pick("第 {} 维：{} 是对的。", "Dimension {}: {} is right.")), i + 1, a.shape[i]));
+        out.push_back(off ? fmt::format(fmt::runtime(pick(w.l, "第 {} 维：{} 不对。", "Dimension {}: {} is not right.")), i + 1, a.shape[i])
+                          : fmt::format(fmt::runtime(pick(w.l, "第 {} 维：{} 是对的。", "Dimension {}: {} is right.")), i + 1, a.shape[i]));
     }
 }
 
 void explain_matrix(std::vector<std::string>& out, const words& w, const verdict& v, const exercise& e,
                     const exercise_run& r, int precision) {
     if (v.cells_off.empty()) {  // wrong shape, but it matched a mistake
-        out.push_back(fmt::format(fmt::runtime(w.pick("形状应该是 {}。", "The shape should be {}.")), shape_text(v.expected_shape)));
+        out.push_back(fmt::format(fmt::runtime(pick(w.l, "形状应该是 {}。", "The shape should be {}.")), shape_text(v.expected_shape)));
         return;
     }
     std::size_t cells = v.expected_shape[0] * v.expected_shape[1];
-    out.push_back(fmt::format(fmt::runtime(w.pick("{cells} 个格子中有 {off} 个不对（允许误差 ±{tol}）：",
+    out.push_back(fmt::format(fmt::runtime(pick(w.l, "{cells} 个格子中有 {off} 个不对（允许误差 ±{tol}）：",
                                                   "{off} of {cells} cells are off (tolerance ±{tol}):")),
                               fmt::arg("cells", cells), fmt::arg("off", v.cells_off.size()), fmt::arg("tol", e.tolerance)));
     const std::size_t most = 8;
     for (std::size_t i = 0; i < std::min(most, v.cells_off.size()); ++i) {
         const cell_off& c = v.cells_off[i];
-        out.push_back(fmt::format(fmt::runtime(w.pick("  第 {} 行{}，第 {} 列{}：{:.{}f} {}", "  row {}{}, column {}{}: {:.{}f} is {}")),
+        out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 行{}，第 {} 列{}：{:.{}f} {}", "  row {}{}, column {}{}: {:.{}f} is {}")),
                                   c.row + 1, label_of(r.expected.rows, c.row), c.col + 1, label_of(r.expected.cols, c.col),
                                   c.got, precision, high_low(w, c.got, c.want)));
     }
     if (v.cells_off.size() > most)
-        out.push_back(fmt::format(fmt::runtime(w.pick("  ……还有 {} 个", "  … and {} more")), v.cells_off.size() - most));
+        out.push_back(fmt::format(fmt::runtime(pick(w.l, "  ……还有 {} 个", "  … and {} more")), v.cells_off.size() - most));
 }
 
 }  // namespace
@@ -179,21 +178,21 @@ std::vector<std::string> explain(const verdict& v, const exercise& e, const answ
     words w{language};
     switch (e.kind) {
     case answer_kind::choice:
-        out.push_back(fmt::format(fmt::runtime(w.pick("{} 不对。", "{} is not right.")), a.choice));
+        out.push_back(fmt::format(fmt::runtime(pick(w.l, "{} 不对。", "{} is not right.")), a.choice));
         if (auto it = e.why_not.find(a.choice); it != e.why_not.end()) out.push_back(it->second.in(language));
         break;
     case answer_kind::shape: explain_shape(out, w, v, a); break;
     case answer_kind::number:
-        out.push_back(fmt::format(fmt::runtime(w.pick("{} {}（允许误差 ±{}）。", "{} is {} (tolerance ±{}).")), a.number,
+        out.push_back(fmt::format(fmt::runtime(pick(w.l, "{} {}（允许误差 ±{}）。", "{} is {} (tolerance ±{}).")), a.number,
                                   high_low(w, a.number, v.expected_number), e.tolerance));
         break;
     case answer_kind::matrix: explain_matrix(out, w, v, e, r, precision); break;
     }
     if (v.mistakes.size() == 1) {
-        out.push_back(fmt::format(fmt::runtime(w.pick("这正是一个常见错误的结果：{}。", "This is what a common mistake gives: {}.")),
+        out.push_back(fmt::format(fmt::runtime(pick(w.l, "这正是一个常见错误的结果：{}。", "This is what a common mistake gives: {}.")),
                                   book.at(v.mistakes[0]).in(language)));
     } else if (v.mistakes.size() > 1) {
-        out.push_back(w.pick("这正是下面几个常见错误的结果（在这组数据上它们给出同样的数）：",
+        out.emplace_back(pick(w.l, "这正是下面几个常见错误的结果（在这组数据上它们给出同样的数）：",
                              "This is what these common mistakes give (on this data they agree):"));
         for (const std::string& id : v.mistakes) out.push_back("  - " + book.at(id).in(language));
     }

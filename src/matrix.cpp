@@ -3,6 +3,7 @@
 #include "qkv/matrix.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -28,14 +29,16 @@ matrix matrix::of(std::initializer_list<std::initializer_list<float>> rows) {
     return matrix(r, c, std::move(values));
 }
 
-bool within_cell_limit(std::size_t rows, std::size_t cols) {
-    return rows == 0 || cols <= max_cells / rows;
+bool within_cell_limit(std::size_t rows, std::size_t cols, std::size_t heads) {
+    if (rows == 0 || heads == 0) return true;
+    return cols <= max_cells / rows && heads <= max_cells / (rows * std::max<std::size_t>(cols, 1));
 }
 
-std::string cell_limit_message(std::size_t rows, std::size_t cols) {
-    // in double: rows · cols may not fit a size_t (a count times a size, both up to 2^31)
-    return fmt::format("[{}, {}] would be {} cells, more than the limit of 2^28 = {}", rows, cols,
-                       static_cast<double>(rows) * static_cast<double>(cols), max_cells);
+std::string cell_limit_message(std::size_t rows, std::size_t cols, std::size_t heads) {
+    // in double: h · rows · cols may not fit a size_t (counts and sizes up to 2^31 each)
+    const double cells = static_cast<double>(heads) * static_cast<double>(rows) * static_cast<double>(cols);
+    const std::string shape = heads == 1 ? fmt::format("[{}, {}]", rows, cols) : fmt::format("[{}, {}, {}]", heads, rows, cols);
+    return fmt::format("{} would be {} cells, more than the limit of 2^28 = {}", shape, cells, max_cells);
 }
 
 std::string shape_str(const matrix& m) { return fmt::format("[{}, {}]", m.rows, m.cols); }

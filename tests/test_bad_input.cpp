@@ -97,6 +97,7 @@ struct scratch {
         write_file(L / "13-number.toml", lesson_1_numbered(-3, one));
         write_file(L / "14-product.toml", lesson_1_numbered(14, lesson_1_with("d_model = zeros(99999, 1) @ zeros(1, 99999)")));
         write_file(L / "15-positions.toml", lesson_1_numbered(15, lesson_1_with("d_model = sinusoidal_positions(100000, 100000)")));
+        write_file(L / "17-stack.toml", lesson_1_numbered(17, lesson_1_with("d_model = split_heads(zeros(16384, 8), 8) + zeros(1, 16384)")));
         write_file(L / "16-long-name.toml", lesson_1_numbered(16, lesson_1_with("d_model = cols(" + std::string(1 << 20, 'x') + ")")));
         write_file(dir / "L2" / "03-a.toml", lesson_1_numbered(3, one));
         write_file(dir / "L2" / "03-b.toml", lesson_1_numbered(3, one));
@@ -183,6 +184,8 @@ const std::vector<bad_case>& cases() {
         {"randn beyond memory in a formula", {"lesson", "7"}, 2, {"07-huge.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
         {"broadcast beyond memory", {"lesson", "8"}, 2, {"08-broadcast.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
         {"product beyond memory", {"lesson", "14"}, 2, {"14-product.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
+        // each head's [16384, 16384] is within 2^28 cells, the eight together are 8 GiB
+        {"a stack of heads beyond memory", {"lesson", "17"}, 2, {"17-stack.toml:8:12", "[8, 16384, 16384]", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
         {"a megabyte identifier", {"lesson", "16"}, 2, {"16-long-name.toml:8:", "bytes)"}, {{"QKV_LESSONS", "@/L"}}},
         {"built-in beyond memory", {"lesson", "15"}, 2, {"15-positions.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
         {"arrays nested 100000 deep", {"lesson", "9"}, 2, {"09-deep.toml:1:", "nested"}, {{"QKV_LESSONS", "@/L"}}},

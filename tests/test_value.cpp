@@ -85,3 +85,15 @@ BOOST_AUTO_TEST_CASE(input_error_message) {
     BOOST_TEST(std::string(qkv::input_error("no file").what()) == "no file");
     BOOST_TEST(std::string(qkv::input_error(qkv::source_loc{}, "no file").what()) == "no file");
 }
+
+// The 2^28-cell limit holds for a whole value: one [16384, 16384] matrix is exactly 2^14 · 2^14 =
+// 2^28 cells and fits; eight heads of it are 2^31 and do not, though each head alone would.
+BOOST_AUTO_TEST_CASE(the_cell_limit_counts_every_head_of_a_stack) {
+    BOOST_TEST(qkv::within_cell_limit(16384, 16384));
+    BOOST_TEST(!qkv::within_cell_limit(16384, 16385));
+    BOOST_TEST(!qkv::within_cell_limit(16384, 16384, 8));
+    BOOST_TEST(qkv::within_cell_limit(8192, 4096, 8));  // 2^13 · 2^12 · 2^3 = 2^28
+    BOOST_TEST(!qkv::within_cell_limit(8192, 4096, 9));
+    BOOST_TEST(!qkv::within_cell_limit(std::size_t{1} << 40, std::size_t{1} << 40, 8));  // no overflow to a small number
+    BOOST_TEST(qkv::cell_limit_message(16384, 16384, 8).find("[8, 16384, 16384]") != std::string::npos);
+}

@@ -20,7 +20,12 @@ std::optional<lang> parse_lang(std::string_view s);
 // non-empty decides: zh* gives zh, anything else en); en when none is set.
 lang default_lang();
 
-// An interface word or phrase in the language. Keys are the English phrase itself
+// The one way to say a thing in both languages where it is said: Chinese first, English second,
+// as every file of qkv writes them. Lesson text is not said this way: it lives in lesson files.
+inline std::string pick(lang l, std::string_view zh, std::string_view en) { return std::string(l == lang::zh ? zh : en); }
+
+// An interface word or phrase in the language, looked up by its English text: the axis words
+// that lesson files name ("queries", "keys", …) and the renderers' few fixed words. Keys are the English phrase itself
 // ("rows", "columns", "row sums", "queries", ...); an unknown key comes back unchanged.
 std::string_view tr(lang l, std::string_view key);
 

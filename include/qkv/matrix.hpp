@@ -15,12 +15,13 @@ namespace qkv {
 // anything is allocated, so "too large" is an error with a file and line, never a crash.
 constexpr std::size_t max_cells = std::size_t{1} << 28;
 
-// Whether a [rows, cols] matrix stays within max_cells (checked without overflowing).
-bool within_cell_limit(std::size_t rows, std::size_t cols);
+// Whether a [rows, cols] matrix, or a stack of `heads` of them, stays within max_cells (checked
+// without overflowing): the limit is on the whole value, not on each head.
+bool within_cell_limit(std::size_t rows, std::size_t cols, std::size_t heads = 1);
 
-// "[r, c] would be N cells, more than the limit of 2^28 = 268435456": the one wording of the
-// limit, for callers that prefix it with what asked for the matrix.
-std::string cell_limit_message(std::size_t rows, std::size_t cols);
+// "[r, c] would be N cells, more than the limit of 2^28 = 268435456" ("[h, r, c] …" for a stack):
+// the one wording of the limit, for callers that prefix it with what asked for the value.
+std::string cell_limit_message(std::size_t rows, std::size_t cols, std::size_t heads = 1);
 
 struct matrix {
     std::size_t rows = 0;

@@ -1,0 +1,32 @@
+// Reads lessons/prose/NAME.toml once per run, through the one TOML reader the lessons use.
+#include "qkv/command_text.hpp"
+
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "qkv/lesson.hpp"
+#include "qkv/toml_file.hpp"
+
+namespace qkv {
+
+const bilingual& command_text(std::string_view name, std::string_view key) {
+    static std::map<std::string, std::map<std::string, bilingual, std::less<>>, std::less<>> files;
+    auto file = files.find(name);
+    if (file == files.end()) {
+        const std::string path = (std::filesystem::path(lessons_dir()) / "prose" / (std::string(name) + ".toml")).string();
+        const toml_document doc = read_toml_file(path, "prose file");
+        const toml_reader reader(doc);
+        std::map<std::string, bilingual, std::less<>> texts;
+        for (const auto& [k, node] : doc.table) texts[std::string(k.str())] = *reader.text(node, k.str());
+        file = files.emplace(std::string(name), std::move(texts)).first;
+    }
+    auto text = file->second.find(key);
+    if (text == file->second.end())
+        throw input_error(source_loc{(std::filesystem::path(lessons_dir()) / "prose" / (std::string(name) + ".toml")).string(), 0, 0},
+                          fmt::format("no text '{}'", key));
+    return text->second;
+}
+
+}  // namespace qkv
