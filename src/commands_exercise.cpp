@@ -13,7 +13,6 @@
 #include "qkv/cli.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/exercise.hpp"
-#include "qkv/kernels.hpp"
 #include "qkv/progress.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/suggest.hpp"
@@ -123,26 +122,15 @@ std::string first_line(const std::string& text, std::size_t columns) {
     return out + "…";
 }
 
-// The values an exercise shows, drawn as a lesson stage draws them (its heading line dropped).
+// The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums.
 std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o) {
-    trace t;
-    t.language = o.language;
-    stage_trace st;
-    st.index = 1;
+    std::vector<shown_value> values;
     for (const std::string& name : names) {
         auto it = ws.find(name);
         if (it == ws.end()) throw input_error(fmt::format("the exercise shows '{}', which the lesson does not compute", name));
-        shown_value sv{name, role::input, it->second, std::nullopt};
-        if (sv.v.weights && !sv.v.is_scalar()) {
-            std::vector<matrix> sums;
-            for (const matrix& m : sv.v.mats) sums.push_back(kernels::row_sums(m));
-            sv.row_sums = sv.v.is_stack() ? value::stack(std::move(sums), sv.v.rows) : value::of(std::move(sums.front()), sv.v.rows);
-        }
-        st.values.push_back(std::move(sv));
+        values.push_back({name, role::input, it->second, row_sums_of(it->second)});
     }
-    t.stages.push_back(std::move(st));
-    std::string text = render_text_stage(t, 0, o);
-    return text.substr(text.find('\n') + 1);
+    return render_values_text(values, o);
 }
 
 }  // namespace

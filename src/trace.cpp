@@ -58,6 +58,8 @@ std::vector<std::string> default_show(const stage& st, const workspace& before) 
     return out;
 }
 
+}  // namespace
+
 // Attention weights carry their row sums, computed here so that renderers only print.
 std::optional<value> row_sums_of(const value& v) {
     if (!v.weights || v.is_scalar()) return std::nullopt;
@@ -66,6 +68,8 @@ std::optional<value> row_sums_of(const value& v) {
     value out = v.is_stack() ? value::stack(std::move(sums), v.rows) : value::of(std::move(sums.front()), v.rows);
     return out;
 }
+
+namespace {
 
 stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, workspace& ws, lang language) {
     stage_trace out;

@@ -23,6 +23,9 @@ struct shown_value {
     std::optional<value> row_sums;  // for attention weights: the sum of each row ([n, 1], or per head)
 };
 
+// The row sums shown beside attention weights ([n, 1], or one per head); nullopt for other values.
+std::optional<value> row_sums_of(const value& v);
+
 struct stage_trace {
     int index = 0;         // from 1
     std::string id;
