@@ -72,9 +72,9 @@ std::string render(const std::vector<trace>& traces, const render_options& o, co
     std::string out;
     if (format == "json") {
         if (traces.size() == 1) return render_json(traces.front()) + "\n";
-        auto all = nlohmann::ordered_json::array();
-        for (const trace& t : traces) all.push_back(nlohmann::ordered_json::parse(render_json(t, -1)));
-        return all.dump(2) + "\n";
+        auto all = trace_json::array();
+        for (const trace& t : traces) all.push_back(json_of(t));
+        return render_json(all) + "\n";
     }
     if (format == "html") return render_html(traces, o, preface);
     if (!preface.empty()) out = format == "markdown" ? "```toml\n" + preface + "```\n\n" : preface + "\n";
