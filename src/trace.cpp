@@ -3,7 +3,6 @@
 #include "qkv/trace.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -118,9 +117,6 @@ run_result run_lesson(const lesson& l, const scenario& s, lang language) {
     r.t.language = language;
     r.t.scenario = s.name;
     r.t.stage_count = l.stages.size();
-    std::error_code ec;
-    r.t.other_scenario = std::filesystem::weakly_canonical(std::filesystem::path(data_dir()) / l.scenario, ec) !=
-                         std::filesystem::weakly_canonical(s.file, ec);
     for (std::size_t i = 0; i < l.stages.size(); ++i) r.t.stages.push_back(run_stage(l, l.stages[i], i + 1, r.ws, language));
     return r;
 }
