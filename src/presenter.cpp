@@ -4,7 +4,6 @@
 #include "qkv/presenter.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 
