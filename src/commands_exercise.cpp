@@ -14,10 +14,10 @@
 #include "qkv/display_width.hpp"
 #include "qkv/exercise.hpp"
 #include "qkv/judge.hpp"
-#include "qkv/kernels.hpp"
 #include "qkv/progress.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/suggest.hpp"
+#include "exercise_words.hpp"
 
 namespace qkv::cli {
 namespace {
@@ -25,40 +25,6 @@ namespace {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
-
-// Interface words of these commands, in the two languages (i18n's pick; exercise content is in
-// the files).
-std::string kind_word(lang l, answer_kind k) {
-    switch (k) {
-    case answer_kind::choice: return pick(l, "选择", "choice");
-    case answer_kind::shape: return pick(l, "形状", "shape");
-    case answer_kind::number: return pick(l, "数值", "number");
-    case answer_kind::matrix: return pick(l, "矩阵", "matrix");
-    }
-    return "";
-}
-
-std::string status_word(lang l, status s) {
-    switch (s) {
-    case status::not_tried: return pick(l, "未做", "not tried");
-    case status::wrong: return pick(l, "错误", "wrong");
-    case status::correct: return pick(l, "正确", "correct");
-    }
-    return "";
-}
-
-// How to write an answer of each kind, for the question and for error messages.
-std::string answer_form(lang l, answer_kind k) {
-    switch (k) {
-    case answer_kind::choice: return pick(l, "一个字母，如 B", "one letter, e.g. B");
-    case answer_kind::shape: return pick(l, "一个形状，如 \"(3, 4)\" 或 3x4", "a shape, e.g. \"(3, 4)\" or 3x4");
-    case answer_kind::number: return pick(l, "一个数，如 0.25 或 1/4", "a number, e.g. 0.25 or 1/4");
-    case answer_kind::matrix:
-        return pick(l, "一个矩阵，如 \"[[1, 2], [3, 4]]\"，或 --file answer.csv",
-                    "a matrix, e.g. \"[[1, 2], [3, 4]]\", or --file answer.csv");
-    }
-    return "";
-}
 
 // --lang, --color, --precision, --full, and --format text|json when the command has a JSON form.
 void add_options(po::options_description& desc, output_choice& c, bool with_json) {
@@ -123,26 +89,15 @@ std::string first_line(const std::string& text, std::size_t columns) {
     return out + "…";
 }
 
-// The values an exercise shows, drawn as a lesson stage draws them (its heading line dropped).
+// The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums.
 std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o) {
-    trace t;
-    t.language = o.language;
-    stage_trace st;
-    st.index = 1;
+    std::vector<shown_value> values;
     for (const std::string& name : names) {
         auto it = ws.find(name);
         if (it == ws.end()) throw input_error(fmt::format("the exercise shows '{}', which the lesson does not compute", name));
-        shown_value sv{name, role::input, it->second, std::nullopt};
-        if (sv.v.weights && !sv.v.is_scalar()) {
-            std::vector<matrix> sums;
-            for (const matrix& m : sv.v.mats) sums.push_back(kernels::row_sums(m));
-            sv.row_sums = sv.v.is_stack() ? value::stack(std::move(sums), sv.v.rows) : value::of(std::move(sums.front()), sv.v.rows);
-        }
-        st.values.push_back(std::move(sv));
+        values.push_back({name, role::input, it->second, row_sums_of(it->second)});
     }
-    t.stages.push_back(std::move(st));
-    std::string text = render_text_stage(t, 0, o);
-    return text.substr(text.find('\n') + 1);
+    return render_values_text(values, o);
 }
 
 }  // namespace

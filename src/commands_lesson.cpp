@@ -72,9 +72,9 @@ std::string render(const std::vector<trace>& traces, const render_options& o, co
     std::string out;
     if (format == "json") {
         if (traces.size() == 1) return render_json(traces.front()) + "\n";
-        auto all = nlohmann::ordered_json::array();
-        for (const trace& t : traces) all.push_back(nlohmann::ordered_json::parse(render_json(t, -1)));
-        return all.dump(2) + "\n";
+        auto all = trace_json::array();
+        for (const trace& t : traces) all.push_back(json_of(t));
+        return render_json(all) + "\n";
     }
     if (format == "html") return render_html(traces, o, preface);
     if (!preface.empty()) out = format == "markdown" ? "```toml\n" + preface + "```\n\n" : preface + "\n";
@@ -142,6 +142,12 @@ std::string own_scenario(const lesson& l) {
     return fs::exists(in_data) || !fs::exists(beside) ? in_data.string() : beside.string();
 }
 
+// Whether two paths name one file, however each is written (relative, with .., through a link).
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
 int run_lessons(const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm) {
     check_request(r, vm);
     render_options o = resolve_output(r.choice);
@@ -155,7 +161,7 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
         std::string scen = !r.tokens.empty() ? "" : !r.data.empty() ? r.data : own_scenario(l);
         if (!scenarios.count(scen)) scenarios.emplace(scen, load_scenario(scen));
         traces.push_back(run_lesson(l, scenarios.at(scen), o.language).t);
-        if (r.tokens.empty() && r.data.empty()) traces.back().other_scenario = false;  // its own, wherever it lives
+        traces.back().other_scenario = !r.tokens.empty() || (!r.data.empty() && !same_file(r.data, own_scenario(l)));
     }
     std::size_t start = 0;
     if (vm.count("stage")) {

@@ -55,7 +55,6 @@ table.weights td.sum, table.weights th.sum { border-left: 1px solid var(--rule);
 )css";
 
 // The say-it-once words of the page that i18n does not have.
-std::string_view say(lang l, std::string_view en, std::string_view zh) { return l == lang::zh ? zh : en; }
 
 // A weight in [0, 1] on viridis (five stops): it reads on paper, on a projector and for the
 // common kinds of colour blindness. Not a number of the lesson: only how a cell is painted.
@@ -78,7 +77,7 @@ std::string heat_style(float w) {
 
 std::string legend(lang l) {
     std::string out = fmt::format("<div class=\"legend\"><span class=\"legend-label\">{}</span><span>0</span>",
-                                  html_escape(say(l, "legend: weight", "图例：权重")));
+                                  html_escape(pick(l, "图例：权重", "legend: weight")));
     for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) {
         auto [r, g, b] = viridis(w);
         out += fmt::format("<span class=\"swatch\" style=\"background:#{:02x}{:02x}{:02x}\" title=\"{:.2f}\"></span>", r, g, b, w);
@@ -193,7 +192,7 @@ std::string html_escape(std::string_view s) {
 
 std::string render_html(const std::vector<trace>& traces, const render_options& o, std::string_view preface) {
     std::string title = traces.size() == 1 ? lesson_heading(traces.front(), o)
-                                           : fmt::format("qkv · {} {}", traces.size(), say(o.language, "lessons", "课"));
+                                           : fmt::format("qkv · {} {}", traces.size(), pick(o.language, "课", "lessons"));
     std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n"
                                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                                   "<meta name=\"generator\" content=\"qkv\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",

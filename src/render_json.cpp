@@ -3,18 +3,12 @@
 #include "qkv/render_json.hpp"
 
 #include <cmath>
-#include <cstdint>
 #include <optional>
-
-#include <nlohmann/json.hpp>
 
 namespace qkv {
 namespace {
 
-// float as the number type: nlohmann then prints 0.1f as 0.1 (shortest round-trip for float),
-// not the 0.10000000149011612 of its double; ordered_map keeps the documented key order.
-using json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t,
-                                  std::uint64_t, float>;
+using json = trace_json;
 
 // JSON has no infinities or NaN: a mask's -inf travels as the string "-inf".
 json number(float x) {
@@ -91,7 +85,7 @@ json stage_json(const stage_trace& s) {
 
 }  // namespace
 
-std::string render_json(const trace& t, int indent) {
+trace_json json_of(const trace& t) {
     json out;
     out["lesson"] = t.lesson;
     out["title"] = t.title;
@@ -99,8 +93,14 @@ std::string render_json(const trace& t, int indent) {
     out["scenario"] = t.scenario;
     out["stages"] = json::array();
     for (const auto& s : t.stages) out["stages"].push_back(stage_json(s));
-    // Lesson files are read as UTF-8, but a stray byte must not cost the user the whole trace.
-    return out.dump(indent < 0 ? -1 : indent, ' ', false, json::error_handler_t::replace);
+    return out;
 }
+
+std::string render_json(const trace_json& j, int indent) {
+    // Lesson files are read as UTF-8, but a stray byte must not cost the user the whole trace.
+    return j.dump(indent < 0 ? -1 : indent, ' ', false, json::error_handler_t::replace);
+}
+
+std::string render_json(const trace& t, int indent) { return render_json(json_of(t), indent); }
 
 }  // namespace qkv

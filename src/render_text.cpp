@@ -11,17 +11,13 @@
 #include <fmt/format.h>
 
 #include "qkv/display_width.hpp"
+#include "qkv/styled_text.hpp"
 #include "render_cells.hpp"
 
 namespace qkv {
 namespace {
 
 using detail::gap;
-
-// Styles only when colour is on: with colour off not one escape code may reach the output.
-std::string styled(std::string_view s, fmt::text_style st, bool color) {
-    return color ? fmt::format(st, "{}", s) : std::string(s);
-}
 
 const fmt::text_style faint = fmt::emphasis::faint;
 const fmt::text_style bold = fmt::emphasis::bold;
@@ -83,14 +79,13 @@ std::string header_line(const grid& g, const render_options& o) {
     return out;
 }
 
-std::string table_lines(const grid& g, const render_options& o) {
-    std::string out = header_line(g, o) + '\n';
+void table_lines(std::vector<std::string>& out, const grid& g, const render_options& o) {
+    out.push_back(header_line(g, o));
     for (std::size_t i = 0; i < g.rows.size(); ++i) {
-        out += styled(pad(g.row_names[i], g.label_width), faint, o.color);
-        for (std::size_t j = 0; j < g.cols.size(); ++j) out += "  " + pad(g.cells[i][j], g.col_width[j], false);
-        out += '\n';
+        std::string line = styled(pad(g.row_names[i], g.label_width), faint, o.color);
+        for (std::size_t j = 0; j < g.cols.size(); ++j) line += "  " + pad(g.cells[i][j], g.col_width[j], false);
+        out.push_back(std::move(line));
     }
-    return out;
 }
 
 // A weight in [0, 1] as a colour on viridis (dark purple → teal → yellow): it reads on dark and
@@ -123,11 +118,12 @@ std::string heat_block(float w, std::size_t width, bool color) {
 std::string legend_line(const grid& g, const render_options& o) {
     std::string out = std::string(g.label_width, ' ') + "  0 ";
     for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) out += heat_block(w, o.color ? 2 : 1, o.color);
-    return out + " 1\n";
+    return out + " 1";
 }
 
 // The heatmap under a weights table: same columns, one block per cell, the row sums beside it.
-std::string heatmap_lines(const grid& g, const matrix& m, const matrix* sums, const render_options& o) {
+void heatmap_lines(std::vector<std::string>& out, const grid& g, const matrix& m, const matrix* sums,
+                   const render_options& o) {
     std::string sums_head(tr(o.language, "row sums"));
     std::vector<std::string> sum_cells;
     std::size_t sums_width = display_width(sums_head);
@@ -136,51 +132,64 @@ std::string heatmap_lines(const grid& g, const matrix& m, const matrix* sums, co
             sum_cells.push_back(r == gap ? "…" : detail::format_number((*sums)(r, 0), o.precision));
         for (const auto& s : sum_cells) sums_width = std::max(sums_width, display_width(s));
     }
-    std::string out = header_line(g, o);
-    if (sums) out += "  " + styled(pad(sums_head, sums_width, false), faint, o.color);
-    out += '\n';
+    std::string head = header_line(g, o);
+    if (sums) head += "  " + styled(pad(sums_head, sums_width, false), faint, o.color);
+    out.push_back(std::move(head));
     for (std::size_t i = 0; i < g.rows.size(); ++i) {
-        out += styled(pad(g.row_names[i], g.label_width), faint, o.color);
+        std::string line = styled(pad(g.row_names[i], g.label_width), faint, o.color);
         for (std::size_t j = 0; j < g.cols.size(); ++j) {
             std::size_t r = g.rows[i], c = g.cols[j];
-            out += "  " + (r == gap || c == gap ? pad("…", g.col_width[j], false)
-                                                : heat_block(m(r, c), g.col_width[j], o.color));
+            line += "  " + (r == gap || c == gap ? pad("…", g.col_width[j], false)
+                                                 : heat_block(m(r, c), g.col_width[j], o.color));
         }
-        if (sums) out += "  " + pad(sum_cells[i], sums_width, false);
-        out += '\n';
+        if (sums) line += "  " + pad(sum_cells[i], sums_width, false);
+        out.push_back(std::move(line));
     }
-    return out + legend_line(g, o);
+    out.push_back(legend_line(g, o));
 }
 
 // One matrix (or one head of a stack): the table, and for weights the heatmap.
-std::string matrix_lines(const matrix& m, const value& v, const matrix* sums, const render_options& o) {
+void matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v, const matrix* sums,
+                  const render_options& o) {
     grid g = fit_grid(m, v, o);
-    std::string out = table_lines(g, o);
-    if (v.weights) out += '\n' + heatmap_lines(g, m, sums, o);
-    return out;
+    table_lines(out, g, o);
+    if (!v.weights) return;
+    out.emplace_back();
+    heatmap_lines(out, g, m, sums, o);
 }
 
-// "S  [3, 3]  rows: queries · columns: keys  (output)"; a scalar is just "d_k = 4.0000".
-std::string value_block(const std::string& name, const value& v, std::optional<role> r,
-                        const std::optional<value>& sums, const render_options& o) {
+// "S  [3, 3]  rows: queries · columns: keys  (output)"; a scalar is just "d_k = 4.0000". The axes
+// phrase may instead go on a line of its own under the name (the presenter's narrow blocks).
+std::vector<std::string> value_lines(const std::string& name, const value& v, std::optional<role> r,
+                                     const std::optional<value>& sums, const render_options& o, axes_place place) {
     std::string role_part = r ? "  " + styled(fmt::format("({})", detail::role_word(o.language, *r)),
                                              faint, o.color)
                               : "";
-    if (v.is_scalar())
-        return fmt::format("{} = {}{}\n", styled(name, bold, o.color),
-                           detail::format_scalar(v.number, o.precision), role_part);
-    std::string out = styled(name, bold, o.color) + "  " + v.shape_str();
     std::string axes = detail::axes_phrase(o.language, v);
-    if (!axes.empty()) out += "  " + styled(axes, faint, o.color);
-    out += role_part + '\n';
+    std::vector<std::string> out;
+    if (v.is_scalar()) {
+        out.push_back(fmt::format("{} = {}{}", styled(name, bold, o.color),
+                                  detail::format_scalar(v.number, o.precision), role_part));
+    } else {
+        std::string head = styled(name, bold, o.color) + "  " + v.shape_str();
+        if (!axes.empty() && place == axes_place::beside_name) head += "  " + styled(axes, faint, o.color);
+        out.push_back(head + role_part);
+    }
+    if (!axes.empty() && place == axes_place::own_line) out.push_back(styled(axes, faint, o.color));
+    if (v.is_scalar()) return out;
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
-        if (v.is_stack())
-            out += styled(fmt::format("{} {}", tr(o.language, "head"), h + 1), bold, o.color) + '\n';
-        out += matrix_lines(v.mats[h], v, s, o);
-        if (v.is_stack() && h + 1 < v.mats.size()) out += '\n';
+        if (v.is_stack()) out.push_back(styled(fmt::format("{} {}", tr(o.language, "head"), h + 1), bold, o.color));
+        matrix_lines(out, v.mats[h], v, s, o);
+        if (v.is_stack() && h + 1 < v.mats.size()) out.emplace_back();
     }
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines) out += l + '\n';
     return out;
 }
 
@@ -203,20 +212,35 @@ std::string indented(std::string_view lines, std::string_view by) {
 
 }  // namespace
 
+std::vector<std::string> render_value_lines(const shown_value& sv, const render_options& o, axes_place place) {
+    return value_lines(sv.name, sv.v, sv.r, sv.row_sums, o, place);
+}
+
+std::vector<std::string> render_step_lines(const sub_step& step, const render_options& o) {
+    std::vector<std::string> out{styled(step.label, bold, o.color)};
+    for (std::size_t i = 0; i < step.values.size(); ++i) {
+        if (i) out.emplace_back();
+        auto lines = value_lines(step.values[i].first, step.values[i].second, std::nullopt, std::nullopt, o,
+                                 axes_place::beside_name);
+        out.insert(out.end(), lines.begin(), lines.end());
+    }
+    return out;
+}
+
+std::string render_values_text(const std::vector<shown_value>& values, const render_options& o) {
+    std::string out;
+    for (const auto& sv : values) out += '\n' + joined(render_value_lines(sv, o));
+    return out;
+}
+
 std::string render_text_stage(const trace& t, std::size_t stage, const render_options& o) {
     const stage_trace& s = t.stages.at(stage);
     std::string out =
         styled(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), s.title), bold, o.color) + '\n';
     if (std::string f = trimmed_end(s.formula); !f.empty()) out += indented(f, "    ");
     if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + text + '\n';
-    for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
-    for (const auto& step : s.steps) {
-        out += '\n' + styled(step.label, bold, o.color) + '\n';
-        for (std::size_t i = 0; i < step.values.size(); ++i) {
-            if (i) out += '\n';
-            out += value_block(step.values[i].first, step.values[i].second, std::nullopt, std::nullopt, o);
-        }
-    }
+    out += render_values_text(s.values, o);
+    for (const auto& step : s.steps) out += '\n' + joined(render_step_lines(step, o));
     return out;
 }
 

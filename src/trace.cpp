@@ -3,7 +3,6 @@
 #include "qkv/trace.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
@@ -58,6 +57,8 @@ std::vector<std::string> default_show(const stage& st, const workspace& before) 
     return out;
 }
 
+}  // namespace
+
 // Attention weights carry their row sums, computed here so that renderers only print.
 std::optional<value> row_sums_of(const value& v) {
     if (!v.weights || v.is_scalar()) return std::nullopt;
@@ -66,6 +67,8 @@ std::optional<value> row_sums_of(const value& v) {
     value out = v.is_stack() ? value::stack(std::move(sums), v.rows) : value::of(std::move(sums.front()), v.rows);
     return out;
 }
+
+namespace {
 
 stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, workspace& ws, lang language) {
     stage_trace out;
@@ -114,9 +117,6 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     r.t.language = language;
     r.t.scenario = s.name;
     r.t.stage_count = l.stages.size();
-    std::error_code ec;
-    r.t.other_scenario = std::filesystem::weakly_canonical(std::filesystem::path(data_dir()) / l.scenario, ec) !=
-                         std::filesystem::weakly_canonical(s.file, ec);
     for (std::size_t i = 0; i < l.stages.size(); ++i) r.t.stages.push_back(run_stage(l, l.stages[i], i + 1, r.ws, language));
     return r;
 }

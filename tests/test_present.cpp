@@ -1,6 +1,7 @@
 // The presenter as a class meets it: the real qkv on a pseudo-terminal, driven by keys, signals
 // and window resizes. Every way out must give the terminal back exactly as it was (termios read
-// on the terminal before and after) and leave the alternate screen; every screen must fit.
+// on the terminal before and after) and leave the alternate screen; every screen must fit. At the
+// end, the keys themselves, which --step and --present share (navigation.hpp).
 #define BOOST_TEST_MODULE present
 #include <boost/test/unit_test.hpp>
 
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "qkv/display_width.hpp"
+#include "qkv/navigation.hpp"
 #include "qkv/terminal.hpp"
 #include "support/run_qkv.hpp"
 
@@ -342,4 +344,88 @@ BOOST_AUTO_TEST_CASE(bad_present_options_are_usage_errors) {
         BOOST_TEST(r.out.empty());
         BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     }
+}
+
+// --- the keys themselves (navigation.hpp), shared by --step and --present ---------------------
+
+namespace {
+
+qkv::trace stages(int lesson, std::size_t n) {
+    qkv::trace t;
+    t.lesson = lesson;
+    t.stages.resize(n);
+    return t;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(typed_lines_map_to_the_same_commands_for_both) {
+    using qkv::action;
+    for (std::string_view next : {"", "n", "  n \r", "\t"}) BOOST_TEST((qkv::parse_line(next).a == action::next), next);
+    BOOST_TEST((qkv::parse_line("b").a == action::back));
+    BOOST_TEST((qkv::parse_line("r").a == action::redraw));
+    BOOST_TEST((qkv::parse_line("?").a == action::help));
+    BOOST_TEST((qkv::parse_line("q").a == action::quit));
+    BOOST_TEST((qkv::parse_line("p").a == action::pause));
+    BOOST_TEST((qkv::parse_line("j").a == action::down));
+    for (std::string_view go : {"g 4", "g4", " g  4 "}) {
+        auto c = qkv::parse_line(go);
+        BOOST_TEST((c.a == action::go && c.stage == 4), go);
+    }
+    for (std::string_view bad : {"g", "g x", "g 1234567", "next", "x"})
+        BOOST_TEST((qkv::parse_line(bad).a == action::unknown), bad);
+}
+
+BOOST_AUTO_TEST_CASE(single_keys_differ_only_where_the_presenter_knows_more) {
+    using qkv::action;
+    using qkv::key_set;
+    auto in = [](char ch, key_set k) { return qkv::decode_key(ch, k, -1).a; };
+    for (char ch : {'\n', '\r', 'n'}) BOOST_TEST((in(ch, key_set::stepper) == action::next && in(ch, key_set::presenter) == action::next));
+    BOOST_TEST((in(' ', key_set::stepper) == action::next));      // the stepper has no --auto to pause
+    BOOST_TEST((in(' ', key_set::presenter) == action::pause));
+    BOOST_TEST((in(3, key_set::stepper) == action::interrupt && in(3, key_set::presenter) == action::interrupt));
+    for (char ch : {'l', '\x7f', '\x0c', '\x04', 't', 'j', 'k', 'x'}) BOOST_TEST((in(ch, key_set::stepper) == action::unknown), int(ch));
+    BOOST_TEST((in('l', key_set::presenter) == action::next));
+    BOOST_TEST((in('\x7f', key_set::presenter) == action::back));
+    BOOST_TEST((in('\x04', key_set::presenter) == action::quit));
+    auto g = qkv::decode_key('g', key_set::stepper, -1);
+    BOOST_TEST((g.a == action::go && g.stage == -1));  // the number is still to come
+}
+
+BOOST_AUTO_TEST_CASE(the_number_after_g_is_typed_erased_and_cancelled) {
+    using step = qkv::stage_entry::step;
+    qkv::stage_entry e(qkv::key_set::stepper);
+    BOOST_TEST((e.feed('\x7f') == step::ignored));  // nothing to erase yet
+    BOOST_TEST((e.feed('1') == step::added));
+    BOOST_TEST((e.feed('2') == step::added));
+    BOOST_TEST((e.feed('\x7f') == step::erased));
+    BOOST_TEST((e.feed('q') == step::ignored));  // only the presenter takes q as cancel
+    BOOST_TEST((e.feed('\r') == step::done));
+    BOOST_TEST((e.result().a == qkv::action::go && e.result().stage == 1));
+    qkv::stage_entry p(qkv::key_set::presenter);
+    BOOST_TEST((p.feed('q') == step::cancelled));
+    BOOST_TEST((qkv::stage_entry(qkv::key_set::stepper).feed('\x1b') == step::cancelled));
+    qkv::stage_entry many(qkv::key_set::presenter);
+    for (int i = 0; i < 6; ++i) BOOST_TEST((many.feed('9') == step::added));
+    BOOST_TEST((many.feed('9') == step::ignored));  // six digits at the most
+    BOOST_TEST((qkv::stage_entry(qkv::key_set::stepper).result().a == qkv::action::unknown));  // Enter alone
+}
+
+BOOST_AUTO_TEST_CASE(the_cursor_goes_through_every_lesson_and_g_stays_in_one) {
+    std::vector<qkv::trace> traces{stages(1, 2), stages(2, 3)};  // overall stages 0-1, then 2-4
+    qkv::stage_cursor at(traces, 1);
+    BOOST_TEST((at.lesson() == 0 && at.stage() == 1));
+    BOOST_TEST(at.next());
+    BOOST_TEST((at.lesson() == 1 && at.stage() == 0 && at.stages_here() == 3u));
+    BOOST_TEST(at.go(3));
+    BOOST_TEST((at.stage() == 2 && at.at_end()));
+    BOOST_TEST(!at.next());
+    BOOST_TEST(!at.go(4));  // lesson 2 has stages 1-3: no move
+    BOOST_TEST(!at.go(0));
+    BOOST_TEST(at.stage() == 2u);
+    BOOST_TEST(at.back());
+    BOOST_TEST(qkv::stage_cursor(traces, 99).stage() == 0u);  // out of range: the first stage
+    BOOST_TEST(qkv::stage_cursor({}, 0).empty());
+    qkv::stage_cursor first(traces, 0);
+    BOOST_TEST(!first.back());
 }

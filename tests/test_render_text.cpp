@@ -9,6 +9,7 @@
 
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
+#include "qkv/styled_text.hpp"
 
 using namespace qkv;
 
@@ -270,4 +271,64 @@ BOOST_AUTO_TEST_CASE(one_stage_of_seven_keeps_its_number) {
     t.stages[0].index = 3;
     t.stage_count = 7;
     BOOST_TEST(render_text_stage(t, 0, plain()).rfind("3/7  Scores\n", 0) == 0);
+}
+
+// --- a value as lines: what the presenter and the exercises draw -------------------------------
+
+BOOST_AUTO_TEST_CASE(a_value_as_lines_is_its_block_of_the_stage) {
+    value A = value::of(matrix::of({{0.5f, 0.5f}, {0.25f, 0.75f}}), labels{{"很", "甜"}, "queries"},
+                        labels{{"很", "甜"}, "keys"});
+    A.weights = true;
+    shown_value sv{"A", role::output, A, value::of(matrix::of({{1.0f}, {1.0f}}))};
+    // The same lines as in weights_heatmap_shades_and_row_sums, without line ends.
+    std::vector<std::string> expected{"A  [2, 2]  rows: queries · columns: keys  (output)",
+                                      "      很    甜",
+                                      "很  0.50  0.50",
+                                      "甜  0.25  0.75",
+                                      "",
+                                      "      很    甜  row sums",
+                                      "很  ▒▒▒▒  ▒▒▒▒      1.00",
+                                      "甜  ░░░░  ▓▓▓▓      1.00",
+                                      "    0  ░▒▓█ 1"};
+    BOOST_TEST(render_value_lines(sv, plain()) == expected, boost::test_tools::per_element());
+    // On a line of its own, the axes phrase no longer widens the name line.
+    auto own = render_value_lines(sv, plain(), axes_place::own_line);
+    BOOST_REQUIRE(own.size() == expected.size() + 1);
+    BOOST_TEST(own[0] == "A  [2, 2]  (output)");
+    BOOST_TEST(own[1] == "rows: queries · columns: keys");
+    BOOST_TEST(std::vector<std::string>(own.begin() + 2, own.end()) ==
+               std::vector<std::string>(expected.begin() + 1, expected.end()), boost::test_tools::per_element());
+    // The stage is its heading and a blank line, then these lines.
+    std::string stage = render_text_stage(one_stage({sv}), 0, plain());
+    BOOST_TEST(stage == "1/1  Scores\n\n" + [&] {
+        std::string s;
+        for (const auto& l : expected) s += l + "\n";
+        return s;
+    }());
+}
+
+BOOST_AUTO_TEST_CASE(a_sub_step_as_lines_and_values_as_text) {
+    sub_step step{"t = 1", {{"m", value::scalar(0.5f)}, {"k", value::scalar(0.25f)}}};
+    std::vector<std::string> expected{"t = 1", "m = 0.50", "", "k = 0.25"};
+    BOOST_TEST(render_step_lines(step, plain()) == expected, boost::test_tools::per_element());
+    std::vector<shown_value> values{{"d_k", role::input, value::scalar(2.0f), std::nullopt},
+                                    {"x", role::input, value::scalar(0.5f), std::nullopt}};
+    BOOST_TEST(render_values_text(values, plain()) == "\nd_k = 2  (input)\n\nx = 0.50  (input)\n");
+}
+
+BOOST_AUTO_TEST_CASE(styled_lines_are_measured_without_their_escapes) {
+    render_options o = plain();
+    o.color = true;
+    shown_value sv = everything().stages[0].values[0];  // weights with their row sums
+    auto coloured = render_value_lines(sv, o);
+    auto bare = render_value_lines(sv, plain());
+    BOOST_REQUIRE(coloured.size() == bare.size());
+    BOOST_TEST(coloured[0].find('\x1b') != std::string::npos);
+    // Heat blocks are spaces on a colour where the bare lines have shade glyphs: the same width,
+    // except in the legend, whose coloured steps are two columns wide (one shade glyph each without).
+    for (std::size_t i = 0; i + 1 < bare.size(); ++i)
+        BOOST_TEST(visible_width(coloured[i]) == display_width(bare[i]), "line " << i);
+    BOOST_TEST(visible_width(coloured.back()) == display_width(bare.back()) + 5);
+    BOOST_TEST(qkv::plain("\x1b[1mA\x1b[0m  [2, 2]") == "A  [2, 2]");
+    BOOST_TEST(visible_width("\x1b[2m苹果\x1b[0m") == 4u);
 }

@@ -20,13 +20,14 @@ std::optional<lang> parse_lang(std::string_view s);
 // non-empty decides: zh* gives zh, anything else en); en when none is set.
 lang default_lang();
 
-// The one way to say a thing in both languages where it is said: Chinese first, English second,
-// as every file of qkv writes them. Lesson text is not said this way: it lives in lesson files.
+// Two ways, for two kinds of words, with one argument order (Chinese first where both are written):
+// pick says a phrase where it is said, both languages side by side; tr looks up the shared
+// vocabulary, the words several renderers use and the axis names lesson files give, by their
+// English. Lesson text and teaching prose are neither: they live in files (lessons/, prose/).
 inline std::string pick(lang l, std::string_view zh, std::string_view en) { return std::string(l == lang::zh ? zh : en); }
 
-// An interface word or phrase in the language, looked up by its English text: the axis words
-// that lesson files name ("queries", "keys", …) and the renderers' few fixed words. Keys are the English phrase itself
-// ("rows", "columns", "row sums", "queries", ...); an unknown key comes back unchanged.
+// A word of the shared vocabulary in the language, by its English ("rows", "queries", "row
+// sums"); an unknown key comes back unchanged.
 std::string_view tr(lang l, std::string_view key);
 
 }  // namespace qkv

@@ -1,5 +1,5 @@
-// What every renderer is told. Renderers read a trace and return text; none computes a number
-// (row sums and the like are in the trace already).
+// What every renderer is told. Renderers read a trace and return text (JSON: a JSON value, or its
+// text); none computes a number (row sums and the like are in the trace already).
 #pragma once
 
 #include <cstddef>

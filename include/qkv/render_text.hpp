@@ -1,17 +1,35 @@
 // The terminal rendering of a trace: tables aligned at the decimal point, heatmaps, CJK labels.
+// A whole lesson or stage comes as text; a single value or sub-step as lines, for screens that lay
+// values out themselves (the presenter) — measure those with visible_width (styled_text.hpp).
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "qkv/render.hpp"
 #include "qkv/trace.hpp"
 
 namespace qkv {
 
-// One stage: heading "3/7  title", formula, explanation, each value as a table (name, shape,
-// axes; labels; numbers aligned at the decimal point; elided numpy-style when too wide), weights
-// with a heatmap and row sums, and the sub-steps built-ins recorded.
+// Where a value's axes phrase ("rows: queries · columns: keys") goes: beside its name and shape,
+// or on a line of its own under them, so that the block is no wider than its table.
+enum class axes_place { beside_name, own_line };
+
+// One shown value as the lines of its block, without line ends: "S  [3, 3]  rows: … (output)",
+// its table (one per head for a stack; elided numpy-style when too wide), and for weights the
+// heatmap with the row sums.
+std::vector<std::string> render_value_lines(const shown_value& sv, const render_options& o,
+                                            axes_place axes = axes_place::beside_name);
+
+// A sub-step a built-in recorded: its label, then each of its values, a blank line between them.
+std::vector<std::string> render_step_lines(const sub_step& step, const render_options& o);
+
+// Values on their own (an exercise's): each value's block after a blank line.
+std::string render_values_text(const std::vector<shown_value>& values, const render_options& o);
+
+// One stage: heading "3/7  title", formula, explanation, each value (render_value_lines), and the
+// sub-steps built-ins recorded.
 std::string render_text_stage(const trace& t, std::size_t stage, const render_options& o);
 
 // The whole lesson: a lesson heading, then every stage.

@@ -23,6 +23,9 @@ struct shown_value {
     std::optional<value> row_sums;  // for attention weights: the sum of each row ([n, 1], or per head)
 };
 
+// The row sums shown beside attention weights ([n, 1], or one per head); nullopt for other values.
+std::optional<value> row_sums_of(const value& v);
+
 struct stage_trace {
     int index = 0;         // from 1
     std::string id;
@@ -38,7 +41,7 @@ struct trace {
     std::string title;
     lang language = lang::en;
     std::string scenario;  // its name, e.g. "苹果很甜"
-    bool other_scenario = false;     // run with --data: the text was written for the lesson's own scenario
+    bool other_scenario = false;     // not on the lesson's own scenario: set by whoever chose the scenario
     std::size_t stage_count = 0;     // stages in the lesson; `stages` may hold only one (--stage K)
     std::vector<stage_trace> stages;
 };

@@ -1,0 +1,232 @@
+// The layout of one --present screen; it computes nothing. Tables and heatmaps come from the text
+// renderer, one value at a time (render_value_lines), so the slide shows the same numbers as
+// `qkv lesson`; here they are only packed and centred.
+#include "qkv/present_frame.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include "qkv/display_width.hpp"
+#include "qkv/render_text.hpp"
+#include "qkv/styled_text.hpp"
+#include "prose.hpp"
+
+namespace qkv {
+namespace {
+
+using detail::utf8_length;
+
+// --- wrapping prose: at spaces between words, anywhere between CJK characters -------------------
+
+struct unit {
+    std::string text;
+    bool space_before = false;
+};
+
+std::vector<unit> units_of(std::string_view para) {
+    std::vector<unit> out;
+    bool space = false, in_word = false;
+    for (std::size_t i = 0; i < para.size();) {
+        std::size_t n = std::min(utf8_length(static_cast<unsigned char>(para[i])), para.size() - i);
+        std::string_view cp = para.substr(i, n);
+        i += n;
+        if (cp == " " || cp == "\t" || cp == "\n") {
+            space = true, in_word = false;
+            continue;
+        }
+        bool wide = display_width(cp) == 2;
+        if (wide || !in_word) out.push_back({std::string(cp), space});
+        else out.back().text += cp;
+        in_word = !wide, space = false;
+    }
+    return out;
+}
+
+std::vector<std::string> wrap(std::string_view text, std::size_t w) {
+    std::vector<std::string> out;
+    for (const auto& p : detail::paragraphs(text)) {
+        if (!out.empty()) out.emplace_back();
+        std::string line;
+        std::size_t used = 0;
+        for (const unit& u : units_of(p)) {
+            std::size_t uw = display_width(u.text);
+            std::size_t sep = used > 0 && u.space_before ? 1 : 0;
+            if (used > 0 && used + sep + uw > w) {
+                out.push_back(line), line.clear(), used = 0, sep = 0;
+            }
+            if (sep) line += ' ';
+            line += u.text, used += sep + uw;
+        }
+        if (!line.empty()) out.push_back(clip(line, w));
+    }
+    return out;
+}
+
+// --- the body: each value as a block, packed side by side -----------------------------------------
+
+struct block {
+    std::vector<std::string> lines;
+    std::size_t width = 0;
+};
+
+block block_of(std::vector<std::string> lines) {
+    block b;
+    b.lines = std::move(lines);
+    while (!b.lines.empty() && plain(b.lines.front()).empty()) b.lines.erase(b.lines.begin());
+    while (!b.lines.empty() && plain(b.lines.back()).empty()) b.lines.pop_back();
+    for (const auto& l : b.lines) b.width = std::max(b.width, visible_width(l));
+    return b;
+}
+
+// Each shown value and each recorded sub-step as a block of its own. The axes go on a line of
+// their own under the name, so a block is as narrow as its table and two of them fit side by
+// side on 80 columns.
+std::vector<block> value_blocks(const stage_trace& s, const render_options& o) {
+    std::vector<block> out;
+    for (const auto& sv : s.values) out.push_back(block_of(render_value_lines(sv, o, axes_place::own_line)));
+    for (const auto& step : s.steps) out.push_back(block_of(render_step_lines(step, o)));
+    return out;
+}
+
+// Blocks left to right while they fit, then the next row; every row centred.
+std::vector<std::string> pack(const std::vector<block>& blocks, std::size_t cols) {
+    constexpr std::size_t gap = 4;
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < blocks.size();) {
+        std::size_t j = i, w = 0;
+        while (j < blocks.size() && (j == i || w + gap + blocks[j].width <= cols)) w += (j == i ? 0 : gap) + blocks[j].width, ++j;
+        std::size_t h = 0;
+        for (std::size_t k = i; k < j; ++k) h = std::max(h, blocks[k].lines.size());
+        std::string margin(cols > w ? (cols - w) / 2 : 0, ' ');
+        if (!out.empty()) out.emplace_back();
+        for (std::size_t r = 0; r < h; ++r) {
+            std::string line = margin;
+            for (std::size_t k = i; k < j; ++k) {
+                if (k > i) line += std::string(gap, ' ');
+                line += pad_to(r < blocks[k].lines.size() ? blocks[k].lines[r] : "", blocks[k].width);
+            }
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            out.push_back(clip(line, cols));
+        }
+        i = j;
+    }
+    return out;
+}
+
+std::vector<std::string> help_lines(lang l) {
+    return {pick(l, "按键", "Keys"), "",
+            pick(l, "回车  n  →  空格     下一阶段", "Enter  n  →  space     next stage"),
+            pick(l, "b  ←                   上一阶段", "b  ←                   back"),
+            pick(l, "g K                    跳到第 K 阶段", "g K                    go to stage K"),
+            pick(l, "↑ ↓  k j               滚动", "↑ ↓  k j               scroll"),
+            pick(l, "t                      显示 / 隐藏讲解", "t                      explanation on / off"),
+            pick(l, "空格（--auto 时）     暂停 / 继续", "space (with --auto)    pause / go on"),
+            pick(l, "r  重画   h  帮助   q  退出", "r  redraw   h  help   q  quit")};
+}
+
+std::string progress_bar(std::size_t k, std::size_t n, std::size_t cols, bool color) {
+    std::string count = fmt::format(" {}/{}", k, n);
+    std::size_t bar = cols > count.size() + 2 ? cols - count.size() - 2 : 0;
+    std::size_t filled = n ? static_cast<std::size_t>(std::lround(static_cast<double>(bar) * k / n)) : 0;
+    std::string done, todo;
+    for (std::size_t i = 0; i < bar; ++i) (i < filled ? done : todo) += i < filled ? "━" : "─";
+    return " " + styled(done, fmt::fg(fmt::terminal_color::cyan), color) + styled(todo, fmt::emphasis::faint, color) +
+           styled(count, fmt::emphasis::bold, color);
+}
+
+// --- the frame: head, body, bottom line ----------------------------------------------------------
+
+// Where we are (lesson, scenario, progress), the title with a rule under it, the formula.
+std::vector<std::string> head_lines(const trace& t, const stage_trace& s, const render_options& o,
+                                    std::size_t cols, bool roomy) {
+    const bool c = o.color;
+    std::vector<std::string> head;
+    std::string where = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + t.title;
+    std::string right = t.scenario.empty() ? "" : t.scenario + " ";
+    std::size_t room = cols > visible_width(right) + 2 ? cols - visible_width(right) - 2 : 0;
+    head.push_back(pad_to(styled(clip(" " + where, room), fmt::emphasis::faint, c), room) + "  " + right);
+    head.push_back(progress_bar(static_cast<std::size_t>(s.index), t.stage_count ? t.stage_count : t.stages.size(), cols, c));
+    head.emplace_back();
+    if (roomy) head.emplace_back();
+    // The title stands out by weight, colour and a rule under it: a terminal has one font size.
+    std::string title = clip(s.title, cols - 2);
+    head.push_back(centred(styled(title, fmt::emphasis::bold | fmt::fg(fmt::terminal_color::bright_white), c), cols));
+    std::string rule;
+    for (std::size_t i = 0; i < visible_width(title); ++i) rule += "━";
+    head.push_back(centred(styled(rule, fmt::fg(fmt::terminal_color::cyan), c), cols));
+    head.emplace_back();
+    std::vector<std::string> formula = split_lines(s.formula);
+    while (!formula.empty() && formula.back().find_first_not_of(" \t") == std::string::npos) formula.pop_back();
+    std::size_t fw = 0;
+    for (auto& f : formula) fw = std::max(fw, visible_width(f));
+    for (auto& f : formula)
+        head.push_back(std::string(cols > fw ? (cols - fw) / 2 : 0, ' ') +
+                       styled(clip(pad_to(f, fw), cols), fmt::emphasis::bold | fmt::fg(fmt::terminal_color::yellow), c));
+    if (!formula.empty()) head.emplace_back();
+    return head;
+}
+
+// The values, then the explanation (or the keys, when help is on).
+std::vector<std::string> body_lines(const stage_trace& s, const render_options& o, std::size_t cols,
+                                    const frame_state& st) {
+    std::vector<std::string> body;
+    if (st.help) {
+        for (auto& l : help_lines(o.language)) body.push_back(centred(l, cols));
+        return body;
+    }
+    render_options vo = o;
+    vo.width = cols > 4 ? cols - 4 : cols;
+    body = pack(value_blocks(s, vo), cols);
+    if (st.text && s.text.find_first_not_of(" \t\r\n") != std::string::npos) {
+        std::size_t tw = std::min<std::size_t>(cols > 4 ? cols - 4 : cols, 78);
+        auto lines = wrap(s.text, tw);
+        std::size_t lw = 0;
+        for (auto& l : lines) lw = std::max(lw, display_width(l));
+        if (!body.empty()) body.emplace_back();
+        for (auto& l : lines) body.push_back(std::string((cols - lw) / 2, ' ') + styled(l, fmt::emphasis::faint, o.color));
+    }
+    return body;
+}
+
+// The keys on the left, the state on the right (with how far the body scrolls).
+std::string bottom_line(const render_options& o, std::size_t cols, const frame_state& st, std::size_t body_size,
+                        std::size_t body_h) {
+    std::string state = st.status;
+    if (body_size > body_h) {
+        std::size_t below = body_size - st.scroll - std::min(body_h, body_size - st.scroll);
+        state = fmt::format("{}{}", below ? fmt::format("↓ {} ", below) : "↑ ", state);
+    }
+    std::string keys(pick(o.language, " n 下一步 · b 上一步 · g K 跳转 · ↑↓ 滚动 · t 讲解 · h 帮助 · q 退出", " n next · b back · g K stage · ↑↓ scroll · t text · h help · q quit"));
+    if (visible_width(keys) + visible_width(state) + 2 > cols) keys = pick(o.language, " n 下一步 · b 上一步 · q 退出", " n next · b back · q quit");
+    std::size_t sw = visible_width(state);
+    std::size_t kw = cols > sw + 2 ? cols - sw - 2 : 0;
+    return pad_to(styled(clip(keys, kw), fmt::emphasis::faint, o.color), kw) + "  " +
+           clip(state, cols - kw - 2 > 0 ? cols - kw - 2 : 0);
+}
+
+}  // namespace
+
+std::vector<std::string> present_frame(const trace& t, std::size_t stage, const render_options& o,
+                                       std::size_t cols, std::size_t rows, frame_state& st) {
+    cols = std::max<std::size_t>(cols, 20), rows = std::max<std::size_t>(rows, 8);
+    const stage_trace& s = t.stages.at(stage);
+    std::vector<std::string> out = head_lines(t, s, o, cols, rows >= 30);
+    // The body is scrolled when it is taller than the room the head leaves.
+    std::vector<std::string> body = body_lines(s, o, cols, st);
+    std::size_t body_h = rows > out.size() + 1 ? rows - out.size() - 1 : 0;
+    st.body_lines = body.size();
+    if (st.scroll + body_h > body.size()) st.scroll = body.size() > body_h ? body.size() - body_h : 0;
+    out.resize(std::min(out.size(), rows - 1));
+    std::size_t top = body.size() < body_h ? (body_h - body.size()) / 3 : 0;  // a little above centre
+    for (std::size_t i = 0; i < top; ++i) out.emplace_back();
+    for (std::size_t i = st.scroll; i < body.size() && out.size() < rows - 1; ++i) out.push_back(body[i]);
+    while (out.size() < rows - 1) out.emplace_back();
+    out.push_back(bottom_line(o, cols, st, body.size(), body_h));
+    for (auto& l : out) l = clip(l, cols);
+    return out;
+}
+
+}  // namespace qkv
