@@ -12,7 +12,7 @@
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
-#include "prose.hpp"
+#include "qkv/prose.hpp"
 
 namespace qkv {
 namespace {

@@ -1,5 +1,5 @@
 // Lesson text as paragraphs: authors break lines at ~100 columns and separate paragraphs by a
-// blank line; a page or a wrapped screen wants each paragraph as one line again. Private to src/.
+// blank line; a page or a wrapped screen wants each paragraph as one line again.
 #pragma once
 
 #include <string>

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "prose.hpp"
+#include "qkv/prose.hpp"
 #include "render_cells.hpp"
 
 namespace qkv {

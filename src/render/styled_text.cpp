@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "qkv/display_width.hpp"
-#include "prose.hpp"
+#include "qkv/prose.hpp"
 
 namespace qkv {
 namespace {
