@@ -9,20 +9,18 @@
 #include "qkv/attention.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/row_kernels.hpp"
+#include "support/close.hpp"
 
 using qkv::matrix;
 namespace att = qkv::attention;
 
 namespace att_detail = qkv::attention::detail;
 
+using qkv::test::check_close;
+using qkv::test::rel_diff;
+
 namespace {
 
-// Largest |a - b| relative to the largest |b| (at least 1).
-float rel_diff(const matrix& a, const matrix& b) {
-    float scale = 1.0f;
-    for (float x : b.data) scale = std::fmax(scale, std::fabs(x));
-    return qkv::max_abs_diff(a, b) / scale;
-}
 
 matrix scaled(matrix M, float c) {
     for (float& x : M.data) x *= c;

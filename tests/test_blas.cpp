@@ -9,20 +9,18 @@
 #include "qkv/blas.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/parallel_for.hpp"
+#include "support/close.hpp"
 
 using qkv::matrix;
 using qkv::blas::trans;
 namespace blas = qkv::blas;
 namespace kernels = qkv::kernels;
 
+using qkv::test::check_close;
+using qkv::test::rel_diff;
+
 namespace {
 
-// Largest |a - b| relative to the largest |b| (at least 1), so big products are judged fairly.
-float rel_diff(const matrix& a, const matrix& b) {
-    float scale = 1.0f;
-    for (float x : b.data) scale = std::fmax(scale, std::fabs(x));
-    return qkv::max_abs_diff(a, b) / scale;
-}
 
 }  // namespace
 

@@ -11,46 +11,20 @@
 #include "qkv/builtins.hpp"
 #include "qkv/formula.hpp"
 #include "qkv/kernels.hpp"
+#include "support/close.hpp"
+#include "support/evaluate.hpp"
 
 using namespace qkv;
 
+using qkv::test::check_close;
+using qkv::test::rel_diff;
+using qkv::test::contains;
+using qkv::test::ev;
+using qkv::test::eval_error;
+
 namespace {
 
-const source_loc here{"lesson.toml", 4, 11};
 const float inf = std::numeric_limits<float>::infinity();
-
-value ev(std::string_view text, const workspace& ws = {}) {
-    eval_context ctx{here, "stage", std::string(text)};
-    return evaluate(*parse_expression(text, here), ws, ctx);
-}
-
-std::string eval_error(std::string_view text, const workspace& ws = {}) {
-    try {
-        ev(text, ws);
-    } catch (const input_error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-    if (s.find(part) != std::string::npos) return true;
-    BOOST_TEST_MESSAGE("'" << s << "' lacks '" << part << "'");
-    return false;
-}
-
-// Entry by entry; infinities must match exactly.
-void check_close(const matrix& got, const matrix& want, float tol = 1e-5f) {
-    BOOST_TEST_REQUIRE(got.rows == want.rows);
-    BOOST_TEST_REQUIRE(got.cols == want.cols);
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        if (std::isinf(want.data[i]))
-            BOOST_TEST(got.data[i] == want.data[i], "cell " << i << ": got " << got.data[i]);
-        else
-            BOOST_TEST(std::fabs(got.data[i] - want.data[i]) <= tol,
-                       "cell " << i << ": got " << got.data[i] << ", want " << want.data[i]);
-    }
-}
 
 const float ln2 = std::log(2.0f), ln3 = std::log(3.0f);
 

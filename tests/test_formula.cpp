@@ -10,8 +10,16 @@
 #include "qkv/builtins.hpp"
 #include "qkv/formula.hpp"
 #include "qkv/kernels.hpp"
+#include "support/close.hpp"
+#include "support/evaluate.hpp"
 
 using namespace qkv;
+
+using qkv::test::check_close;
+using qkv::test::rel_diff;
+using qkv::test::contains;
+using qkv::test::ev;
+using qkv::test::eval_error;
 
 namespace {
 
@@ -27,34 +35,6 @@ std::string parse_error(std::string_view text, const source_loc& where = here) {
     return "";
 }
 
-value ev(std::string_view text, const workspace& ws = {}) {
-    eval_context ctx{here, "test", std::string(text)};
-    return evaluate(*parse_expression(text, here), ws, ctx);
-}
-
-// The message evaluating `text` throws ("" when none).
-std::string eval_error(std::string_view text, const workspace& ws) {
-    try {
-        ev(text, ws);
-    } catch (const input_error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-    if (s.find(part) != std::string::npos) return true;
-    BOOST_TEST_MESSAGE("'" << s << "' lacks '" << part << "'");
-    return false;
-}
-
-void check_close(const matrix& got, const matrix& want, float tol = 1e-5f) {
-    BOOST_TEST_REQUIRE(got.rows == want.rows);
-    BOOST_TEST_REQUIRE(got.cols == want.cols);
-    for (std::size_t i = 0; i < want.size(); ++i)
-        BOOST_TEST(std::fabs(got.data[i] - want.data[i]) <= tol,
-                   "cell " << i << ": got " << got.data[i] << ", want " << want.data[i]);
-}
 
 // A [2, 3], B [3, 2], a row r [1, 3] and a column c [2, 1], with hand-picked numbers.
 workspace small() {

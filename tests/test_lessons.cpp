@@ -14,74 +14,24 @@
 #include "qkv/scenario.hpp"
 #include "qkv/toml_file.hpp"
 #include "qkv/trace.hpp"
+#include "support/close.hpp"
+#include "support/lessons.hpp"
 
 using qkv::matrix;
 using qkv::value;
 namespace kernels = qkv::kernels;
 namespace tt = boost::test_tools;
 
+using qkv::test::check_close;
+using qkv::test::rel_diff;
+using namespace qkv::test;
+
 namespace {
-
-const char* const apple_file = "data/apple.toml";
-const char* const thinking_file = "data/thinking-machines.toml";
-
-std::string lesson_path(int number) {
-    for (const auto& [n, path] : qkv::lesson_files("lessons"))
-        if (n == number) return path;
-    BOOST_FAIL("no lesson file numbered " << number << " in lessons/");
-    return {};
-}
-
-qkv::lesson_run run(int number, const char* scenario_file = apple_file) {
-    return qkv::run_lesson(qkv::load_lesson(lesson_path(number)), qkv::load_scenario(scenario_file),
-                           qkv::lang::en);
-}
-
-// A value as the trace shows it in stage `id`: what a renderer or a --format json reader sees.
-const value& shown(const qkv::trace& t, const std::string& id, const std::string& name) {
-    for (const auto& s : t.stages) {
-        if (s.id != id) continue;
-        for (const auto& v : s.values)
-            if (v.name == name) return v.v;
-        BOOST_FAIL("stage '" << id << "' does not show " << name);
-    }
-    BOOST_FAIL("no stage '" << id << "'");
-    static const value none;
-    return none;
-}
-const matrix& shown_mat(const qkv::trace& t, const std::string& id, const std::string& name) {
-    const value& v = shown(t, id, name);
-    BOOST_TEST_REQUIRE(v.is_matrix(), name << " is not a matrix");
-    return v.mat();
-}
-float shown_num(const qkv::trace& t, const std::string& id, const std::string& name) {
-    const value& v = shown(t, id, name);
-    BOOST_TEST_REQUIRE(v.is_scalar(), name << " is not a scalar");
-    return v.number;
-}
-
-void check_close(const matrix& got, const matrix& want, float tol, const std::string& what) {
-    BOOST_TEST_REQUIRE(got.rows == want.rows, what << ": rows");
-    BOOST_TEST_REQUIRE(got.cols == want.cols, what << ": cols");
-    BOOST_TEST(qkv::max_abs_diff(got, want) <= tol, what << " differs by " << qkv::max_abs_diff(got, want));
-}
-
-matrix scaled(matrix m, float by) {
-    for (auto& x : m.data) x *= by;
-    return m;
-}
 
 matrix columns(const matrix& m, std::size_t from, std::size_t count) {
     matrix out(m.rows, count);  // out: [rows, count]
     for (std::size_t r = 0; r < m.rows; ++r)
         for (std::size_t c = 0; c < count; ++c) out(r, c) = m(r, from + c);
-    return out;
-}
-
-matrix rows_of(const matrix& m, std::size_t from, std::size_t count) {
-    matrix out(count, m.cols);  // out: [count, cols]
-    for (std::size_t r = 0; r < count; ++r)
-        for (std::size_t c = 0; c < m.cols; ++c) out(r, c) = m(from + r, c);
     return out;
 }
 

@@ -18,35 +18,20 @@
 #include "qkv/lesson.hpp"
 #include "qkv/scenario.hpp"
 #include "qkv/trace.hpp"
+#include "support/close.hpp"
+#include "support/lessons.hpp"
+#include "support/scratch.hpp"
 
 using qkv::matrix;
 using qkv::value;
 namespace kernels = qkv::kernels;
 namespace tt = boost::test_tools;
 
+using qkv::test::check_close;
+using qkv::test::rel_diff;
+using namespace qkv::test;
+
 namespace {
-
-const char* const apple_file = "data/apple.toml";
-const char* const thinking_file = "data/thinking-machines.toml";
-const char* const translation_file = "data/translation.toml";
-
-std::string lesson_path(int number) {
-    for (const auto& [n, path] : qkv::lesson_files("lessons"))
-        if (n == number) return path;
-    BOOST_FAIL("no lesson file numbered " << number);
-    return {};
-}
-
-qkv::lesson_run run(int number, const char* scenario_file = apple_file, qkv::lang l = qkv::lang::en) {
-    return qkv::run_lesson(qkv::load_lesson(lesson_path(number)), qkv::load_scenario(scenario_file), l);
-}
-
-const qkv::stage_trace& stage_of(const qkv::trace& t, const std::string& id) {
-    for (const auto& s : t.stages)
-        if (s.id == id) return s;
-    BOOST_FAIL("no stage '" << id << "'");
-    return t.stages.front();
-}
 
 const value& ws_value(const qkv::lesson_run& r, const std::string& name) {
     auto it = r.ws.find(name);
@@ -71,16 +56,7 @@ const matrix& step_mat(const qkv::sub_step& s, const std::string& name) {
     return s.values.front().second.mat();
 }
 
-void check_close(const matrix& got, const matrix& want, float tol, const std::string& what) {
-    BOOST_TEST_REQUIRE(got.rows == want.rows, what << ": rows");
-    BOOST_TEST_REQUIRE(got.cols == want.cols, what << ": cols");
-    BOOST_TEST(qkv::max_abs_diff(got, want) <= tol, what << " differs by " << qkv::max_abs_diff(got, want));
-}
 
-matrix scaled(matrix m, float by) {
-    for (float& x : m.data) x *= by;
-    return m;
-}
 matrix minus(matrix a, const matrix& b) {
     for (std::size_t i = 0; i < a.size(); ++i) a.data[i] -= b.data[i];
     return a;
@@ -89,12 +65,6 @@ double fro(const matrix& m) {
     double s = 0;
     for (float x : m.data) s += double(x) * x;
     return std::sqrt(s);
-}
-matrix rows_of(const matrix& m, std::size_t from, std::size_t count) {
-    matrix out(count, m.cols);  // out: [count, cols]
-    for (std::size_t r = 0; r < count; ++r)
-        for (std::size_t c = 0; c < m.cols; ++c) out(r, c) = m(from + r, c);
-    return out;
 }
 matrix reversed_rows(const matrix& m) {
     matrix out(m.rows, m.cols);
@@ -123,7 +93,8 @@ value call(const std::string& name, std::vector<value> args, std::vector<qkv::su
 value num(float x) { return value::scalar(x); }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-    std::string path = (std::filesystem::temp_directory_path() / name).string();
+    static const scratch_dir scratch("lessons-beyond");
+    std::string path = (scratch / name).string();
     std::ofstream(path) << text;
     return path;
 }
