@@ -78,17 +78,6 @@ int dispatch(int argc, char** argv) {
                                   near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
 }
 
-// One line on standard error. Never throws: when stderr itself cannot be written (2>/dev/full,
-// 2>&-) there is nobody to tell, and the exit status still says what happened.
-void tell(std::string_view line) noexcept {
-    for (std::size_t done = 0; done < line.size();) {
-        const ssize_t n = ::write(2, line.data() + done, line.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return;
-        done += static_cast<std::size_t>(n);
-    }
-}
-
 // A program started with 0, 1 or 2 closed (`2>&-`) would hand that number to the next file it
 // opens, and an error message would then be written into that file: park /dev/null there.
 void keep_standard_streams_open() noexcept {
@@ -178,6 +167,15 @@ render_options resolve_output(const output_choice& c) {
     o.full = c.full;
     o.width = terminal::width(1);
     return o;
+}
+
+void tell(std::string_view text) noexcept {
+    for (std::size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(2, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        done += static_cast<std::size_t>(n);
+    }
 }
 
 void write_out(std::string_view text) {

@@ -76,7 +76,8 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     const fs::path target = writable_target(path);
     const std::optional<struct stat> old = stat_of(target);
     fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    // ".NAME.XXXXXX" built with fmt: GCC 12 warns falsely (-Wrestrict) about "." + std::string
+    std::string tmpl = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();
     int fd = mkstemp(tmpl.data());
     if (fd < 0) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot write: {}", std::strerror(errno)));
     bool ok = true;

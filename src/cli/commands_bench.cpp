@@ -69,10 +69,10 @@ std::vector<impl> parse_impls(const std::string& list) {
 struct status_line {
     bool on = terminal::is_tty(2);
     void show(const std::string& what) const {
-        if (on) fmt::print(stderr, "\r\033[K{}", what);
+        if (on) tell(fmt::format("\r\033[K{}", what));
     }
     void clear() const {
-        if (on) fmt::print(stderr, "\r\033[K");
+        if (on) tell("\r\033[K");
     }
 };
 

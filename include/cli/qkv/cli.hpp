@@ -57,6 +57,11 @@ render_options resolve_output(const output_choice& c);
 // Write to standard output; throws broken_pipe when the reader has gone.
 void write_out(std::string_view text);
 
+// Write to standard error (an error, a warning, a progress line). Never throws: when standard
+// error itself cannot be written (2>/dev/full, 2>&-) there is nobody to tell, and the command goes
+// on or ends with the status it would have had.
+void tell(std::string_view text) noexcept;
+
 // The commands.
 int cmd_list(const args& a);
 int cmd_lesson(const args& a);
