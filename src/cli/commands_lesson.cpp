@@ -225,32 +225,34 @@ int cmd_list(const args& a) {
     return 0;
 }
 
-int cmd_lesson(const args& a) {
+namespace {
+
+// `qkv lesson WHICH` and `qkv run FILE` differ only in their one argument and how it becomes files.
+int run_command(const args& a, std::string_view cmd, const char* argument, const char* what, const char* missing,
+                std::vector<std::string> (*files_of)(const std::string&)) {
     lesson_request r;
     std::string which;
     po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help")("lesson", po::value(&which), "N, a lesson name, or all");
+    desc.add_options()("help,h", "show this help")(argument, po::value(&which), what);
     add_lesson_options(desc, r);
     po::positional_options_description pos;
-    pos.add("lesson", 1);
+    pos.add(argument, 1);
     po::variables_map vm;
-    if (!parse("lesson", a, desc, pos, vm)) return 0;
-    if (which.empty()) throw usage_error("which lesson? give a number, a name or 'all' (qkv list shows them)");
-    return run_lessons(select_lessons(which), r, vm);
+    if (!parse(cmd, a, desc, pos, vm)) return 0;
+    if (which.empty()) throw usage_error(missing);
+    return run_lessons(files_of(which), r, vm);
+}
+
+}  // namespace
+
+int cmd_lesson(const args& a) {
+    return run_command(a, "lesson", "lesson", "N, a lesson name, or all",
+                       "which lesson? give a number, a name or 'all' (qkv list shows them)", select_lessons);
 }
 
 int cmd_run(const args& a) {
-    lesson_request r;
-    std::string file;
-    po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help")("file", po::value(&file), "the lesson file (.toml)");
-    add_lesson_options(desc, r);
-    po::positional_options_description pos;
-    pos.add("file", 1);
-    po::variables_map vm;
-    if (!parse("run", a, desc, pos, vm)) return 0;
-    if (file.empty()) throw usage_error("which file? qkv run my-lesson.toml (qkv validate checks it)");
-    return run_lessons({file}, r, vm);
+    return run_command(a, "run", "file", "the lesson file (.toml)", "which file? qkv run my-lesson.toml (qkv validate checks it)",
+                       [](const std::string& file) { return std::vector<std::string>{file}; });
 }
 
 }  // namespace qkv::cli
