@@ -302,7 +302,7 @@ BOOST_AUTO_TEST_CASE(a_resized_window_is_drawn_again_at_its_new_size) {
 BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_screen_is_used) {
     std::string keys;
     for (int i = 0; i < 300; ++i) keys += "n\n";
-    auto small = run_qkv({"lesson", "all", "--present", "--color", "never"}, keys, {{"COLUMNS", "80"}, {"LINES", "24"}});
+    auto small = run_qkv({"lesson", "all", "--present", "--color", "never"}, keys, {{"COLUMNS", "80"}, {"LINES", "24"}, {"TERM", "xterm"}});
     BOOST_TEST(small.status == 0);
     BOOST_TEST(small.err.empty());
     auto frames = frames_of(small.out);
@@ -311,8 +311,8 @@ BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_scree
 
     // Lesson 3, stage 3 (Q, Kᵀ, S): on 80 × 24 the body scrolls (a "↓" in the status line);
     // on 160 × 50 all of it shows, Q and Kᵀ side by side.
-    auto scroll = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "80"}, {"LINES", "24"}});
-    auto roomy = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "160"}, {"LINES", "50"}});
+    auto scroll = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "80"}, {"LINES", "24"}, {"TERM", "xterm"}});
+    auto roomy = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "160"}, {"LINES", "50"}, {"TERM", "xterm"}});
     auto f80 = frames_of(scroll.out), f160 = frames_of(roomy.out);
     BOOST_REQUIRE(!f80.empty());
     BOOST_REQUIRE(!f160.empty());
@@ -324,7 +324,7 @@ BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_scree
 }
 
 BOOST_AUTO_TEST_CASE(from_a_pipe_the_stepper_letters_work_a_line_at_a_time) {
-    auto r = run_qkv({"lesson", "3", "--present"}, "n\nb\ng 4\nq\nn\n");
+    auto r = run_qkv({"lesson", "3", "--present"}, "n\nb\ng 4\nq\nn\n", {{"TERM", "xterm"}});
     BOOST_TEST(r.status == 0);
     BOOST_TEST(r.err.empty());
     auto frames = frames_of(r.out);
@@ -376,20 +376,52 @@ BOOST_AUTO_TEST_CASE(typed_lines_map_to_the_same_commands_for_both) {
         BOOST_TEST((qkv::parse_line(bad).a == action::unknown), bad);
 }
 
-BOOST_AUTO_TEST_CASE(single_keys_differ_only_where_the_presenter_knows_more) {
+BOOST_AUTO_TEST_CASE(single_keys_differ_only_where_space_enter_and_t_do) {
     using qkv::action;
     using qkv::key_set;
     auto in = [](char ch, key_set k) { return qkv::decode_key(ch, k, -1).a; };
-    for (char ch : {'\n', '\r', 'n'}) BOOST_TEST((in(ch, key_set::stepper) == action::next && in(ch, key_set::presenter) == action::next));
-    BOOST_TEST((in(' ', key_set::stepper) == action::next));      // the stepper has no --auto to pause
+    for (char ch : {'\n', '\r'}) BOOST_TEST((in(ch, key_set::stepper) == action::page_or_next && in(ch, key_set::presenter) == action::next));
+    BOOST_TEST((in(' ', key_set::stepper) == action::page_or_next));  // a page down, at the bottom the next stage
     BOOST_TEST((in(' ', key_set::presenter) == action::pause));
-    BOOST_TEST((in(3, key_set::stepper) == action::interrupt && in(3, key_set::presenter) == action::interrupt));
-    for (char ch : {'l', '\x7f', '\x0c', '\x04', 't', 'j', 'k', 'x'}) BOOST_TEST((in(ch, key_set::stepper) == action::unknown), int(ch));
-    BOOST_TEST((in('l', key_set::presenter) == action::next));
-    BOOST_TEST((in('\x7f', key_set::presenter) == action::back));
-    BOOST_TEST((in('\x04', key_set::presenter) == action::quit));
+    BOOST_TEST((in('t', key_set::stepper) == action::unknown && in('t', key_set::presenter) == action::text));
+    BOOST_TEST((in('x', key_set::stepper) == action::unknown && in('x', key_set::presenter) == action::unknown));
+    for (key_set k : {key_set::stepper, key_set::presenter}) {
+        BOOST_TEST((in(3, k) == action::interrupt));
+        for (char ch : {'n', 'l'}) BOOST_TEST((in(ch, k) == action::next));
+        for (char ch : {'b', '\x7f', '\x08'}) BOOST_TEST((in(ch, k) == action::back));
+        BOOST_TEST((in('j', k) == action::down && in('k', k) == action::up));
+        BOOST_TEST((in('\x04', k) == action::quit && in('q', k) == action::quit));
+        BOOST_TEST((in('\x0c', k) == action::redraw && in('h', k) == action::help));
+    }
     auto g = qkv::decode_key('g', key_set::stepper, -1);
     BOOST_TEST((g.a == action::go && g.stage == -1));  // the number is still to come
+}
+
+// An escape sequence is one key however long it is: its bytes never come back as keys of their own.
+BOOST_AUTO_TEST_CASE(escape_sequences_are_read_whole) {
+    using qkv::action;
+    int fds[2];
+    BOOST_REQUIRE(pipe(fds) == 0);
+    auto key = [&](std::string_view rest) {
+        BOOST_REQUIRE(write(fds[1], rest.data(), rest.size()) == static_cast<ssize_t>(rest.size()));
+        auto c = qkv::decode_key('\x1b', qkv::key_set::stepper, fds[0]).a;
+        pollfd p{fds[0], POLLIN, 0};
+        BOOST_TEST(poll(&p, 1, 0) == 0, "bytes left after ESC" << rest);  // all of it was read
+        return c;
+    };
+    BOOST_TEST((key("[A") == action::up));
+    BOOST_TEST((key("[B") == action::down));
+    BOOST_TEST((key("[C") == action::next));
+    BOOST_TEST((key("[D") == action::back));
+    BOOST_TEST((key("OA") == action::up));
+    BOOST_TEST((key("[5~") == action::page_up));
+    BOOST_TEST((key("[6~") == action::page_down));
+    BOOST_TEST((key("[H") == action::top && key("[4~") == action::bottom));
+    BOOST_TEST((key("[1;5A") == action::up));   // Ctrl-↑
+    BOOST_TEST((key("[15~") == action::none));  // F5: nothing, and not "unknown key" twice
+    BOOST_TEST((key("[3~") == action::none));   // Delete
+    BOOST_TEST((key("") == action::redraw));    // a lone Esc
+    close(fds[0]), close(fds[1]);
 }
 
 BOOST_AUTO_TEST_CASE(the_number_after_g_is_typed_erased_and_cancelled) {

@@ -183,9 +183,7 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
             p.auto_seconds = r.auto_seconds;
             return run_presenter(traces, o, p, start);
         }
-        stepper_io io;
-        io.clear_screen = terminal::is_tty(1);
-        return run_stepper(traces, o, io, start);
+        return run_stepper(traces, o, stepper_io{}, start);
     }
     write_out(render(traces, o, r.choice.format, preface));
     return 0;
