@@ -140,6 +140,7 @@ std::vector<std::string> present_frame(const trace& t, std::size_t stage, const 
     const stage_trace& s = t.stages.at(stage);
     frame_parts p;
     p.head = head_lines(t, s, o, cols, rows >= 30);
+    if (st.help) p.head.resize(3);  // where we are; the key list takes the rest of the screen
     p.body = body_lines(s, o, cols, st);
     p.keys = pick(o.language, " n 下一步 · b 上一步 · g K 跳转 · ↑↓ 滚动 · t 讲解 · h 帮助 · q 退出",
                   " n next · b back · g K stage · ↑↓ scroll · t text · h help · q quit");

@@ -102,7 +102,8 @@ int run_stepper_lines(const std::vector<trace>& traces, const render_options& o,
                 break;
             case action::redraw: draw(); break;
             case action::help: fmt::print(io.out, "{}\n", raw.active() ? key_table(o.language) : keys); break;
-            case action::none: break;  // an escape sequence with no meaning here
+            case action::none: case action::up: case action::down: case action::page_up: case action::page_down:
+            case action::top: case action::bottom: break;  // the whole stage is printed: nothing to scroll
             default: fmt::print(io.out, "{}\n", tr(o.language, "unknown key; h for help")); break;  // p, t, j, k too
         }
         std::fflush(io.out);

@@ -175,6 +175,7 @@ private:
         const stage_trace& s = t.stages.at(at_.stage());
         frame_parts p;
         p.head = head(t, s, cols, rows);
+        if (st_.help) p.head.erase(p.head.begin() + 2, p.head.end() - 1);  // the key list takes the formula's rows
         p.body = st_.help ? help_panel(o_.language, key_set::stepper, cols, false) : body(s, cols, rows);
         p.keys = pick(o_.language, "空格 下翻 · n 下一阶段 · b 上一阶段 · ↑↓ 滚动 · h 按键 · q 退出",
                       "space more · n next · b back · ↑↓ scroll · h keys · q quit");
