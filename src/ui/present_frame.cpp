@@ -127,7 +127,7 @@ std::vector<std::string> body_lines(const stage_trace& s, const render_options& 
         std::size_t lw = 0;
         for (auto& l : lines) lw = std::max(lw, display_width(l));
         if (!body.empty()) body.emplace_back();
-        for (auto& l : lines) body.push_back(std::string((cols - lw) / 2, ' ') + styled(l, fmt::emphasis::faint, o.color));
+        for (auto& l : lines) body.push_back(std::string((cols - lw) / 2, ' ') + styled(printable(l), fmt::emphasis::faint, o.color));
     }
     return body;
 }
