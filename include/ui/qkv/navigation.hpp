@@ -45,13 +45,6 @@ std::vector<key_help> key_list(lang l, key_set keys, bool scrolling = true);
 
 // The stage number typed after g on a terminal, a key at a time up to Enter: digits (six at the
 // most), Backspace erases one, Esc or Ctrl-C (and q in the presenter) cancel.
-class stage_entry;
-
-// After g on a terminal: the digits up to Enter into c (go K; redraw when cancelled). show(digits)
-// draws them, and is called again after a resize; false from show ends it as the end of input.
-terminal::wait_result read_stage_number(int fd, key_set keys, command& c,
-                                        const std::function<bool(const std::string&)>& show);
-
 class stage_entry {
 public:
     enum class step { added, erased, ignored, done, cancelled };
@@ -65,6 +58,11 @@ private:
     key_set keys_;
     std::string digits_;
 };
+
+// After g on a terminal: the digits up to Enter into c (go K; redraw when cancelled). show(digits)
+// draws them, and is called again after a resize; false from show ends it as the end of input.
+terminal::wait_result read_stage_number(int fd, key_set keys, command& c,
+                                        const std::function<bool(const std::string&)>& show);
 
 // Where the stepper or the presenter stands: one stage of one of the traces, which are gone
 // through in order as if they were one long lesson.
