@@ -20,6 +20,7 @@
 #include "qkv/display_width.hpp"
 #include "qkv/navigation.hpp"
 #include "qkv/terminal.hpp"
+#include "support/pty_session.hpp"
 #include "support/run_qkv.hpp"
 
 using qkv::test::run_qkv;
@@ -27,132 +28,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr std::string_view enter_alt = "\x1b[?1049h", leave_alt = "\x1b[?1049l", show_cursor = "\x1b[?25h";
-constexpr std::string_view frame_start = "\x1b[H\x1b[2J";
-
-bool same_mode(const termios& a, const termios& b) {
-    return a.c_iflag == b.c_iflag && a.c_oflag == b.c_oflag && a.c_cflag == b.c_cflag && a.c_lflag == b.c_lflag &&
-           std::memcmp(a.c_cc, b.c_cc, sizeof a.c_cc) == 0;
-}
-
-// qkv on the slave side of a pty, as its controlling terminal; we hold the master (keys in,
-// screen out) and keep the slave open to read its mode after qkv has gone.
-struct session {
-    int master = -1, slave = -1;
-    pid_t pid = -1;
-    std::string out;
-    termios before{};
-
-    session(const std::vector<std::string>& args, unsigned short cols = 80, unsigned short rows = 24) {
-        winsize ws{rows, cols, 0, 0};
-        BOOST_REQUIRE(openpty(&master, &slave, nullptr, nullptr, &ws) == 0);
-        BOOST_REQUIRE(tcgetattr(slave, &before) == 0);
-        pid = fork();
-        if (pid == 0) {
-            setsid();
-            ioctl(slave, TIOCSCTTY, 0);
-            dup2(slave, 0), dup2(slave, 1), dup2(slave, 2);
-            close(master), close(slave);
-            setenv("NO_COLOR", "1", 1);
-            setenv("QKV_LANG", "en", 1);
-            setenv("TERM", "xterm-256color", 1);
-            const char* bin = std::getenv("QKV_BIN");
-            std::vector<std::string> copy = args;
-            std::vector<char*> argv{const_cast<char*>(bin)};
-            for (auto& a : copy) argv.push_back(a.data());
-            argv.push_back(nullptr);
-            execv(bin, argv.data());
-            _exit(127);
-        }
-    }
-    ~session() {
-        if (pid > 0 && waitpid(pid, nullptr, WNOHANG) == 0) kill(pid, SIGKILL), waitpid(pid, nullptr, 0);
-        close(master), close(slave);
-    }
-
-    void pump(int ms) {
-        pollfd p{master, POLLIN, 0};
-        if (poll(&p, 1, ms) > 0 && (p.revents & POLLIN)) {
-            char buf[65536];
-            ssize_t n = read(master, buf, sizeof buf);
-            if (n > 0) out.append(buf, static_cast<std::size_t>(n));
-        }
-    }
-    // Read the screen until it shows `what` (counted from `from`), for at most `limit`.
-    bool wait_for(std::string_view what, std::size_t from = 0, std::chrono::milliseconds limit = 5000ms) {
-        auto end = std::chrono::steady_clock::now() + limit;
-        while (std::chrono::steady_clock::now() < end) {
-            if (out.find(what, from) != std::string::npos) return true;
-            pump(50);
-        }
-        return out.find(what, from) != std::string::npos;
-    }
-    void send(std::string_view keys) { BOOST_REQUIRE(write(master, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())); }
-    // The exit status (128 + signal when killed), reading the screen meanwhile; -1 on a hang.
-    int finish(std::chrono::milliseconds limit = 5000ms) {
-        auto end = std::chrono::steady_clock::now() + limit;
-        int status = 0;
-        while (std::chrono::steady_clock::now() < end) {
-            pump(20);
-            if (waitpid(pid, &status, WNOHANG) == pid) {
-                for (int i = 0; i < 5; ++i) pump(10);
-                pid = -1;
-                return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            }
-        }
-        return -1;
-    }
-    bool in_raw_mode() const {
-        termios now{};
-        tcgetattr(slave, &now);
-        return !(now.c_lflag & ICANON) && !(now.c_lflag & ECHO);
-    }
-    bool restored() const {
-        termios after{};
-        tcgetattr(slave, &after);
-        return same_mode(before, after);
-    }
-};
-
-std::string strip_escapes(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size();) {
-        if (s[i] == '\x1b') {
-            std::size_t j = i + 1;
-            if (j < s.size() && s[j] == '[') {
-                ++j;
-                while (j < s.size() && !(s[j] >= 0x40 && s[j] <= 0x7E)) ++j;
-            }
-            i = j + 1;
-        } else if (s[i] == '\r') {
-            ++i;
-        } else {
-            out += s[i++];
-        }
-    }
-    return out;
-}
-
-// The frames drawn, each as its lines without styles.
-std::vector<std::vector<std::string>> frames_of(const std::string& out) {
-    std::vector<std::vector<std::string>> frames;
-    for (std::size_t at = out.find(frame_start); at != std::string::npos;) {
-        std::size_t next = out.find(frame_start, at + 1);
-        std::string body = out.substr(at + frame_start.size(), (next == std::string::npos ? out.size() : next) - at - frame_start.size());
-        if (auto leave = body.find(leave_alt); leave != std::string::npos) body.resize(leave);
-        std::string text = strip_escapes(body);
-        std::vector<std::string> lines;
-        std::size_t start = 0;
-        for (std::size_t nl = text.find('\n'); ; nl = text.find('\n', start)) {
-            lines.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-            if (nl == std::string::npos) break;
-            start = nl + 1;
-        }
-        frames.push_back(lines);
-        at = next;
-    }
-    return frames;
-}
+using qkv::test::frames_of;
+using qkv::test::same_mode;
+using qkv::test::session;
+using qkv::test::enter_alt;
+using qkv::test::leave_alt;
+using qkv::test::show_cursor;
+using qkv::test::frame_start;
 
 void expect_fits(const std::vector<std::string>& frame, std::size_t cols, std::size_t rows) {
     BOOST_TEST(frame.size() == rows);
@@ -302,7 +184,7 @@ BOOST_AUTO_TEST_CASE(a_resized_window_is_drawn_again_at_its_new_size) {
 BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_screen_is_used) {
     std::string keys;
     for (int i = 0; i < 300; ++i) keys += "n\n";
-    auto small = run_qkv({"lesson", "all", "--present", "--color", "never"}, keys, {{"COLUMNS", "80"}, {"LINES", "24"}});
+    auto small = run_qkv({"lesson", "all", "--present", "--color", "never"}, keys, {{"COLUMNS", "80"}, {"LINES", "24"}, {"TERM", "xterm"}});
     BOOST_TEST(small.status == 0);
     BOOST_TEST(small.err.empty());
     auto frames = frames_of(small.out);
@@ -311,8 +193,8 @@ BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_scree
 
     // Lesson 3, stage 3 (Q, Kᵀ, S): on 80 × 24 the body scrolls (a "↓" in the status line);
     // on 160 × 50 all of it shows, Q and Kᵀ side by side.
-    auto scroll = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "80"}, {"LINES", "24"}});
-    auto roomy = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "160"}, {"LINES", "50"}});
+    auto scroll = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "80"}, {"LINES", "24"}, {"TERM", "xterm"}});
+    auto roomy = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "160"}, {"LINES", "50"}, {"TERM", "xterm"}});
     auto f80 = frames_of(scroll.out), f160 = frames_of(roomy.out);
     BOOST_REQUIRE(!f80.empty());
     BOOST_REQUIRE(!f160.empty());
@@ -324,7 +206,7 @@ BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_scree
 }
 
 BOOST_AUTO_TEST_CASE(from_a_pipe_the_stepper_letters_work_a_line_at_a_time) {
-    auto r = run_qkv({"lesson", "3", "--present"}, "n\nb\ng 4\nq\nn\n");
+    auto r = run_qkv({"lesson", "3", "--present"}, "n\nb\ng 4\nq\nn\n", {{"TERM", "xterm"}});
     BOOST_TEST(r.status == 0);
     BOOST_TEST(r.err.empty());
     auto frames = frames_of(r.out);
@@ -376,20 +258,52 @@ BOOST_AUTO_TEST_CASE(typed_lines_map_to_the_same_commands_for_both) {
         BOOST_TEST((qkv::parse_line(bad).a == action::unknown), bad);
 }
 
-BOOST_AUTO_TEST_CASE(single_keys_differ_only_where_the_presenter_knows_more) {
+BOOST_AUTO_TEST_CASE(single_keys_differ_only_where_space_enter_and_t_do) {
     using qkv::action;
     using qkv::key_set;
     auto in = [](char ch, key_set k) { return qkv::decode_key(ch, k, -1).a; };
-    for (char ch : {'\n', '\r', 'n'}) BOOST_TEST((in(ch, key_set::stepper) == action::next && in(ch, key_set::presenter) == action::next));
-    BOOST_TEST((in(' ', key_set::stepper) == action::next));      // the stepper has no --auto to pause
+    for (char ch : {'\n', '\r'}) BOOST_TEST((in(ch, key_set::stepper) == action::page_or_next && in(ch, key_set::presenter) == action::next));
+    BOOST_TEST((in(' ', key_set::stepper) == action::page_or_next));  // a page down, at the bottom the next stage
     BOOST_TEST((in(' ', key_set::presenter) == action::pause));
-    BOOST_TEST((in(3, key_set::stepper) == action::interrupt && in(3, key_set::presenter) == action::interrupt));
-    for (char ch : {'l', '\x7f', '\x0c', '\x04', 't', 'j', 'k', 'x'}) BOOST_TEST((in(ch, key_set::stepper) == action::unknown), int(ch));
-    BOOST_TEST((in('l', key_set::presenter) == action::next));
-    BOOST_TEST((in('\x7f', key_set::presenter) == action::back));
-    BOOST_TEST((in('\x04', key_set::presenter) == action::quit));
+    BOOST_TEST((in('t', key_set::stepper) == action::unknown && in('t', key_set::presenter) == action::text));
+    BOOST_TEST((in('x', key_set::stepper) == action::unknown && in('x', key_set::presenter) == action::unknown));
+    for (key_set k : {key_set::stepper, key_set::presenter}) {
+        BOOST_TEST((in(3, k) == action::interrupt));
+        for (char ch : {'n', 'l'}) BOOST_TEST((in(ch, k) == action::next));
+        for (char ch : {'b', '\x7f', '\x08'}) BOOST_TEST((in(ch, k) == action::back));
+        BOOST_TEST((in('j', k) == action::down && in('k', k) == action::up));
+        BOOST_TEST((in('\x04', k) == action::quit && in('q', k) == action::quit));
+        BOOST_TEST((in('\x0c', k) == action::redraw && in('h', k) == action::help));
+    }
     auto g = qkv::decode_key('g', key_set::stepper, -1);
     BOOST_TEST((g.a == action::go && g.stage == -1));  // the number is still to come
+}
+
+// An escape sequence is one key however long it is: its bytes never come back as keys of their own.
+BOOST_AUTO_TEST_CASE(escape_sequences_are_read_whole) {
+    using qkv::action;
+    int fds[2];
+    BOOST_REQUIRE(pipe(fds) == 0);
+    auto key = [&](std::string_view rest) {
+        BOOST_REQUIRE(write(fds[1], rest.data(), rest.size()) == static_cast<ssize_t>(rest.size()));
+        auto c = qkv::decode_key('\x1b', qkv::key_set::stepper, fds[0]).a;
+        pollfd p{fds[0], POLLIN, 0};
+        BOOST_TEST(poll(&p, 1, 0) == 0, "bytes left after ESC" << rest);  // all of it was read
+        return c;
+    };
+    BOOST_TEST((key("[A") == action::up));
+    BOOST_TEST((key("[B") == action::down));
+    BOOST_TEST((key("[C") == action::next));
+    BOOST_TEST((key("[D") == action::back));
+    BOOST_TEST((key("OA") == action::up));
+    BOOST_TEST((key("[5~") == action::page_up));
+    BOOST_TEST((key("[6~") == action::page_down));
+    BOOST_TEST((key("[H") == action::top && key("[4~") == action::bottom));
+    BOOST_TEST((key("[1;5A") == action::up));   // Ctrl-↑
+    BOOST_TEST((key("[15~") == action::none));  // F5: nothing, and not "unknown key" twice
+    BOOST_TEST((key("[3~") == action::none));   // Delete
+    BOOST_TEST((key("") == action::redraw));    // a lone Esc
+    close(fds[0]), close(fds[1]);
 }
 
 BOOST_AUTO_TEST_CASE(the_number_after_g_is_typed_erased_and_cancelled) {

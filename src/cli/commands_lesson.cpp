@@ -20,7 +20,6 @@
 #include "qkv/scenario_gen.hpp"
 #include "qkv/stepper.hpp"
 #include "qkv/suggest.hpp"
-#include "qkv/terminal.hpp"
 #include "qkv/trace.hpp"
 
 namespace qkv::cli {
@@ -98,8 +97,11 @@ struct lesson_request {
 
 void add_lesson_options(po::options_description& desc, lesson_request& r) {
     desc.add_options()
-        ("step", po::bool_switch(&r.step), "interactive: one stage at a time (Enter/n next, b back, g K, r, h, q)")
-        ("present", po::bool_switch(&r.present), "full screen for a class: one stage per screen, the keys of --step")
+        ("step", po::bool_switch(&r.step), "interactive: one stage per screen, title and formula pinned (space "
+                                           "reads on, n/b next/back, arrows and PgUp/PgDn scroll, g K, h every key, q); "
+                                           "TERM=dumb: printed line by line")
+        ("present", po::bool_switch(&r.present), "full screen for a class: one stage per screen, the keys of --step "
+                                                 "(TERM=dumb: page after page)")
         ("auto", po::value(&r.auto_seconds), "with --present: next stage after SECONDS by itself (space pauses)")
         ("stage", po::value(&r.stage), "show only stage K (with --step or --present: start there)")
         ("data", po::value(&r.data), "run on another scenario file (see data/)")
@@ -183,9 +185,7 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
             p.auto_seconds = r.auto_seconds;
             return run_presenter(traces, o, p, start);
         }
-        stepper_io io;
-        io.clear_screen = terminal::is_tty(1);
-        return run_stepper(traces, o, io, start);
+        return run_stepper(traces, o, stepper_io{}, start);
     }
     write_out(render(traces, o, r.choice.format, preface));
     return 0;

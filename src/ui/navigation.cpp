@@ -30,36 +30,59 @@ struct binding {
 };
 
 constexpr std::array<binding, 19> bindings{{
-    {'\n', action::next, action::next},     {'\r', action::next, action::next},
-    {'n', action::next, action::next},      {'l', action::unknown, action::next},
-    {' ', action::next, action::pause},     // the presenter's space is next too, unless --auto runs
-    {'b', action::back, action::back},      {127, action::unknown, action::back},
-    {8, action::unknown, action::back},     {'r', action::redraw, action::redraw},
-    {12, action::unknown, action::redraw},  {'h', action::help, action::help},
+    {'\n', action::page_or_next, action::next}, {'\r', action::page_or_next, action::next},
+    {'n', action::next, action::next},      {'l', action::next, action::next},
+    {' ', action::page_or_next, action::pause},  // the presenter's space is next too, unless --auto runs
+    {'b', action::back, action::back},      {127, action::back, action::back},
+    {8, action::back, action::back},        {'r', action::redraw, action::redraw},
+    {12, action::redraw, action::redraw},   {'h', action::help, action::help},
     {'?', action::help, action::help},      {'q', action::quit, action::quit},
-    {4, action::unknown, action::quit},     {3, action::interrupt, action::interrupt},  // Ctrl-C as a byte
-    {'t', action::unknown, action::text},   {'j', action::unknown, action::down},
-    {'k', action::unknown, action::up},     {'g', action::go, action::go},
+    {4, action::quit, action::quit},        {3, action::interrupt, action::interrupt},  // Ctrl-C as a byte
+    {'t', action::unknown, action::text},   {'j', action::down, action::down},
+    {'k', action::up, action::up},          {'g', action::go, action::go},
 }};
 
-// After Esc: ESC [ x or ESC O x, and ESC [ 5 ~ / ESC [ 6 ~ for the page keys.
-command escape_sequence(int fd) {
-    char a = 0, b = 0;
-    if (terminal::wait_byte(fd, 50, a) != terminal::wait_result::byte) return {action::redraw};  // a lone Esc
-    if (a != '[' && a != 'O') return {action::unknown};
-    if (terminal::wait_byte(fd, 50, b) != terminal::wait_result::byte) return {action::unknown};
-    switch (b) {
+// A CSI sequence's last byte with its first number: A-D arrows, H/F and 1~ 4~ 7~ 8~ Home and End,
+// 5~ 6~ the page keys. Any other sequence (F-keys, Insert, Delete, mouse) does nothing.
+command csi_key(char final, int number) {
+    switch (final) {
         case 'A': return {action::up};
         case 'B': return {action::down};
         case 'C': return {action::next};
         case 'D': return {action::back};
-        case '5': case '6': {
-            char tilde = 0;
-            terminal::wait_byte(fd, 50, tilde);
-            return {b == '5' ? action::page_up : action::page_down};
-        }
-        default: return {action::unknown};
+        case 'H': return {action::top};
+        case 'F': return {action::bottom};
+        case '~':
+            if (number == 5) return {action::page_up};
+            if (number == 6) return {action::page_down};
+            if (number == 1 || number == 7) return {action::top};
+            if (number == 4 || number == 8) return {action::bottom};
+            return {action::none};
+        default: return {action::none};
     }
+}
+
+// After Esc: ESC [ params final or ESC O x, read to the end so that no byte of it comes back as a
+// key of its own; a lone Esc redraws, Alt and a key is nothing.
+command escape_sequence(int fd) {
+    char a = 0, b = 0;
+    if (terminal::wait_byte(fd, 50, a) != terminal::wait_result::byte) return {action::redraw};
+    if (a == 'O') {
+        if (terminal::wait_byte(fd, 50, b) != terminal::wait_result::byte) return {action::none};
+        return csi_key(b, 0);
+    }
+    if (a != '[') return {action::none};
+    int number = 0;
+    bool first = true;
+    for (int i = 0; i < 32; ++i) {  // parameters and intermediates (0x20-0x3F), then the final byte
+        if (terminal::wait_byte(fd, 50, b) != terminal::wait_result::byte) return {action::none};
+        auto u = static_cast<unsigned char>(b);
+        if (u >= 0x40 && u <= 0x7E) return csi_key(b, number);
+        if (u < 0x20 || u > 0x3F) return {action::none};
+        if (b == ';') first = false;
+        else if (first && std::isdigit(u)) number = number * 10 + (b - '0');
+    }
+    return {action::none};
 }
 
 }  // namespace
@@ -82,13 +105,58 @@ command parse_line(std::string_view line) {
 }
 
 command decode_key(char ch, key_set keys, int fd) {
-    if (ch == 27 && keys == key_set::presenter) return escape_sequence(fd);
+    if (ch == 27) return escape_sequence(fd);
     for (const binding& b : bindings) {
         if (b.key != ch) continue;
         action a = keys == key_set::stepper ? b.in_stepper : b.in_presenter;
         return {a, a == action::go ? -1 : 0};
     }
     return {action::unknown};
+}
+
+std::vector<key_help> key_list(lang l, key_set keys, bool scrolling) {
+    const bool step = keys == key_set::stepper;
+    std::vector<key_help> out;
+    if (step && scrolling) out.push_back({pick(l, "空格  回车", "space  Enter"), pick(l, "下翻一页；到底时进入下一阶段", "a page down; at the bottom, the next stage")});
+    if (step && !scrolling) out.push_back({pick(l, "空格  回车", "space  Enter"), pick(l, "下一阶段", "next stage")});
+    out.push_back({step ? "n  →  l" : pick(l, "回车  n  →  l  空格", "Enter  n  →  l  space"), pick(l, "下一阶段", "next stage")});
+    out.push_back({pick(l, "b  ←  退格", "b  ←  Backspace"), pick(l, "上一阶段", "previous stage")});
+    out.push_back({pick(l, "g K 回车", "g K Enter"), pick(l, "跳到第 K 阶段（Esc 取消）", "go to stage K (Esc cancels)")});
+    if (scrolling) {
+        out.push_back({"↑ ↓  k j", pick(l, "滚动一行", "scroll a line")});
+        out.push_back({"PgUp PgDn", pick(l, "滚动一页", "scroll a page")});
+        out.push_back({"Home End", pick(l, "到本阶段开头 / 结尾", "top / bottom of the stage")});
+    }
+    if (!step) {
+        out.push_back({"t", pick(l, "显示 / 隐藏讲解", "explanation on / off")});
+        out.push_back({pick(l, "空格（--auto 时）", "space (with --auto)"), pick(l, "暂停 / 继续", "pause / go on")});
+    }
+    out.push_back({pick(l, "r  Ctrl-L  Esc", "r  Ctrl-L  Esc"), pick(l, "重画屏幕", "draw the screen again")});
+    out.push_back({"h  ?", pick(l, "这份按键表（按任意键关闭）", "these keys (any key closes them)")});
+    out.push_back({"q  Ctrl-D", pick(l, "退出", "quit")});
+    out.push_back({"Ctrl-C", pick(l, "中断退出（状态 130）", "interrupt (exit status 130)")});
+    out.push_back({"Ctrl-Z", pick(l, "暂停到后台，fg 回来", "suspend; fg comes back")});
+    return out;
+}
+
+terminal::wait_result read_stage_number(int fd, key_set keys, command& c,
+                                        const std::function<bool(const std::string&)>& show) {
+    stage_entry entry(keys);
+    for (;;) {
+        if (!show(entry.digits())) return terminal::wait_result::end;
+        char ch = 0;
+        auto r = terminal::wait_byte(fd, -1, ch);
+        if (r == terminal::wait_result::interrupted) {
+            terminal::resized();
+            continue;
+        }
+        if (r != terminal::wait_result::byte) return r;
+        auto step = entry.feed(ch);
+        if (step == stage_entry::step::done || step == stage_entry::step::cancelled) {
+            c = step == stage_entry::step::done ? entry.result() : command{action::redraw};
+            return terminal::wait_result::byte;
+        }
+    }
 }
 
 stage_entry::step stage_entry::feed(char ch) {

@@ -19,52 +19,6 @@ namespace {
 
 using detail::utf8_length;
 
-// --- wrapping prose: at spaces between words, anywhere between CJK characters -------------------
-
-struct unit {
-    std::string text;
-    bool space_before = false;
-};
-
-std::vector<unit> units_of(std::string_view para) {
-    std::vector<unit> out;
-    bool space = false, in_word = false;
-    for (std::size_t i = 0; i < para.size();) {
-        std::size_t n = std::min(utf8_length(static_cast<unsigned char>(para[i])), para.size() - i);
-        std::string_view cp = para.substr(i, n);
-        i += n;
-        if (cp == " " || cp == "\t" || cp == "\n") {
-            space = true, in_word = false;
-            continue;
-        }
-        bool wide = display_width(cp) == 2;
-        if (wide || !in_word) out.push_back({std::string(cp), space});
-        else out.back().text += cp;
-        in_word = !wide, space = false;
-    }
-    return out;
-}
-
-std::vector<std::string> wrap(std::string_view text, std::size_t w) {
-    std::vector<std::string> out;
-    for (const auto& p : detail::paragraphs(text)) {
-        if (!out.empty()) out.emplace_back();
-        std::string line;
-        std::size_t used = 0;
-        for (const unit& u : units_of(p)) {
-            std::size_t uw = display_width(u.text);
-            std::size_t sep = used > 0 && u.space_before ? 1 : 0;
-            if (used > 0 && used + sep + uw > w) {
-                out.push_back(line), line.clear(), used = 0, sep = 0;
-            }
-            if (sep) line += ' ';
-            line += u.text, used += sep + uw;
-        }
-        if (!line.empty()) out.push_back(clip(line, w));
-    }
-    return out;
-}
-
 // --- the body: each value as a block, packed side by side -----------------------------------------
 
 struct block {
@@ -116,17 +70,6 @@ std::vector<std::string> pack(const std::vector<block>& blocks, std::size_t cols
     return out;
 }
 
-std::vector<std::string> help_lines(lang l) {
-    return {pick(l, "按键", "Keys"), "",
-            pick(l, "回车  n  →  空格     下一阶段", "Enter  n  →  space     next stage"),
-            pick(l, "b  ←                   上一阶段", "b  ←                   back"),
-            pick(l, "g K                    跳到第 K 阶段", "g K                    go to stage K"),
-            pick(l, "↑ ↓  k j               滚动", "↑ ↓  k j               scroll"),
-            pick(l, "t                      显示 / 隐藏讲解", "t                      explanation on / off"),
-            pick(l, "空格（--auto 时）     暂停 / 继续", "space (with --auto)    pause / go on"),
-            pick(l, "r  重画   h  帮助   q  退出", "r  redraw   h  help   q  quit")};
-}
-
 std::string progress_bar(std::size_t k, std::size_t n, std::size_t cols, bool color) {
     std::string count = fmt::format(" {}/{}", k, n);
     std::size_t bar = cols > count.size() + 2 ? cols - count.size() - 2 : 0;
@@ -144,21 +87,22 @@ std::vector<std::string> head_lines(const trace& t, const stage_trace& s, const 
                                     std::size_t cols, bool roomy) {
     const bool c = o.color;
     std::vector<std::string> head;
-    std::string where = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + t.title;
-    std::string right = t.scenario.empty() ? "" : t.scenario + " ";
+    std::string where = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + printable(t.title);
+    std::string right = t.scenario.empty() ? "" : printable(t.scenario) + " ";
     std::size_t room = cols > visible_width(right) + 2 ? cols - visible_width(right) - 2 : 0;
     head.push_back(pad_to(styled(clip(" " + where, room), fmt::emphasis::faint, c), room) + "  " + right);
     head.push_back(progress_bar(static_cast<std::size_t>(s.index), t.stage_count ? t.stage_count : t.stages.size(), cols, c));
     head.emplace_back();
     if (roomy) head.emplace_back();
     // The title stands out by weight, colour and a rule under it: a terminal has one font size.
-    std::string title = clip(s.title, cols - 2);
+    std::string title = clip(printable(s.title), cols - 2);
     head.push_back(centred(styled(title, fmt::emphasis::bold | fmt::fg(fmt::terminal_color::bright_white), c), cols));
     std::string rule;
     for (std::size_t i = 0; i < visible_width(title); ++i) rule += "━";
     head.push_back(centred(styled(rule, fmt::fg(fmt::terminal_color::cyan), c), cols));
     head.emplace_back();
     std::vector<std::string> formula = split_lines(s.formula);
+    for (auto& f : formula) f = printable(f);
     while (!formula.empty() && formula.back().find_first_not_of(" \t") == std::string::npos) formula.pop_back();
     std::size_t fw = 0;
     for (auto& f : formula) fw = std::max(fw, visible_width(f));
@@ -173,38 +117,19 @@ std::vector<std::string> head_lines(const trace& t, const stage_trace& s, const 
 std::vector<std::string> body_lines(const stage_trace& s, const render_options& o, std::size_t cols,
                                     const frame_state& st) {
     std::vector<std::string> body;
-    if (st.help) {
-        for (auto& l : help_lines(o.language)) body.push_back(centred(l, cols));
-        return body;
-    }
+    if (st.help) return help_panel(o.language, key_set::presenter, cols, true);
     render_options vo = o;
     vo.width = cols > 4 ? cols - 4 : cols;
     body = pack(value_blocks(s, vo), cols);
     if (st.text && s.text.find_first_not_of(" \t\r\n") != std::string::npos) {
         std::size_t tw = std::min<std::size_t>(cols > 4 ? cols - 4 : cols, 78);
-        auto lines = wrap(s.text, tw);
+        auto lines = wrap_words(s.text, tw);
         std::size_t lw = 0;
         for (auto& l : lines) lw = std::max(lw, display_width(l));
         if (!body.empty()) body.emplace_back();
-        for (auto& l : lines) body.push_back(std::string((cols - lw) / 2, ' ') + styled(l, fmt::emphasis::faint, o.color));
+        for (auto& l : lines) body.push_back(std::string((cols - lw) / 2, ' ') + styled(printable(l), fmt::emphasis::faint, o.color));
     }
     return body;
-}
-
-// The keys on the left, the state on the right (with how far the body scrolls).
-std::string bottom_line(const render_options& o, std::size_t cols, const frame_state& st, std::size_t body_size,
-                        std::size_t body_h) {
-    std::string state = st.status;
-    if (body_size > body_h) {
-        std::size_t below = body_size - st.scroll - std::min(body_h, body_size - st.scroll);
-        state = fmt::format("{}{}", below ? fmt::format("↓ {} ", below) : "↑ ", state);
-    }
-    std::string keys(pick(o.language, " n 下一步 · b 上一步 · g K 跳转 · ↑↓ 滚动 · t 讲解 · h 帮助 · q 退出", " n next · b back · g K stage · ↑↓ scroll · t text · h help · q quit"));
-    if (visible_width(keys) + visible_width(state) + 2 > cols) keys = pick(o.language, " n 下一步 · b 上一步 · q 退出", " n next · b back · q quit");
-    std::size_t sw = visible_width(state);
-    std::size_t kw = cols > sw + 2 ? cols - sw - 2 : 0;
-    return pad_to(styled(clip(keys, kw), fmt::emphasis::faint, o.color), kw) + "  " +
-           clip(state, cols - kw - 2 > 0 ? cols - kw - 2 : 0);
 }
 
 }  // namespace
@@ -213,20 +138,16 @@ std::vector<std::string> present_frame(const trace& t, std::size_t stage, const 
                                        std::size_t cols, std::size_t rows, frame_state& st) {
     cols = std::max<std::size_t>(cols, 20), rows = std::max<std::size_t>(rows, 8);
     const stage_trace& s = t.stages.at(stage);
-    std::vector<std::string> out = head_lines(t, s, o, cols, rows >= 30);
-    // The body is scrolled when it is taller than the room the head leaves.
-    std::vector<std::string> body = body_lines(s, o, cols, st);
-    std::size_t body_h = rows > out.size() + 1 ? rows - out.size() - 1 : 0;
-    st.body_lines = body.size();
-    if (st.scroll + body_h > body.size()) st.scroll = body.size() > body_h ? body.size() - body_h : 0;
-    out.resize(std::min(out.size(), rows - 1));
-    std::size_t top = body.size() < body_h ? (body_h - body.size()) / 3 : 0;  // a little above centre
-    for (std::size_t i = 0; i < top; ++i) out.emplace_back();
-    for (std::size_t i = st.scroll; i < body.size() && out.size() < rows - 1; ++i) out.push_back(body[i]);
-    while (out.size() < rows - 1) out.emplace_back();
-    out.push_back(bottom_line(o, cols, st, body.size(), body_h));
-    for (auto& l : out) l = clip(l, cols);
-    return out;
+    frame_parts p;
+    p.head = head_lines(t, s, o, cols, rows >= 30);
+    if (st.help) p.head.resize(3);  // where we are; the key list takes the rest of the screen
+    p.body = body_lines(s, o, cols, st);
+    p.keys = pick(o.language, " n 下一步 · b 上一步 · g K 跳转 · ↑↓ 滚动 · t 讲解 · h 帮助 · q 退出",
+                  " n next · b back · g K stage · ↑↓ scroll · t text · h help · q quit");
+    p.short_keys = pick(o.language, " n 下一步 · b 上一步 · q 退出", " n next · b back · q quit");
+    p.centre_body = true;
+    p.color = o.color;
+    return lay_out_frame(p, cols, rows, st);
 }
 
 }  // namespace qkv

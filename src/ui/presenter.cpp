@@ -18,20 +18,11 @@ namespace qkv {
 namespace {
 
 
-bool write_all(int fd, std::string_view s) {
-    while (!s.empty()) {
-        ssize_t k = ::write(fd, s.data(), s.size());
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        s.remove_prefix(static_cast<std::size_t>(k));
-    }
-    return true;
-}
-
 class presenter {
 public:
     presenter(const std::vector<trace>& traces, const render_options& o, const presenter_options& p, std::size_t start)
-        : traces_(traces), o_(o), p_(p), raw_(p.in_fd, terminal::screen::full, p.out_fd), at_(traces, start) {
+        : traces_(traces), o_(o), p_(p), escapes_(terminal::escapes_ok()),
+          raw_(p.in_fd, escapes_ ? terminal::screen::full : terminal::screen::keep, p.out_fd), at_(traces, start) {
         paused_ = p.auto_seconds <= 0;
     }
 
@@ -90,29 +81,21 @@ private:
 
     // After g on a terminal: digits up to Enter, echoed in the status line; Esc cancels.
     terminal::wait_result read_stage_number(command& c) {
-        stage_entry entry(key_set::presenter);
-        for (;;) {
-            prompt_ = (pick(o_.language, "跳到阶段：", "go to stage: ")) + entry.digits() + "▏";
-            if (!draw()) return terminal::wait_result::end;
-            char ch = 0;
-            auto r = terminal::wait_byte(p_.in_fd, -1, ch);
-            if (r == terminal::wait_result::interrupted) {
-                terminal::resized();
-                continue;
-            }
-            if (r != terminal::wait_result::byte) return r;
-            auto step = entry.feed(ch);
-            if (step == stage_entry::step::done || step == stage_entry::step::cancelled) {
-                prompt_.clear();
-                c = step == stage_entry::step::done ? entry.result() : command{action::redraw};
-                return terminal::wait_result::byte;
-            }
-        }
+        auto r = qkv::read_stage_number(p_.in_fd, key_set::presenter, c, [&](const std::string& digits) {
+            prompt_ = pick(o_.language, "跳到阶段：", "go to stage: ") + digits + "▏";
+            return draw();
+        });
+        prompt_.clear();
+        return r;
     }
 
     // Returns false when the presentation is over.
     bool handle(const command& c, bool by_clock) {
         note_.clear();
+        if (st_.help && !by_clock) {  // any key closes the key list
+            st_.help = false;
+            return true;
+        }
         switch (c.a) {
             case action::pause:
                 if (p_.auto_seconds > 0 && !by_clock) {
@@ -137,14 +120,12 @@ private:
                 if (at_.go(c.stage)) moved();
                 else note_ = fmt::format("{} (1–{})", tr(o_.language, "no such stage"), at_.stages_here());
                 return true;
-            case action::help: st_.help = !st_.help; return true;
+            case action::help: st_.help = true; return true;
             case action::text: st_.text = !st_.text; return true;
-            case action::up: st_.scroll = st_.scroll > 0 ? st_.scroll - 1 : 0; return true;
-            case action::down: ++st_.scroll; return true;
-            case action::page_up: st_.scroll = st_.scroll > 10 ? st_.scroll - 10 : 0; return true;
-            case action::page_down: st_.scroll += 10; return true;
-            case action::redraw: return true;
-            default: note_ = std::string(tr(o_.language, "unknown key; h for help")); return true;
+            case action::redraw: case action::none: return true;
+            default:
+                if (scroll_body(st_, c.a)) return true;
+                note_ = std::string(tr(o_.language, "unknown key; h for help")); return true;
         }
     }
 
@@ -165,19 +146,20 @@ private:
         return fmt::format("{} {:g}s · {}", pick(o_.language, "自动", "auto"), p_.auto_seconds, pick(o_.language, "空格暂停", "space pauses"));
     }
 
-    // The whole screen in one write, so it never shows half drawn. False when the output is gone.
+    // The whole screen in one write, so it never shows half drawn; without escapes (TERM=dumb) a
+    // page printed under the last, a line shorter so that the cursor's line keeps it all in sight.
+    // False when the output is gone.
     bool draw() {
         std::size_t cols = terminal::width(p_.out_fd, 80), rows = terminal::height(p_.out_fd, 24);
         st_.status = status() + " ";
-        auto lines = present_frame(traces_[at_.lesson()], at_.stage(), o_, cols, rows, st_);
-        std::string frame = "\x1b[H\x1b[2J";
-        for (std::size_t r = 0; r < lines.size(); ++r) frame += lines[r] + (r + 1 < lines.size() ? "\n" : "");
-        return write_all(p_.out_fd, frame);
+        auto lines = present_frame(traces_[at_.lesson()], at_.stage(), o_, cols, escapes_ ? rows : rows - 1, st_);
+        return draw_frame(p_.out_fd, lines, escapes_);
     }
 
     const std::vector<trace>& traces_;
     render_options o_;
     presenter_options p_;
+    bool escapes_;  // the terminal takes cursor and screen escapes
     terminal::raw_mode raw_;
     stage_cursor at_;
     frame_state st_;

@@ -1,5 +1,6 @@
 // The stepper moves a cursor through the stages of one or more traces and redraws; it computes
-// nothing. Keys come one at a time from a terminal, or a line at a time from a pipe or file.
+// nothing. On a full terminal it takes the screen (stepper_screen.cpp); otherwise it prints each
+// stage, and keys come one at a time from a terminal or a line at a time from a pipe or file.
 #include "qkv/stepper.hpp"
 
 #include <optional>
@@ -9,6 +10,8 @@
 
 #include "qkv/navigation.hpp"
 #include "qkv/render_text.hpp"
+#include "qkv/stepper_screen.hpp"
+#include "qkv/styled_text.hpp"
 #include "qkv/terminal.hpp"
 
 namespace qkv {
@@ -48,16 +51,23 @@ std::optional<command> read_key_command(int fd, std::FILE* out, lang l) {
     }
 }
 
-}  // namespace
+// Every key, one a line: what h shows when keys come one at a time but the screen is not ours.
+std::string key_table(lang l) {
+    std::string out;
+    auto list = key_list(l, key_set::stepper, false);
+    std::size_t kw = 0;
+    for (const auto& k : list) kw = std::max(kw, visible_width(k.keys));
+    for (const auto& k : list) out += "  " + pad_to(k.keys, kw) + "   " + k.what + "\n";
+    return out;
+}
 
-int run_stepper(const std::vector<trace>& traces, const render_options& o, const stepper_io& io, std::size_t start) {
+// Stages printed one after another, no escapes: a pipe or file gives lines, a dumb terminal keys.
+int run_stepper_lines(const std::vector<trace>& traces, const render_options& o, const stepper_io& io, std::size_t start) {
     stage_cursor at(traces, start);
     if (at.empty()) return 0;
-
     terminal::raw_mode raw(io.in_fd);
     const std::string keys(tr(o.language, "Enter/n next · b back · g K go to stage K · r redraw · h help · q quit"));
     auto draw = [&] {
-        if (io.clear_screen) fmt::print(io.out, "\x1b[2J\x1b[H");
         fmt::print(io.out, "{}", render_text_stage(traces[at.lesson()], at.stage(), o));
         fmt::print(io.out, "\n[{}/{}] {}\n", at.stage() + 1, at.stages_here(), keys);
         std::fflush(io.out);
@@ -75,6 +85,7 @@ int run_stepper(const std::vector<trace>& traces, const render_options& o, const
         switch (c->a) {
             case action::interrupt: return 130;
             case action::next:
+            case action::page_or_next:
                 if (!at.next()) {
                     fmt::print(io.out, "{}\n", tr(o.language, "end of lesson"));
                     return 0;
@@ -90,11 +101,24 @@ int run_stepper(const std::vector<trace>& traces, const render_options& o, const
                 else fmt::print(io.out, "{} ({} 1–{})\n", tr(o.language, "no such stage"), tr(o.language, "stage"), at.stages_here());
                 break;
             case action::redraw: draw(); break;
-            case action::help: fmt::print(io.out, "{}\n", keys); break;
+            case action::help: fmt::print(io.out, "{}\n", raw.active() ? key_table(o.language) : keys); break;
+            case action::none: case action::up: case action::down: case action::page_up: case action::page_down:
+            case action::top: case action::bottom: break;  // the whole stage is printed: nothing to scroll
             default: fmt::print(io.out, "{}\n", tr(o.language, "unknown key; h for help")); break;  // p, t, j, k too
         }
         std::fflush(io.out);
     }
+}
+
+}  // namespace
+
+int run_stepper(const std::vector<trace>& traces, const render_options& o, const stepper_io& io, std::size_t start) {
+    int out_fd = fileno(io.out);
+    if (terminal::is_tty(io.in_fd) && terminal::is_tty(out_fd) && terminal::escapes_ok()) {
+        std::fflush(io.out);
+        return run_stepper_screen(traces, o, io.in_fd, out_fd, start);
+    }
+    return run_stepper_lines(traces, o, io, start);
 }
 
 }  // namespace qkv

@@ -125,6 +125,11 @@ std::size_t from_env(const char* var, std::size_t fallback) {
 
 bool is_tty(int fd) { return isatty(fd) == 1; }
 
+bool escapes_ok() {
+    const char* term = std::getenv("TERM");
+    return term && *term && std::strcmp(term, "dumb") != 0;
+}
+
 std::size_t width(int fd, std::size_t fallback) {
     struct winsize ws {};
     if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;

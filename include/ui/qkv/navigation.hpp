@@ -4,23 +4,28 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "qkv/i18n.hpp"
+#include "qkv/terminal.hpp"
 #include "qkv/trace.hpp"
 
 namespace qkv {
 
-enum class action { none, next, back, go, redraw, help, quit, interrupt, pause, text, up, down, page_up, page_down, unknown };
+// page_or_next: the stepper's space and Enter, a page down and at the bottom the next stage.
+enum class action { none, next, back, go, redraw, help, quit, interrupt, pause, text, up, down, page_up, page_down,
+                    top, bottom, page_or_next, unknown };
 
 struct command {
     action a = action::none;
     long stage = 0;  // for go: the stage number typed (from 1); -1 while it is still to be typed
 };
 
-// Who reads the keys. On a terminal the presenter knows more of them (arrows, page keys, l,
-// Backspace, Ctrl-L, Ctrl-D, t, j, k; space pauses --auto), the stepper fewer (space is next).
+// Who reads the keys. Both know the arrows, page keys, j and k; the presenter's space pauses
+// --auto and t turns the text off, the stepper's space and Enter read on a page (page_or_next).
 enum class key_set { stepper, presenter };
 
 // A line typed into a pipe: empty or n, b, g K, r, h or ?, q; and p, t, j, k for the presenter
@@ -28,9 +33,15 @@ enum class key_set { stepper, presenter };
 command parse_line(std::string_view line);
 
 // One key on a terminal in raw mode; g comes as go with stage -1 (read the number with
-// stage_entry). For the presenter an escape sequence (arrows, page keys) is read on from fd,
-// waiting at most 50 ms a byte; a lone Esc redraws.
+// stage_entry). An escape sequence (arrows, page keys, Home, End, any other) is read on from fd to
+// its end, waiting at most 50 ms a byte, and is one command; a lone Esc redraws.
 command decode_key(char ch, key_set keys, int fd);
+
+// Every key of `keys` with what it does, for the help screen (scrolling: with the scroll keys).
+struct key_help {
+    std::string keys, what;
+};
+std::vector<key_help> key_list(lang l, key_set keys, bool scrolling = true);
 
 // The stage number typed after g on a terminal, a key at a time up to Enter: digits (six at the
 // most), Backspace erases one, Esc or Ctrl-C (and q in the presenter) cancel.
@@ -47,6 +58,11 @@ private:
     key_set keys_;
     std::string digits_;
 };
+
+// After g on a terminal: the digits up to Enter into c (go K; redraw when cancelled). show(digits)
+// draws them, and is called again after a resize; false from show ends it as the end of input.
+terminal::wait_result read_stage_number(int fd, key_set keys, command& c,
+                                        const std::function<bool(const std::string&)>& show);
 
 // Where the stepper or the presenter stands: one stage of one of the traces, which are gone
 // through in order as if they were one long lesson.

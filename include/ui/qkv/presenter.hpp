@@ -1,5 +1,6 @@
 // --present: the classroom view. Full screen, one stage per screen (present_frame.hpp lays it
-// out). The keys of --step work, and more (navigation.hpp); --auto advances by itself (space pauses).
+// out in the frame of screen_frame.hpp). The keys are navigation.hpp's; --auto advances by
+// itself (space pauses).
 #pragma once
 
 #include <cstddef>

@@ -10,6 +10,10 @@ namespace qkv::terminal {
 
 bool is_tty(int fd);
 
+// Whether the terminal understands cursor and screen escapes: TERM is set and is not "dumb".
+// Without them --step prints line by line and --present page by page, and no escape is sent.
+bool escapes_ok();
+
 // Columns of the terminal on fd; else $COLUMNS; else `fallback`.
 std::size_t width(int fd, std::size_t fallback = 100);
 

@@ -1,0 +1,59 @@
+// The frame both full-screen modes draw: a head pinned at the top (where we are, the title, the
+// formula), a body that scrolls under it, and the keys and the state on the bottom line; the key
+// list as a panel; and the whole screen written at once (or, on a dumb terminal, printed).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qkv/i18n.hpp"
+#include "qkv/navigation.hpp"
+
+namespace qkv {
+
+// What the frame shows besides the stage: where the body is scrolled to, whether the text is
+// on, and the status line at the bottom.
+struct frame_state {
+    std::size_t scroll = 0;       // body lines skipped at the top
+    bool text = true;             // the presenter: show the stage's explanation under the values
+    bool help = false;            // show the keys instead of the body
+    std::string status;           // right half of the bottom line ("auto 5s", "paused", ...)
+    std::size_t body_lines = 0;   // out: how many body lines there are (for scrolling)
+    std::size_t body_height = 0;  // out: how many of them the screen shows (a page)
+};
+
+struct frame_parts {
+    std::vector<std::string> head, body;
+    std::string keys, short_keys;  // the bottom line's left half; the short one when space is tight
+    bool centre_body = false;      // a short body a little above the middle (the presenter)
+    bool color = false;            // the keys faint
+};
+
+// Exactly `rows` lines, none wider than `cols` columns: the head (cut so that the body keeps a few
+// rows), the body from st.scroll (clamped), then the bottom line with "↓ N" when more is below.
+std::vector<std::string> lay_out_frame(const frame_parts& p, std::size_t cols, std::size_t rows, frame_state& st);
+
+// up, down, page_up, page_down, top, bottom move st.scroll (by the last layout's sizes); false for
+// any other action.
+bool scroll_body(frame_state& st, action a);
+bool at_bottom(const frame_state& st);
+
+// The keys of key_list in two columns, as body lines (centred in `cols` when asked).
+std::vector<std::string> help_panel(lang l, key_set keys, std::size_t cols, bool centre);
+
+// Prose broken at spaces between words, anywhere between CJK characters, to `w` columns.
+std::vector<std::string> wrap_words(std::string_view text, std::size_t w);
+
+// Lines that fit `cols`: a plain line too wide is wrapped at words, a styled one (a table) clipped.
+std::vector<std::string> fit_lines(const std::vector<std::string>& lines, std::size_t cols);
+
+// Text from a lesson file for the head: control characters shown as "�", never sent to the terminal.
+std::string printable(std::string_view s);
+
+// The screen in one write, so it never shows half drawn: home and clear, then the lines; without
+// escapes (TERM=dumb) only the lines, each ended. False when the output is gone.
+bool draw_frame(int fd, const std::vector<std::string>& lines, bool escapes);
+
+}  // namespace qkv
