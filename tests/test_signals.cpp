@@ -257,7 +257,7 @@ BOOST_AUTO_TEST_CASE(a_closed_pipe_while_a_lesson_prints_ends_quietly) {
 
 // `qkv scenario -o FILE` killed at any moment leaves FILE absent or whole, and no temporary.
 BOOST_AUTO_TEST_CASE(a_scenario_killed_while_written_leaves_no_partial_file) {
-    const qkv::test::scratch_dir scratch("signals");
+    const qkv::test::scratch_dir scratch("signals"), sink_dir("signals-output");
     const fs::path dir = scratch.path;
     std::string tokens;
     for (int i = 0; i < 64; ++i) tokens += "t" + std::to_string(i) + " ";
@@ -276,8 +276,8 @@ BOOST_AUTO_TEST_CASE(a_scenario_killed_while_written_leaves_no_partial_file) {
         fs::remove(dir / "s.toml");
         pid_t pid = fork();
         if (pid == 0) {
-            int null = open("/dev/null", O_RDWR);
-            dup2(null, 1), dup2(null, 2);
+            int sink = open((sink_dir / "output").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);  // a file, no device
+            dup2(sink, 1), dup2(sink, 2);
             std::vector<char*> argv{const_cast<char*>(std::getenv("QKV_BIN"))};
             for (auto& a : args) argv.push_back(a.data());
             argv.push_back(nullptr);
