@@ -54,15 +54,14 @@ BOOST_AUTO_TEST_CASE(small_stage_exact) {
     value X = value::of(matrix::of({{1.0f, -0.5f}, {-12.25f, -0.001f}}), labels{{"苹果", "很"}, "tokens"},
                         labels{{}, "features"});
     trace t = one_stage({{"X", role::input, X, std::nullopt}}, "X = X\n",
-                        "Each token is a row.\nTwo lines, as the author wrapped them.\n");
-    // label column: max(width 苹果 = 4, 很 = 2) = 4; column 1: max("1", "1.00", "-12.25") = 6 wide;
+                        "Each token is a row.\nTwo lines, as the author wrapped them: one paragraph again.\n");
+    // The author's line break goes (the paragraph is wrapped to the screen, 100 here); label column: max(width 苹果 = 4, 很 = 2) = 4; column 1: max("1", "1.00", "-12.25") = 6 wide;
     // column 2: max("2", "-0.50", "0.00") = 5 wide; two spaces between columns.
     std::string expected =
         "1/1  Scores\n"
         "    X = X\n"
         "\n"
-        "Each token is a row.\n"
-        "Two lines, as the author wrapped them.\n"
+        "Each token is a row. Two lines, as the author wrapped them: one paragraph again.\n"
         "\n"
         "X  [2, 2]  rows: tokens · columns: features  (input)\n"
         "           1      2\n"
