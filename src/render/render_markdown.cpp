@@ -9,7 +9,6 @@
 
 #include "heatmap.hpp"
 #include "qkv/control_text.hpp"
-#include "qkv/render_html.hpp"
 #include "render_cells.hpp"
 
 namespace qkv {
@@ -17,9 +16,22 @@ namespace {
 
 using detail::gap;
 
-// Prose from a file: no control character reaches a terminal that shows the handout, and no tag
-// reaches a Git host that renders it (<script> is shown as text). Markdown of the author stays.
-std::string prose(std::string_view s) { return html_escape(escape_controls(s, true)); }
+// No tag reaches a Git host that renders the handout: & < > as entities (<script> shows as text).
+// Quotes need nothing outside a tag, so "Self" stays readable in the Markdown source too.
+std::string no_html(std::string_view s) {
+    std::string out;
+    for (char ch : s) {
+        if (ch == '&') out += "&amp;";
+        else if (ch == '<') out += "&lt;";
+        else if (ch == '>') out += "&gt;";
+        else out += ch;
+    }
+    return out;
+}
+
+// Prose from a file: no control character reaches a terminal that shows the handout, no tag a
+// page. The author's own Markdown stays.
+std::string prose(std::string_view s) { return no_html(escape_controls(s, true)); }
 
 // A name or label inline (a cell, a heading, bold): as prose, and every Markdown mark escaped, so
 // a '|' cannot end a table cell and "*a*" or "[x](y)" stay as typed.
@@ -32,7 +44,7 @@ std::string cell(std::string_view raw) {
         if (std::string_view("\\`*_[]|#~!").find(s[i]) != std::string_view::npos && !inner_underscore) out += '\\';
         out += s[i];
     }
-    return html_escape(out);
+    return no_html(out);
 }
 
 std::string trimmed_end(std::string_view s) {

@@ -34,24 +34,25 @@ inline control_at find_control_at(std::string_view s, std::size_t i) {
     return {};
 }
 
+// How a control is written out: \x1b for one below 0x80, \u202e for any other.
+inline std::string escaped_control(control_at k) {
+    constexpr char hex[] = "0123456789abcdef";
+    if (k.code < 0x80) return {'\\', 'x', hex[(k.code >> 4) & 0xF], hex[k.code & 0xF]};
+    return {'\\', 'u', hex[(k.code >> 12) & 0xF], hex[(k.code >> 8) & 0xF], hex[(k.code >> 4) & 0xF], hex[k.code & 0xF]};
+}
+
 // s with every control written out: bytes below 0x80 as \xNN, other code points as \uNNNN. A line
 // end stays one when keep_newlines (lesson prose has several lines); a tab always stays.
 inline std::string escape_controls(std::string_view s, bool keep_newlines = false) {
     std::string out;
     out.reserve(s.size());
-    constexpr char hex[] = "0123456789abcdef";
     for (std::size_t i = 0; i < s.size();) {
         control_at k = find_control_at(s, i);
         if (k.length == 0 || s[i] == '\t' || (keep_newlines && s[i] == '\n')) {
             out += s[i++];
             continue;
         }
-        if (k.code < 0x80 || k.length == 1) {
-            out += {'\\', 'x', hex[(k.code >> 4) & 0xF], hex[k.code & 0xF]};
-        } else {
-            out += {'\\', 'u', hex[(k.code >> 12) & 0xF], hex[(k.code >> 8) & 0xF], hex[(k.code >> 4) & 0xF],
-                    hex[k.code & 0xF]};
-        }
+        out += escaped_control(k);
         i += k.length;
     }
     return out;
