@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "qkv/display_width.hpp"
 #include "support/files.hpp"
 #include "support/golden.hpp"
 #include "support/run_qkv.hpp"
@@ -107,6 +108,23 @@ BOOST_AUTO_TEST_CASE(golden_text_of_every_lesson) {
                 BOOST_TEST(!golden.empty(), "missing golden file");
                 const auto difference = qkv::test::golden_difference(r.out, golden);
                 BOOST_TEST(!difference, path << ", " << difference.value_or(""));
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(every_lesson_fits_80_columns) {
+    // Prose is wrapped to the screen and tables elide columns: at COLUMNS=80 not one line of any
+    // lesson, in either language, is wider than 80 display columns (CJK characters count two).
+    for (int n : lesson_numbers()) {
+        for (std::string lang : {"en", "zh"}) {
+            auto r = run_qkv({"lesson", std::to_string(n), "--lang", lang, "--color", "never"}, "", {{"COLUMNS", "80"}});
+            BOOST_TEST(r.status == 0);
+            std::istringstream in(r.out);
+            int number = 0;
+            for (std::string line; std::getline(in, line);) {
+                ++number;
+                BOOST_TEST(qkv::display_width(line) <= 80u, "lesson " << n << " " << lang << " line " << number << ": " << line);
             }
         }
     }
