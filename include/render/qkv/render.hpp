@@ -19,7 +19,7 @@ struct render_options {
     color_depth depth = color_depth::truecolor;  // which colours, when color is on
     int precision = 4;       // decimals shown
     bool full = false;       // never elide rows or columns
-    std::size_t width = 100; // the screen's columns, for eliding wide matrices (text)
+    std::size_t width = 100; // the screen's columns: prose wraps and wide matrices elide (text)
 };
 
 }  // namespace qkv
