@@ -130,6 +130,21 @@ BOOST_AUTO_TEST_CASE(every_lesson_fits_80_columns) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(colour_depth_is_what_the_terminal_announces) {
+    auto with = [](std::vector<std::pair<std::string, std::string>> env) {
+        return run_qkv({"lesson", "4", "--stage", "2", "--color", "always"}, "", env).out;
+    };
+    BOOST_TEST(with({{"COLORTERM", "truecolor"}, {"TERM", "xterm-256color"}}).find("\x1b[48;2;") != std::string::npos);
+    std::string palette = with({{"COLORTERM", ""}, {"TERM", "xterm-256color"}});
+    BOOST_TEST(palette.find("\x1b[48;5;") != std::string::npos);
+    BOOST_TEST(palette.find("\x1b[48;2;") == std::string::npos);
+    std::string console = with({{"COLORTERM", ""}, {"TERM", "linux"}});
+    BOOST_TEST(console.find("\x1b[48;") == std::string::npos);
+    BOOST_TEST(console.find("▒") != std::string::npos);
+    auto dumb = run_qkv({"lesson", "4", "--stage", "2"}, "", {{"TERM", "dumb"}, {"NO_COLOR", ""}});
+    BOOST_TEST(dumb.out.find('\x1b') == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(lesson_all_runs_every_lesson_in_order) {
     auto r = run_qkv({"lesson", "all", "--format", "json"});
     BOOST_TEST(r.status == 0);
