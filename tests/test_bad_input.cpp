@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -461,4 +462,121 @@ BOOST_AUTO_TEST_CASE(a_number_too_small_for_a_float_reads_as_zero) {
                 BOOST_TEST(v["data"][1][1].get<double>() == 2.0);
             }
     BOOST_TEST(found);
+}
+
+// Issue 15: what a file or a student gives is shown, never obeyed. Each hostile text is run in
+// every format a terminal may show; the output holds no raw control byte (ESC, BEL, CR, BS, NUL,
+// DEL) and no bidi override, and shows the escaped form instead. validate names each one.
+namespace {
+
+bool has_raw_control(const std::string& s) {
+    bool c0 = std::any_of(s.begin(), s.end(), [](char ch) {
+        return (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7F;
+    });
+    return c0 || s.find("\u202e") != std::string::npos;
+}
+
+// A 2048-token scenario of random numbers: its JSON trace is about 1.8 GiB.
+std::string big_scenario() {
+    std::string tokens;
+    for (int i = 0; i < 2048; ++i) tokens += fmt::format("{}\"t{}\"", i ? ", " : "", i);
+    return "name = \"big\"\ntokens = [" + tokens + "]\n[matrices]\nX = { randn = [2048, 4], seed = 7 }\n";
+}
+
+// The program under an address-space limit (setrlimit in the child, before exec): exit status and
+// standard error; standard output is thrown away.
+std::pair<int, std::string> run_with_memory_limit(const std::vector<std::string>& args, rlim_t bytes) {
+    const char* bin = std::getenv("QKV_BIN");
+    std::string program = bin ? bin : "qkv";
+    int err[2];
+    if (::pipe(err) != 0) return {-1, ""};
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        rlimit lim{bytes, bytes};
+        ::setrlimit(RLIMIT_AS, &lim);
+        int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1), ::dup2(err[1], 2), ::close(err[0]), ::close(err[1]);
+        std::vector<std::string> copy = args;
+        std::vector<char*> argv{program.data()};
+        for (auto& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(program.c_str(), argv.data());
+        ::_exit(127);
+    }
+    ::close(err[1]);
+    std::string said;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(err[0], buf, sizeof buf)) > 0;) said.append(buf, static_cast<std::size_t>(n));
+    ::close(err[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(control_characters_in_a_scenario_are_shown_escaped) {
+    qkv::test::scratch_dir dir{"hostile"};
+    write_file(dir / "s.toml",
+               "name = \"evil\\u001b[2J\"\n"
+               "tokens = [\"a\\u001b[31m\", \"b\\r\", \"c\\u0007\", \"d\\u0000\", \"e\\u202e\", \"<script>x</script>\"]\n"
+               "[matrices]\nX = { randn = [6, 4], seed = 1 }\n");
+    const std::string data = (dir / "s.toml").string();
+    for (std::string format : {"text", "markdown", "html"}) {
+        auto r = run_qkv({"lesson", "1", "--data", data, "--color", "never", "--format", format});
+        BOOST_TEST_CONTEXT(format) {
+            BOOST_TEST(r.status == 0, r.err);
+            BOOST_TEST(!has_raw_control(r.out));
+            if (format != "text") BOOST_TEST(r.out.find("<script>") == std::string::npos);  // a page shows it as text
+            // Markdown escapes the backslash itself (and '['): "a\\x1b\[31m" shows as a\x1b[31m.
+            for (std::string_view shown : {"a\\", "x1b", "b\\", "x0d", "x07", "x00", "u202e", "evil\\"})
+                BOOST_TEST(r.out.find(shown) != std::string::npos, shown);
+        }
+    }
+    auto v = run_qkv({"validate", data});
+    BOOST_TEST(v.status == 1);
+    BOOST_TEST(!has_raw_control(v.out));
+    for (std::string_view said : {"s.toml:1:", "s.toml:2:", "(\\x1b)", "(\\x0d)", "(\\x07)", "(\\x00)", "(\\u202e)"})
+        BOOST_TEST(v.out.find(said) != std::string::npos, said);
+}
+
+BOOST_AUTO_TEST_CASE(an_escape_in_a_lesson_title_is_shown_escaped) {
+    qkv::test::scratch_dir dir{"hostile"};
+    std::string one = read_file("lessons/01-simplified.toml");
+    const std::string title = "en = \"Simplified self-attention: no weights\"";
+    BOOST_REQUIRE(one.find(title) != std::string::npos);
+    one.replace(one.find(title), title.size(), "en = \"Simplified\\u001b]0;pwned\\u0007 \\u202eattention\"");
+    write_file(dir / "01-evil.toml", one);
+    auto r = run_qkv({"run", (dir / "01-evil.toml").string(), "--color", "never"});
+    BOOST_TEST(r.status == 0, r.err);
+    BOOST_TEST(!has_raw_control(r.out));
+    BOOST_TEST(r.out.find("Simplified\\x1b]0;pwned\\x07 \\u202eattention") != std::string::npos);
+    auto v = run_qkv({"validate", (dir / "01-evil.toml").string()});
+    BOOST_TEST(v.status == 1);
+    BOOST_TEST(v.out.find("01-evil.toml:3:") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(an_answer_with_control_characters_is_echoed_escaped) {
+    qkv::test::scratch_dir dir{"hostile"};
+    write_file(dir / "sheet.toml", "\"3.1\" = \"(3, 3)\\u001b[2J\\r\"\n");
+    auto r = run_qkv({"grade", (dir / "sheet.toml").string()}, "", {{"XDG_STATE_HOME", dir.path.string()}});
+    BOOST_TEST(!has_raw_control(r.out + r.err));
+    BOOST_TEST((r.out + r.err).find("\\x1b[2J") != std::string::npos, r.out + r.err);
+}
+
+BOOST_AUTO_TEST_CASE(json_too_large_for_the_memory_is_refused_in_one_line) {
+    qkv::test::scratch_dir dir{"big-json"};
+    write_file(dir / "big.toml", big_scenario());
+    const std::string data = (dir / "big.toml").string();
+    // 1 GiB: enough to run the lesson (text works), far too little for 1.8 GiB of JSON.
+    auto [status, said] = run_with_memory_limit({"lesson", "1", "--data", data, "--format", "json"}, rlim_t(1) << 30);
+    BOOST_TEST(status == 2);
+    BOOST_TEST(count_lines(said) == 1u, said);
+    BOOST_TEST(said.find("the JSON trace of this run would take about") != std::string::npos, said);
+    BOOST_TEST(said.find("GiB") != std::string::npos);
+    auto text = run_with_memory_limit({"lesson", "1", "--data", data, "--format", "text"}, rlim_t(1) << 30);
+    BOOST_TEST(text.first == 0, text.second);
+    auto small = run_qkv({"lesson", "3", "--format", "json"});  // the lessons themselves still print JSON
+    BOOST_TEST(small.status == 0);
+    BOOST_TEST(nlohmann::json::parse(small.out)["lesson"].get<int>() == 3);
 }

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "qkv/display_width.hpp"
 #include "support/files.hpp"
 #include "support/golden.hpp"
 #include "support/run_qkv.hpp"
@@ -112,6 +113,38 @@ BOOST_AUTO_TEST_CASE(golden_text_of_every_lesson) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(every_lesson_fits_80_columns) {
+    // Prose is wrapped to the screen and tables elide columns: at COLUMNS=80 not one line of any
+    // lesson, in either language, is wider than 80 display columns (CJK characters count two).
+    for (int n : lesson_numbers()) {
+        for (std::string lang : {"en", "zh"}) {
+            auto r = run_qkv({"lesson", std::to_string(n), "--lang", lang, "--color", "never"}, "", {{"COLUMNS", "80"}});
+            BOOST_TEST(r.status == 0);
+            std::istringstream in(r.out);
+            int number = 0;
+            for (std::string line; std::getline(in, line);) {
+                ++number;
+                BOOST_TEST(qkv::display_width(line) <= 80u, "lesson " << n << " " << lang << " line " << number << ": " << line);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(colour_depth_is_what_the_terminal_announces) {
+    auto with = [](std::vector<std::pair<std::string, std::string>> env) {
+        return run_qkv({"lesson", "4", "--stage", "2", "--color", "always"}, "", env).out;
+    };
+    BOOST_TEST(with({{"COLORTERM", "truecolor"}, {"TERM", "xterm-256color"}}).find("\x1b[48;2;") != std::string::npos);
+    std::string palette = with({{"COLORTERM", ""}, {"TERM", "xterm-256color"}});
+    BOOST_TEST(palette.find("\x1b[48;5;") != std::string::npos);
+    BOOST_TEST(palette.find("\x1b[48;2;") == std::string::npos);
+    std::string console = with({{"COLORTERM", ""}, {"TERM", "linux"}});
+    BOOST_TEST(console.find("\x1b[48;") == std::string::npos);
+    BOOST_TEST(console.find("▒") != std::string::npos);
+    auto dumb = run_qkv({"lesson", "4", "--stage", "2"}, "", {{"TERM", "dumb"}, {"NO_COLOR", ""}});
+    BOOST_TEST(dumb.out.find('\x1b') == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(lesson_all_runs_every_lesson_in_order) {
     auto r = run_qkv({"lesson", "all", "--format", "json"});
     BOOST_TEST(r.status == 0);
@@ -137,8 +170,11 @@ BOOST_AUTO_TEST_CASE(stepping_through_standard_input) {
     auto r = run_qkv({"lesson", "3", "--step"}, "n\nn\nb\ng 1\nq\nn\n");
     BOOST_TEST(r.status == 0);
     std::vector<std::size_t> at;
-    for (std::size_t p = r.out.find("\n["); p != std::string::npos; p = r.out.find("\n[", p + 1))
-        at.push_back(std::stoul(r.out.substr(p + 2)));
+    for (std::size_t p = r.out.find("\n["); p != std::string::npos; p = r.out.find("\n[", p + 1)) {
+        std::size_t digits = r.out.find_first_not_of("0123456789", p + 2);
+        // a prompt, not a wrapped line of prose that starts with a shape such as "[3, 4]·[4, 3]"
+        if (digits > p + 2 && digits < r.out.size() && r.out[digits] == '/') at.push_back(std::stoul(r.out.substr(p + 2)));
+    }
     // shown: 1, then n → 2, n → 3, b → 2, g 1 → 1, q stops before the last n
     std::vector<std::size_t> expected{1, 2, 3, 2, 1};
     BOOST_TEST(at == expected, boost::test_tools::per_element());

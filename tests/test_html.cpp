@@ -120,3 +120,9 @@ BOOST_AUTO_TEST_CASE(a_preface_is_shown_first_and_escaped) {
     BOOST_TEST(pre != std::string::npos);
     BOOST_TEST(pre < page.find("<article"));
 }
+
+BOOST_AUTO_TEST_CASE(escape_writes_out_control_and_bidi_characters) {
+    BOOST_TEST(html_escape("a\x1b[31mb") == "a\\x1b[31mb");
+    BOOST_TEST(html_escape("right\u202eleft") == "right\\u202eleft");
+    BOOST_TEST(html_escape("two\nlines\ttab") == "two\nlines\ttab");  // line ends and tabs stay
+}

@@ -1,4 +1,4 @@
-// The JSON trace: design.md's keys in order, shapes and nesting depth, full float precision
+// The JSON trace: the keys in the order render_json.hpp documents, shapes and nesting depth, full float precision
 // that round-trips, and non-finite numbers as strings.
 #define BOOST_TEST_MODULE render_json
 #include <boost/test/unit_test.hpp>
@@ -134,4 +134,24 @@ BOOST_AUTO_TEST_CASE(sub_steps_listed) {
     trace none = sample();
     none.stages[0].steps.clear();
     BOOST_TEST(!json::parse(render_json(none))["stages"][0].contains("steps"));
+}
+
+BOOST_AUTO_TEST_CASE(the_numbers_of_a_trace_are_counted_for_the_memory_check) {
+    // json_of checks the memory before it builds anything; the count it uses covers every value,
+    // its row sums and the sub-steps.
+    trace t;
+    t.lesson = 1;
+    stage_trace s;
+    s.index = 1;
+    value A = value::of(matrix(3, 4, 0.5f));
+    s.values.push_back({"A", role::output, A, value::of(matrix(3, 1, 2.0f))});
+    s.values.push_back({"d", role::input, value::scalar(4.0f), std::nullopt});
+    sub_step step;
+    step.label = "tile 1";
+    step.values.emplace_back("m", value::of(matrix(2, 5, 0.0f)));
+    s.steps.push_back(step);
+    t.stages.push_back(s);
+    BOOST_TEST(json_cells(t) == 12u + 3u + 1u + 10u);
+    BOOST_CHECK_NO_THROW(check_json_fits(t));
+    BOOST_TEST(render_json(t).find("\"row_sums\"") != std::string::npos);
 }

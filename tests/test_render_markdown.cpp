@@ -1,5 +1,6 @@
 // The Markdown handout: headings, formula as code, GitHub tables with labels, row sums for
-// weights, and '|' in a label escaped so it cannot break the table.
+// weights and their heatmap, and what a file holds escaped ('|' cannot break the table, <script>
+// stays text, no control character reaches the page).
 #define BOOST_TEST_MODULE render_markdown
 #include <boost/test/unit_test.hpp>
 
@@ -121,4 +122,31 @@ BOOST_AUTO_TEST_CASE(one_stage_of_seven_keeps_its_number) {
     t.stages[0].index = 3;
     t.stage_count = 7;
     BOOST_TEST(render_markdown(t, opts(2)).find("\n## 3/7 · Scores\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(html_and_markdown_marks_from_files_are_escaped) {
+    value X = value::of(matrix::of({{1.0f}, {2.0f}, {3.0f}}),
+                        labels{{"<script>alert(1)</script>", "*bold*", "a\x1b[31m"}, "tokens"}, labels{});
+    trace t = one_stage({{"X", role::input, X, std::nullopt}});
+    t.title = "<b>title</b>";
+    t.stages[0].text = "<img src=x onerror=alert(1)> & text\x07\n";
+    std::string out = render_markdown(t, opts(2));
+    BOOST_TEST(out.find("<script>") == std::string::npos);
+    BOOST_TEST(out.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+    BOOST_TEST(out.find("\\*bold\\*") != std::string::npos);
+    BOOST_TEST(out.find("&lt;b&gt;title&lt;/b&gt;") != std::string::npos);
+    BOOST_TEST(out.find("&lt;img src=x onerror=alert(1)&gt; &amp; text\\x07") != std::string::npos);
+    BOOST_TEST(out.find('\x1b') == std::string::npos);
+    BOOST_TEST(out.find('\x07') == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(weights_get_a_heatmap_of_shades_with_its_legend) {
+    value A = value::of(matrix::of({{0.0f, 1.0f}, {0.5f, std::numeric_limits<float>::quiet_NaN()}}));
+    A.weights = true;
+    std::string out = render_markdown(one_stage({{"A", role::output, A, std::nullopt}}), opts(2));
+    BOOST_TEST(out.find("| :-: | :-: |") != std::string::npos);
+    BOOST_TEST(out.find("| 1 |   | █ |") != std::string::npos);
+    BOOST_TEST(out.find("| 2 | ▒ | ! |") != std::string::npos);
+    BOOST_TEST(out.find("`0  ░▒▓█ 1`") != std::string::npos);
+    BOOST_TEST(out.find("not a number") != std::string::npos);
 }

@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE render_text
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -54,15 +55,14 @@ BOOST_AUTO_TEST_CASE(small_stage_exact) {
     value X = value::of(matrix::of({{1.0f, -0.5f}, {-12.25f, -0.001f}}), labels{{"苹果", "很"}, "tokens"},
                         labels{{}, "features"});
     trace t = one_stage({{"X", role::input, X, std::nullopt}}, "X = X\n",
-                        "Each token is a row.\nTwo lines, as the author wrapped them.\n");
-    // label column: max(width 苹果 = 4, 很 = 2) = 4; column 1: max("1", "1.00", "-12.25") = 6 wide;
+                        "Each token is a row.\nTwo lines, as the author wrapped them: one paragraph again.\n");
+    // The author's line break goes (the paragraph is wrapped to the screen, 100 here); label column: max(width 苹果 = 4, 很 = 2) = 4; column 1: max("1", "1.00", "-12.25") = 6 wide;
     // column 2: max("2", "-0.50", "0.00") = 5 wide; two spaces between columns.
     std::string expected =
         "1/1  Scores\n"
         "    X = X\n"
         "\n"
-        "Each token is a row.\n"
-        "Two lines, as the author wrapped them.\n"
+        "Each token is a row. Two lines, as the author wrapped them: one paragraph again.\n"
         "\n"
         "X  [2, 2]  rows: tokens · columns: features  (input)\n"
         "           1      2\n"
@@ -331,4 +331,114 @@ BOOST_AUTO_TEST_CASE(styled_lines_are_measured_without_their_escapes) {
     BOOST_TEST(visible_width(coloured.back()) == display_width(bare.back()) + 5);
     BOOST_TEST(qkv::plain("\x1b[1mA\x1b[0m  [2, 2]") == "A  [2, 2]");
     BOOST_TEST(visible_width("\x1b[2m苹果\x1b[0m") == 4u);
+}
+
+// Issue 15: prose fits the screen, heatmaps say what they show, colour follows the terminal, and
+// nothing from a file drives the terminal.
+namespace {
+
+std::size_t widest(const std::string& out) {
+    std::size_t w = 0;
+    for (const auto& l : lines_of(out)) w = std::max(w, visible_width(l));
+    return w;
+}
+
+trace weights_trace(matrix m) {
+    value A = value::of(std::move(m));
+    A.weights = true;
+    return one_stage({{"A", role::output, A, std::nullopt}});
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(prose_is_reflowed_to_the_width_at_word_boundaries) {
+    std::string text =
+        "Scores can be negative, and a negative score is still a score: softmax turns every one of them\n"
+        "into a positive weight, the larger scores into the larger weights.\n"
+        "\n"
+        "    S = Q @ K^T   (a worked example keeps its line)\n"
+        "1. first item that is long enough to need a second line when the screen is only forty wide\n"
+        "   and its continuation\n";
+    trace t = one_stage({}, "", text);
+    render_options o = plain();
+    o.width = 40;
+    std::string out = render_text_stage(t, 0, o);
+    BOOST_TEST(widest(out) <= 40u);
+    BOOST_TEST(out.find("nega\n") == std::string::npos);  // never inside a word
+    BOOST_TEST(out.find("\n    S = Q @ K^T   (a worked example keeps its line)\n") == std::string::npos);  // too wide: wrapped
+    BOOST_TEST(out.find("\n    S = Q @ K^T") != std::string::npos);
+    BOOST_TEST(out.find("\n1. first item") != std::string::npos);
+    BOOST_TEST(out.find("\n   ") != std::string::npos);  // the item's second line hangs under its text
+    o.width = 100;
+    out = render_text_stage(t, 0, o);
+    BOOST_TEST(out.find("\ninto a positive") == std::string::npos);  // the author's break is gone
+    BOOST_TEST(out.find("\n    S = Q @ K^T   (a worked example keeps its line)\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(chinese_prose_breaks_between_characters_not_before_punctuation) {
+    std::string text = "每一行查询带着三样东西走：到目前为止见过的最大分数，以它为基准的指数和，以及同样加权的值的和。";
+    trace t = one_stage({}, "", text);
+    render_options o = plain();
+    o.width = 30;
+    std::string out = render_text_stage(t, 0, o);
+    BOOST_TEST(widest(out) <= 30u);
+    for (const auto& l : lines_of(out)) {
+        BOOST_TEST(!l.starts_with("，"));
+        BOOST_TEST(!l.starts_with("。"));
+    }
+    BOOST_TEST(out.find("每一行查询") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(nan_weights_are_marked_not_painted_like_zero) {
+    trace t = weights_trace(matrix::of({{std::nanf(""), 0.0f, 1.0f}}));
+    std::string out = render_text_stage(t, 0, plain());
+    BOOST_TEST(out.find("!!!") != std::string::npos);
+    BOOST_TEST(out.find("not a number") != std::string::npos);
+    render_options o = plain();
+    o.color = true;
+    out = render_text_stage(t, 0, o);
+    BOOST_TEST(out.find("\x1b[48;2;200;030;030m") != std::string::npos);  // red, off the viridis scale
+}
+
+BOOST_AUTO_TEST_CASE(many_tokens_use_a_per_row_scale_and_say_so) {
+    matrix m(10, 10, 0.08f);  // ten tokens: on 0–1 every cell would be blank or faint
+    for (std::size_t i = 0; i < 10; ++i) m(i, i) = 0.28f;
+    std::string out = render_text_stage(weights_trace(m), 0, plain());
+    BOOST_TEST(out.find("row max") != std::string::npos);
+    BOOST_TEST(out.find("█") != std::string::npos);  // each row's largest weight is full
+    std::string few = render_text_stage(weights_trace(matrix::of({{0.5f, 0.5f}, {0.25f, 0.75f}})), 0, plain());
+    BOOST_TEST(few.find("row max") == std::string::npos);
+    BOOST_TEST(few.find(" 1\n") != std::string::npos);  // "0 ░▒▓█ 1": the fixed scale
+}
+
+BOOST_AUTO_TEST_CASE(colour_depth_follows_what_the_terminal_can_show) {
+    trace t = weights_trace(matrix::of({{0.0f, 1.0f}}));
+    render_options o = plain();
+    o.color = true;
+    o.depth = color_depth::palette256;
+    std::string out = render_text_stage(t, 0, o);
+    BOOST_TEST(out.find("\x1b[48;5;") != std::string::npos);
+    BOOST_TEST(out.find("\x1b[48;2;") == std::string::npos);
+    o.depth = color_depth::basic16;
+    out = render_text_stage(t, 0, o);
+    BOOST_TEST(out.find("\x1b[48;") == std::string::npos);
+    BOOST_TEST(out.find("█") != std::string::npos);  // shades on the Linux console
+}
+
+BOOST_AUTO_TEST_CASE(control_and_bidi_characters_are_shown_escaped) {
+    value X = value::of(matrix::of({{1.0f}, {2.0f}, {3.0f}, {4.0f}, {5.0f}}),
+                        labels{{"a\x1b[31m", std::string("b\r"), "c\x07", std::string("d\0", 2), "e\u202e"}, "tokens"},
+                        labels{});
+    trace t = one_stage({{"X\x08", role::input, X, std::nullopt}}, "X = X\x1b\n", "text\x07 here\n");
+    t.title = "title\x1b]0;pwned\x07";
+    t.scenario = "evil\x1b[2J";
+    std::string out = render_text(t, plain());
+    bool clean = std::none_of(out.begin(), out.end(), [](char ch) {
+        return (static_cast<unsigned char>(ch) < 0x20 && ch != '\n') || ch == 0x7F;
+    });
+    BOOST_TEST(clean);
+    BOOST_TEST(out.find("\u202e") == std::string::npos);
+    for (std::string_view shown : {"a\\x1b[31m", "b\\x0d", "c\\x07", "d\\x00", "e\\u202e", "X\\x08", "X = X\\x1b",
+                                   "text\\x07 here", "title\\x1b]0;pwned\\x07", "evil\\x1b[2J"})
+        BOOST_TEST(out.find(shown) != std::string::npos, shown);
 }

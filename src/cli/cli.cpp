@@ -148,6 +148,22 @@ void add_output_options(po::options_description& desc, output_choice& c) {
         ("full", po::bool_switch(&c.full), "show every row and column, never elide");
 }
 
+namespace {
+
+// What the terminal says it can show: 24-bit colour only when COLORTERM announces it, 16 colours
+// on the Linux console (and the old vt terminals), the xterm-256color palette everywhere else.
+color_depth color_depth_from_env() {
+    const char* colorterm = std::getenv("COLORTERM");
+    std::string_view ct = colorterm ? colorterm : "";
+    if (ct == "truecolor" || ct == "24bit") return color_depth::truecolor;
+    const char* term_env = std::getenv("TERM");
+    std::string_view term = term_env ? term_env : "";
+    if (term == "linux" || term.starts_with("vt") || term == "ansi") return color_depth::basic16;
+    return color_depth::palette256;
+}
+
+}  // namespace
+
 render_options resolve_output(const output_choice& c) {
     render_options o;
     if (c.lang.empty()) o.language = default_lang();
@@ -160,6 +176,7 @@ render_options resolve_output(const output_choice& c) {
         const char* term = std::getenv("TERM");
         o.color = terminal::is_tty(1) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
+    o.depth = color_depth_from_env();
     if (c.format != "text" && c.format != "markdown" && c.format != "json" && c.format != "html")
         throw usage_error(fmt::format("--format must be text, markdown, json or html, not '{}'", c.format));
     if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));

@@ -10,6 +10,7 @@
 #include "qkv/toml_file.hpp"
 
 #include "qkv/answer.hpp"
+#include "qkv/control_text.hpp"
 #include "qkv/cli.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/exercise.hpp"
@@ -74,9 +75,9 @@ std::string bar(std::size_t done, std::size_t total) {
     return out;
 }
 
-// The first line of a question, cut to fit a listing.
+// The first line of a question or an answer, cut to fit a listing, its control characters escaped.
 std::string first_line(const std::string& text, std::size_t columns) {
-    std::string line = text.substr(0, text.find('\n'));
+    std::string line = escape_controls(text.substr(0, text.find('\n')));
     if (display_width(line) <= columns) return line;
     std::string out;
     for (std::size_t i = 0; i < line.size();) {
@@ -170,10 +171,10 @@ int cmd_exercise(const args& a) {
     if (!e.shows.empty()) run = run_exercise(e, l, data);
     std::string out = fmt::format("{} {} · {} · {}", pick(l, "练习", "Exercise"), e.id,
                                   fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
-    if (run) out += fmt::format(" · {} {}", tr(l, "scenario"), run->run.t.scenario);
-    out += fmt::format("\n\n{}\n", e.question.in(l));
+    if (run) out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run->run.t.scenario));
+    out += fmt::format("\n\n{}\n", escape_controls(e.question.in(l), true));
     for (std::size_t i = 0; i < e.choices.size(); ++i)
-        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i), e.choices[i].in(l));
+        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i), escape_controls(e.choices[i].in(l)));
     if (run) out += values_text(e.shows, run->run.ws, o);
     const progress record = open_progress(progress_path());  // kept alive: mine refers into it
     const exercise_progress& mine = record.of(e.id);
@@ -269,10 +270,10 @@ int cmd_check(const args& all) {
     std::string out;
     if (v.correct) {
         out = fmt::format("✓ {}\n{}\n{}\n{}\n", pick(l, "正确！", "Right!"), expected_text(e, run, o),
-                          pick(l, "解题过程：", "Worked solution:"), e.solution.in(l));
+                          pick(l, "解题过程：", "Worked solution:"), escape_controls(e.solution.in(l), true));
     } else {
         out = fmt::format("✗ {}\n", pick(l, "还不对。", "Not right yet."));
-        for (const std::string& line : explain(v, e, ans, run, set.book, l, o.precision)) out += line + "\n";
+        for (const std::string& line : explain(v, e, ans, run, set.book, l, o.precision)) out += escape_controls(line) + "\n";
         out += fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), e.id);
     }
     write_out(out);
@@ -303,7 +304,7 @@ int cmd_hint(const args& a) {
     save_progress(p, path);
     std::size_t shown = static_cast<std::size_t>(mine.hints);
     std::string out = fmt::format("{} {}/{} · {} {}\n{}\n", pick(l, "提示", "Hint"), shown, e.hints.size(),
-                                  pick(l, "练习", "exercise"), e.id, e.hints[shown - 1].in(l));
+                                  pick(l, "练习", "exercise"), e.id, escape_controls(e.hints[shown - 1].in(l), true));
     if (!more) out += pick(l, "（这是最后一个提示了。）\n", "(That was the last hint.)\n");
     write_out(out);
     return 0;
@@ -396,11 +397,11 @@ int cmd_grade(const args& a) {
                            {"result", g.result}, {"mistakes", g.mistakes}, {"message", g.message}});
         write_out(ojson{{"sheet", sheet}, {"lang", lang_code(l)}, {"exercises", arr}, {"correct", right}, {"total", rows.size()}}.dump(2) + "\n");
     } else {
-        std::string out = fmt::format("{}: {}\n\n", pick(l, "答题卡", "Answer sheet"), sheet);
+        std::string out = fmt::format("{}: {}\n\n", pick(l, "答题卡", "Answer sheet"), escape_controls(sheet));
         for (const graded& g : rows) {
             std::string given = g.given.empty() ? "—" : first_line(g.given, 18);
             out += fmt::format("  {:<5} {} {} {}\n", g.e->id, pad(kind_word(l, g.e->kind), 7), pad(given, 19), result_word(l, g.result));
-            for (const std::string& m : g.message) out += "          " + m + "\n";
+            for (const std::string& m : g.message) out += "          " + escape_controls(m) + "\n";
         }
         out += fmt::format("\n{}: {}/{}\n", pick(l, "总分", "Total"), right, rows.size());
         write_out(out);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "qkv/control_text.hpp"
 #include "qkv/exercise.hpp"
 #include "qkv/judge.hpp"
 #include "qkv/lesson.hpp"
@@ -88,6 +89,27 @@ validation check_exercises(const toml_document& doc, const std::string& data_fil
     return v;
 }
 
+// Every string of the file (keys too) that holds a control or bidi character: it would reach the
+// learner's terminal (the renderers show it escaped, which is never what the author meant).
+void find_controls(const toml::node& n, const std::string& file, std::vector<problem>& out) {
+    auto report = [&](std::string_view s, const toml::node& at, std::string_view what) {
+        if (control_at k = first_control(s); k.length)
+            out.push_back({loc_of(file, at), fmt::format("a control character ({}) in {}: it would drive the "
+                                                         "learner's terminal; remove it or write what it means",
+                                                         escaped_control(k), what)});
+    };
+    if (const auto* t = n.as_table()) {
+        for (const auto& [key, v] : *t) {
+            report(key.str(), v, "a key");
+            find_controls(v, file, out);
+        }
+    } else if (const auto* a = n.as_array()) {
+        for (const auto& v : *a) find_controls(v, file, out);
+    } else if (const auto* str = n.as_string()) {
+        report(str->get(), n, "this text");
+    }
+}
+
 }  // namespace
 
 validation validate_file(const std::string& path, const std::string& data_file) {
@@ -100,9 +122,14 @@ validation validate_file(const std::string& path, const std::string& data_file) 
         return {"", "", {problem_of(e, path)}};
     }
     const toml::table& t = doc.table;
-    if (t.contains("stage") || t.contains("number")) return check_lesson(doc, data_file);
-    if (t.contains("tokens") || t.contains("matrices")) return check_scenario(doc);
-    if (t.contains("exercise") || t.contains("lesson")) return check_exercises(doc, data_file);
+    validation v;
+    if (t.contains("stage") || t.contains("number")) v = check_lesson(doc, data_file);
+    else if (t.contains("tokens") || t.contains("matrices")) v = check_scenario(doc);
+    else if (t.contains("exercise") || t.contains("lesson")) v = check_exercises(doc, data_file);
+    if (!v.kind.empty()) {
+        find_controls(t, doc.file, v.problems);
+        return v;
+    }
     if (fs::path(path).filename() == "mistakes.toml") {
         validation v{"mistakes", "the mistake book", {}};
         read_mistakes(doc, &v.problems);

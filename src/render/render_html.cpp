@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "qkv/control_text.hpp"
 #include "qkv/prose.hpp"
 #include "render_cells.hpp"
 
@@ -174,7 +175,10 @@ std::string article(const trace& t, const render_options& o) {
 
 }  // namespace
 
-std::string html_escape(std::string_view s) {
+std::string html_escape(std::string_view raw) {
+    // A control character (ESC, CR, U+202E…) would drive a terminal that shows the page's source,
+    // or reorder its text: it is written out (\x1b) like everywhere else.
+    std::string s = escape_controls(raw, true);
     std::string out;
     out.reserve(s.size());
     for (char ch : s) {

@@ -2,10 +2,13 @@
 // table (weights with their row sums). Reads the trace; computes no number.
 #include "qkv/render_markdown.hpp"
 
+#include <cctype>
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "heatmap.hpp"
+#include "qkv/control_text.hpp"
 #include "render_cells.hpp"
 
 namespace qkv {
@@ -13,14 +16,35 @@ namespace {
 
 using detail::gap;
 
-// A '|' inside a cell would end the cell: GitHub tables take it escaped.
-std::string cell(std::string_view s) {
+// No tag reaches a Git host that renders the handout: & < > as entities (<script> shows as text).
+// Quotes need nothing outside a tag, so "Self" stays readable in the Markdown source too.
+std::string no_html(std::string_view s) {
     std::string out;
     for (char ch : s) {
-        if (ch == '|') out += '\\';
-        out += ch;
+        if (ch == '&') out += "&amp;";
+        else if (ch == '<') out += "&lt;";
+        else if (ch == '>') out += "&gt;";
+        else out += ch;
     }
     return out;
+}
+
+// Prose from a file: no control character reaches a terminal that shows the handout, no tag a
+// page. The author's own Markdown stays.
+std::string prose(std::string_view s) { return no_html(escape_controls(s, true)); }
+
+// A name or label inline (a cell, a heading, bold): as prose, and every Markdown mark escaped, so
+// a '|' cannot end a table cell and "*a*" or "[x](y)" stay as typed.
+// A '_' inside a word (d_k, W_Q) emphasises nothing on a Git host, so it stays as typed.
+std::string cell(std::string_view raw) {
+    std::string s = escape_controls(raw), out;
+    auto word = [&](std::size_t k) { return k < s.size() && std::isalnum(static_cast<unsigned char>(s[k])); };
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        bool inner_underscore = s[i] == '_' && i > 0 && word(i - 1) && word(i + 1);
+        if (std::string_view("\\`*_[]|#~!").find(s[i]) != std::string_view::npos && !inner_underscore) out += '\\';
+        out += s[i];
+    }
+    return no_html(out);
 }
 
 std::string trimmed_end(std::string_view s) {
@@ -29,6 +53,31 @@ std::string trimmed_end(std::string_view s) {
 }
 
 // Handouts have no screen width: more than a dozen rows or columns is elided unless --full.
+// The heatmap of a weights table: a shade character per cell (a plain table renders anywhere),
+// on the scale the text heatmap uses, and its legend.
+std::string heat_table(const matrix& m, const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
+                       const std::vector<std::string>& row_names, const std::vector<std::string>& col_names,
+                       const render_options& o) {
+    detail::heat_scale scale = detail::choose_scale(m);
+    std::string out = "|  |";
+    for (std::size_t c : cols) out += fmt::format(" {} |", c == gap ? "…" : cell(col_names[c]));
+    out += "\n| --- |";
+    for (std::size_t k = 0; k < cols.size(); ++k) out += " :-: |";
+    out += '\n';
+    for (std::size_t r : rows) {
+        out += fmt::format("| {} |", r == gap ? "…" : cell(row_names[r]));
+        for (std::size_t c : cols)
+            out += fmt::format(" {} |", r == gap || c == gap ? "…" : detail::shade_glyph(detail::heat_level(m, r, c, scale)));
+        out += '\n';
+    }
+    render_options plain = o;
+    plain.color = false;
+    out += '\n';
+    for (const auto& piece : detail::heat_legend(scale, detail::has_non_finite(m), plain)) out += "`" + piece + "` ";
+    out.back() = '\n';
+    return out;
+}
+
 std::string table(const matrix& m, const value& v, const matrix* sums, const render_options& o) {
     auto rows = detail::shown_indices(m.rows, !o.full && m.rows > 12, 5, 5);
     auto cols = detail::shown_indices(m.cols, !o.full && m.cols > 12, 3, 3);
@@ -51,6 +100,7 @@ std::string table(const matrix& m, const value& v, const matrix* sums, const ren
         if (sums) out += fmt::format(" {} |", r == gap ? "…" : detail::format_number((*sums)(r, 0), o.precision));
         out += '\n';
     }
+    if (v.weights) out += '\n' + heat_table(m, rows, cols, row_names, col_names, o);
     return out;
 }
 
@@ -59,8 +109,8 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
                         const std::optional<value>& sums, const render_options& o) {
     std::string role_part = r ? fmt::format(" *({})*", detail::role_word(o.language, *r)) : "";
     if (v.is_scalar())
-        return fmt::format("**{}** = {}{}\n", name, detail::format_scalar(v.number, o.precision), role_part);
-    std::string out = fmt::format("**{}** `{}`", name, v.shape_str());
+        return fmt::format("**{}** = {}{}\n", cell(name), detail::format_scalar(v.number, o.precision), role_part);
+    std::string out = fmt::format("**{}** `{}`", cell(name), v.shape_str());
     if (std::string axes = detail::axes_phrase(o.language, v); !axes.empty()) out += " — " + axes;
     out += role_part + '\n';
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
@@ -73,12 +123,12 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
 }
 
 std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
-    std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), s.title);
-    if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n```\n" + f + "\n```\n";
-    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + text + '\n';
+    std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), cell(s.title));
+    if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n```\n" + escape_controls(f, true) + "\n```\n";
+    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + prose(text) + '\n';
     for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
     for (const auto& step : s.steps) {
-        out += fmt::format("\n**{}**\n", step.label);
+        out += fmt::format("\n**{}**\n", cell(step.label));
         for (const auto& [name, v] : step.values) out += '\n' + value_block(name, v, std::nullopt, std::nullopt, o);
     }
     return out;
@@ -88,8 +138,8 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
 
 std::string render_markdown(const trace& t, const render_options& o) {
     std::string out =
-        "# " + fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + t.title;
-    if (!t.scenario.empty()) out += fmt::format(" · {} {}", tr(o.language, "scenario"), t.scenario);
+        "# " + fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + cell(t.title);
+    if (!t.scenario.empty()) out += fmt::format(" · {} {}", tr(o.language, "scenario"), cell(t.scenario));
     out += '\n';
     if (t.other_scenario) out += fmt::format("\n> {}\n", tr(o.language, "The explanations were written for the lesson's own scenario; the numbers below come from this one."));
     for (const auto& s : t.stages) out += '\n' + stage_section(t, s, o);

@@ -10,8 +10,11 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include "heatmap.hpp"
+#include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/styled_text.hpp"
+#include "qkv/wrap.hpp"
 #include "render_cells.hpp"
 
 namespace qkv {
@@ -41,7 +44,7 @@ struct grid {
 std::vector<std::string> names_at(const std::vector<std::string>& all,
                                   const std::vector<std::size_t>& shown) {
     std::vector<std::string> out;
-    for (std::size_t i : shown) out.push_back(i == gap ? "…" : all[i]);
+    for (std::size_t i : shown) out.push_back(i == gap ? "…" : escape_controls(all[i]));
     return out;
 }
 
@@ -88,37 +91,16 @@ void table_lines(std::vector<std::string>& out, const grid& g, const render_opti
     }
 }
 
-// A weight in [0, 1] as a colour on viridis (dark purple → teal → yellow): it reads on dark and
-// light terminals alike and from the back of a classroom.
-fmt::rgb heat_colour(float w) {
-    float t = std::isfinite(w) ? std::clamp(w, 0.0f, 1.0f) : 0.0f;
-    constexpr std::array<std::array<float, 3>, 3> stops{{{68, 1, 84}, {33, 145, 140}, {253, 231, 37}}};
-    std::size_t k = t < 0.5f ? 0 : 1;
-    float u = t < 0.5f ? t * 2 : (t - 0.5f) * 2;
-    auto mix = [&](int ch) {
-        return static_cast<std::uint8_t>(std::lround(stops[k][ch] + u * (stops[k + 1][ch] - stops[k][ch])));
-    };
-    return fmt::rgb(mix(0), mix(1), mix(2));
-}
-
-// Without colour a weight becomes one of five shades, 0 → blank and 1 → full block.
-std::string_view shade(float w) {
-    static constexpr std::array<std::string_view, 5> glyphs{" ", "░", "▒", "▓", "█"};
-    float t = std::isfinite(w) ? std::clamp(w, 0.0f, 1.0f) : 0.0f;
-    return glyphs[static_cast<std::size_t>(std::lround(t * 4))];
-}
-
-std::string heat_block(float w, std::size_t width, bool color) {
-    if (color) return fmt::format(fmt::bg(heat_colour(w)), "{}", std::string(width, ' '));
-    std::string out;
-    for (std::size_t i = 0; i < width; ++i) out += shade(w);
-    return out;
-}
-
-std::string legend_line(const grid& g, const render_options& o) {
-    std::string out = std::string(g.label_width, ' ') + "  0 ";
-    for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) out += heat_block(w, o.color ? 2 : 1, o.color);
-    return out + " 1";
+// The legend's pieces, two spaces apart, on as many lines as the screen needs.
+void legend_lines(std::vector<std::string>& out, const grid& g, const matrix& m, const render_options& o) {
+    std::string lead(g.label_width + 2 <= o.width / 3 ? g.label_width + 2 : 0, ' ');
+    std::string line = lead;
+    for (const auto& piece : detail::heat_legend(detail::choose_scale(m), detail::has_non_finite(m), o)) {
+        if (line.size() > lead.size() && visible_width(line) + 2 + visible_width(piece) > o.width)
+            out.push_back(std::move(line)), line = lead;
+        line += (line.size() > lead.size() ? "  " : "") + piece;
+    }
+    out.push_back(std::move(line));
 }
 
 // The heatmap under a weights table: same columns, one block per cell, the row sums beside it.
@@ -135,17 +117,18 @@ void heatmap_lines(std::vector<std::string>& out, const grid& g, const matrix& m
     std::string head = header_line(g, o);
     if (sums) head += "  " + styled(pad(sums_head, sums_width, false), faint, o.color);
     out.push_back(std::move(head));
+    detail::heat_scale scale = detail::choose_scale(m);
     for (std::size_t i = 0; i < g.rows.size(); ++i) {
         std::string line = styled(pad(g.row_names[i], g.label_width), faint, o.color);
         for (std::size_t j = 0; j < g.cols.size(); ++j) {
             std::size_t r = g.rows[i], c = g.cols[j];
             line += "  " + (r == gap || c == gap ? pad("…", g.col_width[j], false)
-                                                 : heat_block(m(r, c), g.col_width[j], o.color));
+                                                 : detail::heat_cell(detail::heat_level(m, r, c, scale), g.col_width[j], o));
         }
         if (sums) line += "  " + pad(sum_cells[i], sums_width, false);
         out.push_back(std::move(line));
     }
-    out.push_back(legend_line(g, o));
+    legend_lines(out, g, m, o);
 }
 
 // One matrix (or one head of a stack): the table, and for weights the heatmap.
@@ -160,18 +143,22 @@ void matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v
 
 // "S  [3, 3]  rows: queries · columns: keys  (output)"; a scalar is just "d_k = 4.0000". The axes
 // phrase may instead go on a line of its own under the name (the presenter's narrow blocks).
-std::vector<std::string> value_lines(const std::string& name, const value& v, std::optional<role> r,
+std::vector<std::string> value_lines(const std::string& raw_name, const value& v, std::optional<role> r,
                                      const std::optional<value>& sums, const render_options& o, axes_place place) {
     std::string role_part = r ? "  " + styled(fmt::format("({})", detail::role_word(o.language, *r)),
                                              faint, o.color)
                               : "";
     std::string axes = detail::axes_phrase(o.language, v);
+    std::string name = escape_controls(raw_name);
     std::vector<std::string> out;
     if (v.is_scalar()) {
         out.push_back(fmt::format("{} = {}{}", styled(name, bold, o.color),
                                   detail::format_scalar(v.number, o.precision), role_part));
     } else {
         std::string head = styled(name, bold, o.color) + "  " + v.shape_str();
+        // Beside the name when it fits the screen; under it otherwise.
+        if (!axes.empty() && place == axes_place::beside_name && visible_width(head + "  " + axes + role_part) > o.width)
+            place = axes_place::own_line;
         if (!axes.empty() && place == axes_place::beside_name) head += "  " + styled(axes, faint, o.color);
         out.push_back(head + role_part);
     }
@@ -198,13 +185,25 @@ std::string trimmed_end(std::string_view s) {
     return end == std::string_view::npos ? std::string() : std::string(s.substr(0, end + 1));
 }
 
-std::string indented(std::string_view lines, std::string_view by) {
+// A heading or note wrapped to the screen, each line in style st.
+std::string wrapped(std::string_view s, fmt::text_style st, const render_options& o) {
+    if (display_width(s) <= o.width) return styled(s, st, o.color) + '\n';  // as written: "3/7  title"
+    std::string out;
+    for (const auto& line : wrap_paragraph(s, o.width)) out += styled(line, st, o.color) + '\n';
+    return out;
+}
+
+// A formula indented by four; a line too wide for the screen goes on under itself, indented more.
+std::string formula_lines(std::string_view lines, const render_options& o) {
     std::string out;
     std::size_t start = 0;
     while (start <= lines.size()) {
         std::size_t end = lines.find('\n', start);
         if (end == std::string_view::npos) end = lines.size();
-        out += std::string(by) + std::string(lines.substr(start, end - start)) + '\n';
+        std::string_view line = lines.substr(start, end - start);
+        if (4 + display_width(line) <= o.width) out += "    " + std::string(line) + '\n';
+        else
+            for (const auto& part : wrap_paragraph(line, o.width > 4 ? o.width - 4 : 1, "    ")) out += "    " + part + '\n';
         start = end + 1;
     }
     return out;
@@ -217,7 +216,7 @@ std::vector<std::string> render_value_lines(const shown_value& sv, const render_
 }
 
 std::vector<std::string> render_step_lines(const sub_step& step, const render_options& o) {
-    std::vector<std::string> out{styled(step.label, bold, o.color)};
+    std::vector<std::string> out{styled(escape_controls(step.label), bold, o.color)};
     for (std::size_t i = 0; i < step.values.size(); ++i) {
         if (i) out.emplace_back();
         auto lines = value_lines(step.values[i].first, step.values[i].second, std::nullopt, std::nullopt, o,
@@ -235,10 +234,13 @@ std::string render_values_text(const std::vector<shown_value>& values, const ren
 
 std::string render_text_stage(const trace& t, std::size_t stage, const render_options& o) {
     const stage_trace& s = t.stages.at(stage);
-    std::string out =
-        styled(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), s.title), bold, o.color) + '\n';
-    if (std::string f = trimmed_end(s.formula); !f.empty()) out += indented(f, "    ");
-    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + text + '\n';
+    std::string out = wrapped(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), escape_controls(s.title)),
+                              bold, o);
+    if (std::string f = trimmed_end(s.formula); !f.empty()) out += formula_lines(escape_controls(f, true), o);
+    if (std::string text = trimmed_end(s.text); !text.empty()) {
+        out += '\n';
+        for (const auto& line : reflow(escape_controls(text, true), o.width)) out += line + '\n';
+    }
     out += render_values_text(s.values, o);
     for (const auto& step : s.steps) out += '\n' + joined(render_step_lines(step, o));
     return out;
@@ -247,12 +249,12 @@ std::string render_text_stage(const trace& t, std::size_t stage, const render_op
 std::string render_text(const trace& t, const render_options& o) {
     // The number sits inside the phrase in Chinese (第 3 课), so the key carries a placeholder.
     std::string heading =
-        fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + t.title;
-    if (!t.scenario.empty()) heading += fmt::format(" · {} {}", tr(o.language, "scenario"), t.scenario);
+        fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + escape_controls(t.title);
+    if (!t.scenario.empty()) heading += fmt::format(" · {} {}", tr(o.language, "scenario"), escape_controls(t.scenario));
     std::string rule;
     for (std::size_t i = 0; i < std::min<std::size_t>(o.width, 72); ++i) rule += "─";
-    std::string out = styled(heading, bold, o.color) + '\n';
-    if (t.other_scenario) out += styled(std::string(tr(o.language, "The explanations were written for the lesson's own scenario; the numbers below come from this one.")), faint, o.color) + '\n';
+    std::string out = wrapped(heading, bold, o);
+    if (t.other_scenario) out += wrapped(std::string(tr(o.language, "The explanations were written for the lesson's own scenario; the numbers below come from this one.")), faint, o);
     for (std::size_t i = 0; i < t.stages.size(); ++i)
         out += styled(rule, faint, o.color) + "\n\n" + render_text_stage(t, i, o) + '\n';
     return out;

@@ -18,7 +18,10 @@ struct validation {
 // A lesson: every problem the lesson loader finds (each listed, not only the first); when there
 // is none, the lesson is run on its scenario (or on `data_file`), so names resolve and shapes agree.
 // Exercises and the mistake book: every problem the loader finds, then each good exercise is
-// evaluated on its lesson. A scenario: it loads (its first problem).
+// evaluated on its lesson. A scenario: it loads (its first problem). In every kind of file, a
+// control or bidi character in any string (ESC, CR, NUL, U+202E…) is a problem too, at its
+// file:line: the renderers would show it escaped, which is never what the author meant, so a file
+// holding one is not "ok" and validate's status is 1.
 validation validate_file(const std::string& path, const std::string& data_file = "");
 
 }  // namespace qkv

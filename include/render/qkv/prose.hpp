@@ -18,7 +18,15 @@ inline std::size_t utf8_length(unsigned char lead) {
     return 1;
 }
 
-// Joined again, a line break between two CJK characters is no space at all (Chinese has none).
+// Chinese punctuation carries its own space: "乘 V。FlashAttention" has none after the "。".
+inline bool full_width_mark(std::string_view ch) {
+    for (std::string_view m : {"，", "。", "、", "；", "：", "！", "？", "（", "）", "“", "”", "「", "」"})
+        if (ch == m) return true;
+    return false;
+}
+
+// Joined again, a line break between two CJK characters is no space at all (Chinese has none),
+// nor one next to Chinese punctuation.
 inline std::string join_lines(const std::vector<std::string>& lines) {
     std::string out;
     for (const auto& l : lines) {
@@ -26,8 +34,10 @@ inline std::string join_lines(const std::vector<std::string>& lines) {
             std::size_t last = out.size() - 1;
             while (last > 0 && (static_cast<unsigned char>(out[last]) & 0xC0) == 0x80) --last;
             bool wide_end = display_width(std::string_view(out).substr(last)) == 2;
-            bool wide_start = display_width(std::string_view(l).substr(0, utf8_length(static_cast<unsigned char>(l[0])))) == 2;
-            if (!(wide_end && wide_start)) out += ' ';
+            std::string_view first = std::string_view(l).substr(0, utf8_length(static_cast<unsigned char>(l[0])));
+            bool wide_start = display_width(first) == 2;
+            if (!(wide_end && wide_start) && !full_width_mark(std::string_view(out).substr(last)) && !full_width_mark(first))
+                out += ' ';
         }
         out += l;
     }

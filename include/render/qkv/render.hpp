@@ -8,12 +8,18 @@
 
 namespace qkv {
 
+// How many colours the terminal announced: 24-bit only with COLORTERM=truecolor/24bit, the
+// xterm-256color palette otherwise, and for the Linux console (TERM=linux) 16, where heatmaps
+// use shade characters instead.
+enum class color_depth { basic16, palette256, truecolor };
+
 struct render_options {
     lang language = lang::en;
     bool color = false;      // terminal colours (text only)
+    color_depth depth = color_depth::truecolor;  // which colours, when color is on
     int precision = 4;       // decimals shown
     bool full = false;       // never elide rows or columns
-    std::size_t width = 100; // the screen's columns, for eliding wide matrices (text)
+    std::size_t width = 100; // the screen's columns: prose wraps and wide matrices elide (text)
 };
 
 }  // namespace qkv

@@ -12,7 +12,8 @@
 
 namespace qkv {
 
-// Text made safe for HTML element content and quoted attribute values: & < > " ' escaped.
+// Text made safe for HTML element content and quoted attribute values: & < > " ' escaped, and
+// control characters written out (\x1b, \u202e) as in the terminal.
 std::string html_escape(std::string_view s);
 
 // The whole page. Weights get a background colour per cell (dark purple 0 → yellow 1) and the

@@ -1,4 +1,4 @@
-// The JSON trace of design.md, for other tools: every shown value in full precision.
+// The JSON trace, for other tools (numpy, PyTorch): every value a lesson shows, in full precision.
 #pragma once
 
 #include <cstdint>
@@ -17,9 +17,19 @@ using trace_json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std:
                                         std::uint64_t, float>;
 
 // {"lesson", "title", "lang", "scenario", "stages": [{"index", "id", "title", "formula", "text",
-//   "values": [{"name", "role", "shape", "row_labels", "col_labels", "data"}]}]}
-// Non-finite numbers (the -inf of a mask, an overflow) are the strings "-inf", "inf", "nan".
+//   "values": [{"name", "role", "shape", "row_labels", "col_labels", "data", "row_sums"?}],
+//   "steps"?: [{"label", "values": [{"name", "role", "shape", "row_labels", "col_labels", "data"}]}]}]}
+// "data" is a number, [rows][cols] or [heads][rows][cols]; "row_sums" (attention weights only) is
+// [n], or [h][n] for a stack; "steps" (only when a built-in recorded sub-steps, e.g. the tiles of
+// tiled attention) lists them in order. Non-finite numbers (the -inf of a mask, an overflow) are
+// the strings "-inf", "inf", "nan".
+// Throws input_error, before building anything, when the JSON of t would not fit in the memory
+// there is (MemAvailable, and what ulimit -v leaves): a DOM too large cannot even be unwound.
 trace_json json_of(const trace& t);
+
+// The numbers json_of(t) would write, and the check json_of makes with them.
+std::size_t json_cells(const trace& t);
+void check_json_fits(const trace& t);
 
 // json_of(t) as text; `indent` < 0 gives one line. A stray byte that is not UTF-8 in a lesson's
 // text is replaced, so that it does not cost the user the whole trace.

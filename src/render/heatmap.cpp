@@ -1,0 +1,107 @@
+// Heatmap cells and legend at the terminal's colour depth. Colours are viridis (dark purple →
+// teal → yellow): it reads on dark and light terminals alike and from the back of a classroom.
+#include "heatmap.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+namespace qkv::detail {
+namespace {
+
+struct rgb8 {
+    int r, g, b;
+};
+
+rgb8 viridis(float t) {
+    constexpr std::array<std::array<float, 3>, 3> stops{{{68, 1, 84}, {33, 145, 140}, {253, 231, 37}}};
+    std::size_t k = t < 0.5f ? 0 : 1;
+    float u = t < 0.5f ? t * 2 : (t - 0.5f) * 2;
+    auto mix = [&](int ch) { return static_cast<int>(std::lround(stops[k][ch] + u * (stops[k + 1][ch] - stops[k][ch]))); };
+    return {mix(0), mix(1), mix(2)};
+}
+
+// The nearest colour of the xterm-256color cube (16 + 36·r + 6·g + b, levels 0, 95, 135, …, 255).
+int palette_index(rgb8 c) {
+    auto level = [](int v) { return v < 48 ? 0 : v < 115 ? 1 : (v - 35) / 40; };
+    return 16 + 36 * level(c.r) + 6 * level(c.g) + level(c.b);
+}
+
+std::string background(rgb8 c, std::string_view text, color_depth d) {
+    if (d == color_depth::truecolor)
+        return fmt::format(fmt::bg(fmt::rgb(static_cast<std::uint8_t>(c.r), static_cast<std::uint8_t>(c.g),
+                                            static_cast<std::uint8_t>(c.b))), "{}", text);
+    return fmt::format("\x1b[48;5;{}m{}\x1b[0m", palette_index(c), text);
+}
+
+bool shades(const render_options& o) { return !o.color || o.depth == color_depth::basic16; }
+
+}  // namespace
+
+heat_scale choose_scale(const matrix& m) {
+    if (m.cols > 8) return heat_scale::per_row;
+    std::size_t faint_rows = 0, rows = 0;  // rows with a finite weight, and of those the faint ones
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        float top = -1;
+        for (std::size_t c = 0; c < m.cols; ++c)
+            if (std::isfinite(m(r, c))) top = std::max(top, m(r, c));
+        if (top >= 0) ++rows, faint_rows += top < 0.25f;
+    }
+    return 2 * faint_rows > rows ? heat_scale::per_row : heat_scale::fixed;
+}
+
+float heat_level(const matrix& m, std::size_t r, std::size_t c, heat_scale s) {
+    float w = m(r, c);
+    if (!std::isfinite(w)) return NAN;
+    float full = 1;
+    if (s == heat_scale::per_row) {
+        full = 0;
+        for (std::size_t k = 0; k < m.cols; ++k)
+            if (std::isfinite(m(r, k))) full = std::max(full, m(r, k));
+    }
+    return full > 0 ? std::clamp(w / full, 0.0f, 1.0f) : 0.0f;
+}
+
+std::string_view shade_glyph(float level) {
+    static constexpr std::array<std::string_view, 5> glyphs{" ", "░", "▒", "▓", "█"};
+    if (std::isnan(level)) return "!";
+    return glyphs[static_cast<std::size_t>(std::lround(std::clamp(level, 0.0f, 1.0f) * 4))];
+}
+
+std::string heat_cell(float level, std::size_t width, const render_options& o) {
+    if (shades(o) || std::isnan(level)) {
+        std::string out;
+        for (std::size_t i = 0; i < width; ++i) out += shade_glyph(level);
+        if (std::isnan(level) && o.color) return background({200, 30, 30}, out, o.depth);
+        return out;
+    }
+    return background(viridis(level), std::string(width, ' '), o.depth);
+}
+
+std::vector<std::string> heat_legend(heat_scale s, bool non_finite, const render_options& o) {
+    std::string ramp = "0 ";
+    for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) ramp += heat_cell(w, shades(o) ? 1 : 2, o);
+    lang l = o.language;
+    std::vector<std::string> out;
+    if (s == heat_scale::fixed) {
+        out.push_back(ramp + " 1");
+    } else {
+        out.push_back(ramp + " " + pick(l, "行最大值", "row max"));
+        out.push_back(pick(l, "（每行按自己的最大权重着色）", "(each row scaled to its own largest weight)"));
+    }
+    if (non_finite) out.push_back(heat_cell(NAN, 1, o) + " " + pick(l, "非数或无穷", "not a number (nan, inf)"));
+    return out;
+}
+
+bool has_non_finite(const matrix& m) {
+    for (std::size_t r = 0; r < m.rows; ++r)
+        for (std::size_t c = 0; c < m.cols; ++c)
+            if (!std::isfinite(m(r, c))) return true;
+    return false;
+}
+
+}  // namespace qkv::detail

@@ -1,0 +1,178 @@
+// Prose wrapped to a screen's width: a paragraph becomes a list of atoms (a latin word, or one CJK
+// character with the closing marks that follow it), each knowing whether a space came before it;
+// lines are filled greedily with them.
+#include "qkv/wrap.hpp"
+
+#include <algorithm>
+
+#include "qkv/display_width.hpp"
+#include "qkv/prose.hpp"
+
+namespace qkv {
+namespace {
+
+struct atom {
+    std::string text;
+    bool space_before = false;
+};
+
+// Marks that may not start a line: they stay with the character before them.
+bool closing_mark(std::string_view ch) {
+    static constexpr std::string_view marks[] = {"，", "。", "、", "；", "：", "！", "？", "）", "」", "』", "》",
+                                                 "】", "”", "’", "…", ",", ".", ";", ":", "!", "?", ")", "]"};
+    return std::find(std::begin(marks), std::end(marks), ch) != std::end(marks);
+}
+
+// "n = 3" and "exp(m − m_new)" read badly split at the operator: it holds on to both neighbours
+// (while the group stays short; a long formula still breaks).
+std::vector<atom> glue_operators(std::vector<atom> in) {
+    static constexpr std::string_view ops[] = {"=", "−", "-", "+", "×", "·", "≤", "≥", "<", ">", "→", "≈"};
+    std::vector<atom> out;
+    bool glue_next = false;
+    for (atom& a : in) {
+        bool op = std::find(std::begin(ops), std::end(ops), a.text) != std::end(ops);
+        if ((op || glue_next) && !out.empty() && display_width(out.back().text) + display_width(a.text) < 24)
+            out.back().text += (a.space_before ? " " : "") + a.text;
+        else out.push_back(std::move(a));
+        glue_next = op;
+    }
+    return out;
+}
+
+std::vector<atom> atoms_of(std::string_view text) {
+    std::vector<atom> out;
+    bool space = false, last_wide = false;
+    int open = 0;  // inside a short "[3, 4]", whose spaces do not break a line
+    for (std::size_t i = 0; i < text.size();) {
+        std::size_t n = std::min(detail::utf8_length(static_cast<unsigned char>(text[i])), text.size() - i);
+        std::string_view ch = text.substr(i, n);
+        i += n;
+        if (ch == " " || ch == "\t") {
+            space = true;
+            continue;
+        }
+        bool wide = display_width(ch) == 2;
+        bool in_shape = open > 0 && !out.empty() && out.back().text.size() < 32;
+        if (in_shape && space) out.back().text += ' ';
+        // Latin letters run on into a word; a CJK character is an atom of its own.
+        if (!out.empty() && (in_shape || (!space && (closing_mark(ch) || (!wide && !last_wide))))) out.back().text += ch;
+        else out.push_back({std::string(ch), space});
+        if (ch == "[") ++open;
+        if (ch == "]" && open > 0) --open;
+        last_wide = wide, space = false;
+    }
+    return glue_operators(std::move(out));
+}
+
+// An atom wider than a whole line, cut into pieces that fit.
+std::vector<std::string> cut(std::string_view s, std::size_t width) {
+    std::vector<std::string> out(1);
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        std::size_t n = std::min(detail::utf8_length(static_cast<unsigned char>(s[i])), s.size() - i);
+        std::size_t w = display_width(s.substr(i, n));
+        if (used + w > width && used > 0) out.emplace_back(), used = 0;
+        out.back() += s.substr(i, n), used += w, i += n;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> wrap_paragraph(std::string_view text, std::size_t width, std::string_view indent) {
+    width = std::max<std::size_t>(width, display_width(indent) + 8);
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t used = 0;
+    auto start_line = [&] {
+        lines.push_back(std::move(line));
+        line = std::string(indent), used = display_width(indent);
+    };
+    for (const atom& a : atoms_of(text)) {
+        std::size_t w = display_width(a.text);
+        std::size_t gap = a.space_before && used > 0 ? 1 : 0;
+        bool line_empty = line.size() == (lines.empty() ? 0 : indent.size());
+        if (!line_empty && used + gap + w > width) start_line(), gap = 0;
+        else if (line_empty) gap = 0;
+        if (used + w > width) {  // longer than a line: cut it
+            auto pieces = cut(a.text, width - std::max(used, display_width(indent)));
+            for (std::size_t k = 0; k < pieces.size(); ++k) {
+                if (k) start_line();
+                line += pieces[k], used += display_width(pieces[k]);
+            }
+            continue;
+        }
+        line += std::string(gap, ' ') + a.text, used += gap + w;
+    }
+    lines.push_back(std::move(line));
+    return lines;
+}
+
+namespace {
+
+std::size_t indent_of(std::string_view l) {
+    std::size_t a = l.find_first_not_of(" \t");
+    return a == std::string_view::npos ? l.size() : a;
+}
+
+// "1. ", "12. ", "- ", "* ", "• ": the width of the marker with its space, or 0.
+std::size_t list_marker(std::string_view l) {
+    if (l.starts_with("- ") || l.starts_with("* ")) return 2;
+    if (l.starts_with("• ")) return 2;
+    std::size_t d = 0;
+    while (d < l.size() && d < 3 && l[d] >= '0' && l[d] <= '9') ++d;
+    if (d > 0 && l.substr(d).starts_with(". ")) return d + 2;
+    return 0;
+}
+
+std::string trim(std::string_view l) {
+    std::size_t a = l.find_first_not_of(" \t\r");
+    if (a == std::string_view::npos) return {};
+    return std::string(l.substr(a, l.find_last_not_of(" \t\r") + 1 - a));
+}
+
+}  // namespace
+
+std::vector<std::string> reflow(std::string_view text, std::size_t width) {
+    std::vector<std::string> out, joined;  // joined: the lines of the paragraph or item being read
+    std::string indent;                    // the item's hanging indent ("" for a paragraph)
+    bool blank_pending = false;
+    auto flush = [&] {
+        if (joined.empty()) return;
+        auto lines = wrap_paragraph(detail::join_lines(joined), width, indent);
+        out.insert(out.end(), lines.begin(), lines.end());
+        joined.clear();
+    };
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = std::min(text.find('\n', start), text.size());
+        std::string_view l = text.substr(start, end - start);
+        start = end + 1;
+        std::size_t in = indent_of(l);
+        if (in == l.size()) {  // a blank line ends the paragraph
+            flush();
+            blank_pending = !out.empty();
+            continue;
+        }
+        bool continues_item = !joined.empty() && !indent.empty() && in == indent.size();
+        if (in > 0 && !continues_item) {  // a worked example or code: its own line, its own indent
+            flush();
+            std::string lead(l.substr(0, in)), body = trim(l);
+            if (blank_pending) out.emplace_back(), blank_pending = false;
+            if (in + display_width(body) <= width) {  // as written: its spacing may align columns
+                out.push_back(lead + body);
+                continue;
+            }
+            for (auto& w : wrap_paragraph(body, width > in ? width - in : 1, "  ")) out.push_back(lead + w);
+            continue;
+        }
+        if (in == 0 && (list_marker(l) || indent.size())) flush(), indent.clear();
+        if (blank_pending) out.emplace_back(), blank_pending = false;
+        if (in == 0 && list_marker(l)) indent.assign(list_marker(l), ' ');
+        joined.push_back(trim(l));
+    }
+    flush();
+    return out;
+}
+
+}  // namespace qkv
