@@ -554,6 +554,16 @@ BOOST_AUTO_TEST_CASE(an_escape_in_a_lesson_title_is_shown_escaped) {
     auto v = run_qkv({"validate", (dir / "01-evil.toml").string()});
     BOOST_TEST(v.status == 1);
     BOOST_TEST(v.out.find("01-evil.toml:3:") != std::string::npos);
+    // the same title in `qkv list`, on the full screen of --step/--present (a pipe: line mode),
+    // and in an error message that quotes it
+    auto list = run_qkv({"list"}, "", {{"QKV_LESSONS", dir.path.string()}});
+    BOOST_TEST(list.status == 0, list.err);
+    BOOST_TEST(!has_raw_control(list.out));
+    BOOST_TEST(list.out.find("Simplified\\x1b]0;pwned\\x07 \\u202eattention") != std::string::npos, list.out);
+    auto unknown = run_qkv({"lesson", "Simplified\x1b]0;\xe2\x80\xae"}, "", {{"QKV_LESSONS", dir.path.string()}});
+    BOOST_TEST(unknown.status == 2);
+    BOOST_TEST(!has_raw_control(unknown.err));
+    BOOST_TEST(unknown.err.find("\\u202e") != std::string::npos, unknown.err);
 }
 
 BOOST_AUTO_TEST_CASE(an_answer_with_control_characters_is_echoed_escaped) {

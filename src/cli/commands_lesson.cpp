@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/cli.hpp"
+#include "qkv/control_text.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/render_json.hpp"
 #include "qkv/presenter.hpp"
@@ -216,9 +217,10 @@ int cmd_list(const args& a) {
     for (const lesson& l : lessons) name_width = std::max(name_width, slug_of(l.file).size());
     for (const lesson& l : lessons) {
         std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
-        out += choice.format == "markdown" ? fmt::format("| {} | {} | {} |\n", l.number, l.title.in(o.language), l.stages.size())
+        const std::string title = escape_controls(l.title.in(o.language));  // a title is file content
+        out += choice.format == "markdown" ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
                                            : fmt::format("{:>3}  {:<{}}  {}  ({})\n", l.number, slug_of(l.file), name_width,
-                                                         l.title.in(o.language), stages);
+                                                         title, stages);
     }
     if (choice.format == "markdown") out = "| # | title | stages |\n|---|---|---|\n" + out;
     write_out(out);

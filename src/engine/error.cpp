@@ -1,6 +1,8 @@
 // Where an input error happened and what it is, as the one line main prints.
 #include "qkv/error.hpp"
 
+#include "qkv/control_text.hpp"
+
 #include <string_view>
 
 #include <fmt/format.h>
@@ -20,20 +22,9 @@ std::string source_loc::str() const {
 namespace {
 
 // Messages quote what the user gave, which may be binary: a control byte would cut what() short
-// (NUL), break the one line (newline) or drive the terminal (ESC), so each is written as \xNN.
-std::string escaped(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        auto b = static_cast<unsigned char>(c);
-        if ((b < 0x20 && c != '\t') || b == 0x7F) {
-            constexpr char hex[] = "0123456789abcdef";
-            out += {'\\', 'x', hex[b >> 4], hex[b & 0xF]};
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
+// (NUL), break the one line (newline) or drive the terminal (ESC), and a bidi control would turn
+// the line around, so each is written out (\x1b, \u202e) as the renderers write them.
+std::string escaped(const std::string& s) { return escape_controls(s); }
 
 // The first `bytes` bytes of s, or fewer so as not to end inside a UTF-8 character.
 std::string_view head(std::string_view s, std::size_t bytes) {

@@ -13,6 +13,7 @@
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/prose.hpp"
+#include "qkv/wrap.hpp"
 
 namespace qkv {
 namespace {
@@ -123,7 +124,7 @@ std::vector<std::string> body_lines(const stage_trace& s, const render_options& 
     body = pack(value_blocks(s, vo), cols);
     if (st.text && s.text.find_first_not_of(" \t\r\n") != std::string::npos) {
         std::size_t tw = std::min<std::size_t>(cols > 4 ? cols - 4 : cols, 78);
-        auto lines = wrap_words(s.text, tw);
+        auto lines = reflow(s.text, tw);
         std::size_t lw = 0;
         for (auto& l : lines) lw = std::max(lw, display_width(l));
         if (!body.empty()) body.emplace_back();

@@ -10,38 +10,13 @@
 #include <unistd.h>
 
 #include "qkv/display_width.hpp"
+#include "qkv/control_text.hpp"
 #include "qkv/prose.hpp"
+#include "qkv/wrap.hpp"
 #include "qkv/styled_text.hpp"
 
 namespace qkv {
 namespace {
-
-using detail::utf8_length;
-
-// A word, or one CJK character, and whether a space came before it.
-struct unit {
-    std::string text;
-    bool space_before = false;
-};
-
-std::vector<unit> units_of(std::string_view para) {
-    std::vector<unit> out;
-    bool space = false, in_word = false;
-    for (std::size_t i = 0; i < para.size();) {
-        std::size_t n = std::min(utf8_length(static_cast<unsigned char>(para[i])), para.size() - i);
-        std::string_view cp = para.substr(i, n);
-        i += n;
-        if (cp == " " || cp == "\t" || cp == "\n") {
-            space = true, in_word = false;
-            continue;
-        }
-        bool wide = display_width(cp) == 2;
-        if (wide || !in_word) out.push_back({std::string(cp), space});
-        else out.back().text += cp;
-        in_word = !wide, space = false;
-    }
-    return out;
-}
 
 // The keys on the left, the state on the right (with how far the body scrolls).
 std::string bottom_line(const frame_parts& p, std::size_t cols, const frame_state& st, bool color) {
@@ -114,26 +89,6 @@ std::vector<std::string> help_panel(lang l, key_set keys, std::size_t cols, bool
     return lines;
 }
 
-std::vector<std::string> wrap_words(std::string_view text, std::size_t w) {
-    std::vector<std::string> out;
-    for (const auto& p : detail::paragraphs(text)) {
-        if (!out.empty()) out.emplace_back();
-        std::string line;
-        std::size_t used = 0;
-        for (const unit& u : units_of(p)) {
-            std::size_t uw = display_width(u.text);
-            std::size_t sep = used > 0 && u.space_before ? 1 : 0;
-            if (used > 0 && used + sep + uw > w) {
-                out.push_back(line), line.clear(), used = 0, sep = 0;
-            }
-            if (sep) line += ' ';
-            line += u.text, used += sep + uw;
-        }
-        if (!line.empty()) out.push_back(clip(line, w));
-    }
-    return out;
-}
-
 std::vector<std::string> fit_lines(const std::vector<std::string>& lines, std::size_t cols) {
     std::vector<std::string> out;
     for (const auto& l : lines) {
@@ -143,26 +98,12 @@ std::vector<std::string> fit_lines(const std::vector<std::string>& lines, std::s
         }
         std::size_t indent = l.find_first_not_of(' ');  // a wrapped line keeps the indent it had
         if (indent == std::string::npos || indent > cols / 2) indent = 0;
-        for (auto& w : wrap_words(l, cols - indent)) out.push_back(std::string(indent, ' ') + w);
+        for (auto& w : wrap_paragraph(l.substr(indent), cols - indent)) out.push_back(std::string(indent, ' ') + w);
     }
     return out;
 }
 
-std::string printable(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        auto u = static_cast<unsigned char>(s[i]);
-        bool c1 = u == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-                  static_cast<unsigned char>(s[i + 1]) <= 0x9F;  // U+0080-U+009F: controls too
-        if (u < 0x20 || u == 0x7F || c1) {
-            out += "�";
-            if (c1) ++i;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
+std::string printable(std::string_view s) { return escape_controls(s); }
 
 bool draw_frame(int fd, const std::vector<std::string>& lines, bool escapes) {
     std::string frame = escapes ? "\x1b[H\x1b[2J" : "";

@@ -11,6 +11,7 @@
 #include "qkv/navigation.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/screen_frame.hpp"
+#include "qkv/wrap.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/terminal.hpp"
 
@@ -38,7 +39,7 @@ std::vector<std::string> stage_body(const stage_trace& s, const render_options& 
         body.assign(formula.begin() + static_cast<long>(formula_room(rows) - 1), formula.end());
         body.emplace_back();
     }
-    for (const auto& l : wrap_words(s.text, cols > 1 ? cols - 1 : cols)) body.push_back(printable(l));
+    for (const auto& l : reflow(s.text, cols > 1 ? cols - 1 : cols)) body.push_back(printable(l));
     trace one;
     one.stages.push_back(s);
     one.stages.back().formula.clear(), one.stages.back().text.clear();

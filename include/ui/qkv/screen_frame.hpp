@@ -43,13 +43,11 @@ bool at_bottom(const frame_state& st);
 // The keys of key_list in two columns, as body lines (centred in `cols` when asked).
 std::vector<std::string> help_panel(lang l, key_set keys, std::size_t cols, bool centre);
 
-// Prose broken at spaces between words, anywhere between CJK characters, to `w` columns.
-std::vector<std::string> wrap_words(std::string_view text, std::size_t w);
-
 // Lines that fit `cols`: a plain line too wide is wrapped at words, a styled one (a table) clipped.
 std::vector<std::string> fit_lines(const std::vector<std::string>& lines, std::size_t cols);
 
-// Text from a lesson file for the head: control characters shown as "�", never sent to the terminal.
+// Text from a file or an argument for the screen: control and bidi characters written out (\x1b,
+// \u202e), never sent to the terminal.
 std::string printable(std::string_view s);
 
 // The screen in one write, so it never shows half drawn: home and clear, then the lines; without
