@@ -206,4 +206,30 @@ bool stage_cursor::go(long k) {
     return true;
 }
 
+stage_move stage_moves::apply(const command& c, std::string& note, lang l) {
+    bool moved = false;
+    switch (c.a) {
+        case action::next:
+            if (at.at_end()) {
+                if (end_shown) return stage_move::leave;  // a second "next" at the end leaves
+                end_shown = true;
+                return stage_move::stayed;
+            }
+            moved = at.next();
+            break;
+        case action::back: moved = at.back(); break;
+        case action::go:
+            moved = at.go(c.stage);
+            if (!moved) note = fmt::format("{} (1–{})", tr(l, "no such stage"), at.stages_here());
+            break;
+        default: break;
+    }
+    if (moved) end_shown = false;
+    return moved ? stage_move::moved : stage_move::stayed;
+}
+
+std::string stage_moves::end_status(lang l) const {
+    return end_shown ? pick(l, "结束 · n 或 q 退出", "end · n or q leaves") : std::string(tr(l, "end of lesson"));
+}
+
 }  // namespace qkv

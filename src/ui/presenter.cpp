@@ -103,23 +103,9 @@ private:
                     restart_clock();
                     return true;
                 }
-                [[fallthrough]];
-            case action::next:
-                if (at_.at_end()) {
-                    if (end_shown_) return false;  // a second "next" at the end leaves
-                    end_shown_ = true;
-                    return true;
-                }
-                at_.next();
-                moved();
-                return true;
-            case action::back:
-                if (at_.back()) moved();
-                return true;
-            case action::go:
-                if (at_.go(c.stage)) moved();
-                else note_ = fmt::format("{} (1–{})", tr(o_.language, "no such stage"), at_.stages_here());
-                return true;
+                return move(command{action::next});  // --auto's clock, or space without --auto
+            case action::next: case action::back: case action::go:
+                return move(c);
             case action::help: st_.help = true; return true;
             case action::text: st_.text = !st_.text; return true;
             case action::redraw: case action::none: return true;
@@ -129,20 +115,19 @@ private:
         }
     }
 
-    // On a new stage: from the top, out of help, and a fresh --auto period.
-    void moved() {
-        st_.scroll = 0, st_.help = false;
-        end_shown_ = false;
-        restart_clock();
+    // next, back, g K; on a new stage: from the top, out of help, and a fresh --auto period.
+    bool move(const command& c) {
+        const stage_move m = moves_.apply(c, note_, o_.language);
+        if (m == stage_move::moved) st_.scroll = 0, st_.help = false, restart_clock();
+        return m != stage_move::leave;
     }
 
     std::string status() const {
         if (!prompt_.empty()) return prompt_;
         if (!note_.empty()) return note_;
-        if (at_.at_end()) return std::string(end_shown_ ? pick(o_.language, "结束 · n 或 q 退出", "end · n or q leaves")
-                                                        : tr(o_.language, "end of lesson"));
+        if (at_.at_end()) return moves_.end_status(o_.language);
         if (p_.auto_seconds <= 0) return "";
-        if (paused_) return (pick(o_.language, "已暂停 · 空格继续", "paused · space goes on"));
+        if (paused_) return pick(o_.language, "已暂停 · 空格继续", "paused · space goes on");
         return fmt::format("{} {:g}s · {}", pick(o_.language, "自动", "auto"), p_.auto_seconds, pick(o_.language, "空格暂停", "space pauses"));
     }
 
@@ -162,8 +147,9 @@ private:
     bool escapes_;  // the terminal takes cursor and screen escapes
     terminal::raw_mode raw_;
     stage_cursor at_;
+    stage_moves moves_{at_};
     frame_state st_;
-    bool paused_ = false, end_shown_ = false;
+    bool paused_ = false;
     clock::time_point deadline_;
     std::string line_, prompt_, note_;
 };

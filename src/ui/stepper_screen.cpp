@@ -100,23 +100,9 @@ private:
         switch (c.a) {
             case action::page_or_next:
                 if (!at_bottom(st_)) return scroll_body(st_, action::page_down);
-                [[fallthrough]];
-            case action::next:
-                if (at_.at_end()) {
-                    if (end_shown_) return false;  // a second "next" at the end leaves
-                    end_shown_ = true;
-                    return true;
-                }
-                at_.next();
-                moved();
-                return true;
-            case action::back:
-                if (at_.back()) moved();
-                return true;
-            case action::go:
-                if (at_.go(c.stage)) moved();
-                else note_ = fmt::format("{} (1–{})", tr(o_.language, "no such stage"), at_.stages_here());
-                return true;
+                return move(command{action::next});
+            case action::next: case action::back: case action::go:
+                return move(c);
             case action::help: st_.help = true; return true;
             case action::redraw: case action::none: return true;
             default:
@@ -125,16 +111,18 @@ private:
         }
     }
 
-    void moved() {
-        st_.scroll = 0;
-        end_shown_ = false;
+    // next, back, g K; a new stage opens at its top.
+    bool move(const command& c) {
+        const stage_move m = moves_.apply(c, note_, o_.language);
+        if (m == stage_move::moved) st_.scroll = 0;
+        return m != stage_move::leave;
     }
 
     std::string status() const {
         if (!prompt_.empty()) return prompt_;
         if (!note_.empty()) return note_;
         if (at_.at_end() && at_bottom(st_))
-            return end_shown_ ? pick(o_.language, "结束 · n 或 q 退出", "end · n or q leaves") : std::string(tr(o_.language, "end of lesson"));
+            return moves_.end_status(o_.language);
         return "";
     }
 
@@ -192,8 +180,8 @@ private:
     int in_, out_;
     terminal::raw_mode raw_;
     stage_cursor at_;
+    stage_moves moves_{at_};
     frame_state st_;
-    bool end_shown_ = false;
     std::string prompt_, note_;
     std::size_t cached_at_ = static_cast<std::size_t>(-1), cached_cols_ = 0, cached_rows_ = 0;
     std::vector<std::string> body_;

@@ -90,4 +90,15 @@ private:
     std::size_t i_ = 0;
 };
 
+// What next, back and g K do in both full-screen modes: the cursor moves (then the mode resets its
+// scroll), a second next at the end leaves, a stage that is not there is a note for the status line.
+enum class stage_move { stayed, moved, leave };
+struct stage_moves {
+    stage_cursor& at;
+    bool end_shown = false;  // the end was announced; one more next leaves
+    stage_move apply(const command& c, std::string& note, lang l);
+    // The status line at the end of the last stage.
+    std::string end_status(lang l) const;
+};
+
 }  // namespace qkv
