@@ -578,6 +578,15 @@ BOOST_AUTO_TEST_CASE(json_too_large_for_the_memory_is_refused_in_one_line) {
     qkv::test::scratch_dir dir{"big-json"};
     write_file(dir / "big.toml", big_scenario());
     const std::string data = (dir / "big.toml").string();
+    auto small = run_qkv({"lesson", "3", "--format", "json"});  // the lessons themselves still print JSON
+    BOOST_TEST(small.status == 0);
+    BOOST_TEST(nlohmann::json::parse(small.out)["lesson"].get<int>() == 3);
+#if defined(__SANITIZE_ADDRESS__)
+    // AddressSanitizer reserves terabytes of address space for its shadow: under a 1 GiB RLIMIT_AS
+    // the sanitized qkv cannot even start, so the limit is tested by the plain build only.
+    BOOST_TEST_MESSAGE("built with AddressSanitizer: the memory-limit part is left to the plain build");
+    return;
+#endif
     // 1 GiB: enough to run the lesson (text works), far too little for 1.8 GiB of JSON.
     auto [status, said] = run_with_memory_limit({"lesson", "1", "--data", data, "--format", "json"}, rlim_t(1) << 30);
     BOOST_TEST(status == 2);
@@ -586,7 +595,4 @@ BOOST_AUTO_TEST_CASE(json_too_large_for_the_memory_is_refused_in_one_line) {
     BOOST_TEST(said.find("GiB") != std::string::npos);
     auto text = run_with_memory_limit({"lesson", "1", "--data", data, "--format", "text"}, rlim_t(1) << 30);
     BOOST_TEST(text.first == 0, text.second);
-    auto small = run_qkv({"lesson", "3", "--format", "json"});  // the lessons themselves still print JSON
-    BOOST_TEST(small.status == 0);
-    BOOST_TEST(nlohmann::json::parse(small.out)["lesson"].get<int>() == 3);
 }
