@@ -41,7 +41,7 @@ render_options resolve(output_choice c) {
     if (c.format.empty()) c.format = "text";
     if (c.color.empty()) c.color = "auto";
     if (c.format != "text" && c.format != "json") throw usage_error(fmt::format("--format must be text or json, not '{}'", c.format));
-    c.format = "text";  // resolve_output knows text, markdown and json; these commands only text and json
+    c.format = "text";  // resolve_output knows text, markdown, json and html; these commands only text and json
     return resolve_output(c);
 }
 
