@@ -13,9 +13,9 @@ namespace qkv {
 
 const bilingual& command_text(std::string_view name, std::string_view key) {
     static std::map<std::string, std::map<std::string, bilingual, std::less<>>, std::less<>> files;
+    const std::string path = (std::filesystem::path(lessons_dir()) / "prose" / (std::string(name) + ".toml")).string();
     auto file = files.find(name);
     if (file == files.end()) {
-        const std::string path = (std::filesystem::path(lessons_dir()) / "prose" / (std::string(name) + ".toml")).string();
         const toml_document doc = read_toml_file(path, "prose file");
         const toml_reader reader(doc);
         std::map<std::string, bilingual, std::less<>> texts;
@@ -24,8 +24,7 @@ const bilingual& command_text(std::string_view name, std::string_view key) {
     }
     auto text = file->second.find(key);
     if (text == file->second.end())
-        throw input_error(source_loc{(std::filesystem::path(lessons_dir()) / "prose" / (std::string(name) + ".toml")).string(), 0, 0},
-                          fmt::format("no text '{}'", key));
+        throw input_error(source_loc{path, 0, 0}, fmt::format("no text '{}'", key));
     return text->second;
 }
 

@@ -21,11 +21,6 @@ std::string source_loc::str() const {
 
 namespace {
 
-// Messages quote what the user gave, which may be binary: a control byte would cut what() short
-// (NUL), break the one line (newline) or drive the terminal (ESC), and a bidi control would turn
-// the line around, so each is written out (\x1b, \u202e) as the renderers write them.
-std::string escaped(const std::string& s) { return escape_controls(s); }
-
 // The first `bytes` bytes of s, or fewer so as not to end inside a UTF-8 character.
 std::string_view head(std::string_view s, std::size_t bytes) {
     if (s.size() <= bytes) return s;
@@ -54,7 +49,10 @@ std::string clipped(const std::string& s) {
     return fmt::format("{} … {}", head(out, start_kept), out.substr(from));
 }
 
-std::string printable(const std::string& s) { return clipped(escaped(s)); }
+// Messages quote what the user gave, which may be binary: a control byte would cut what() short
+// (NUL), break the one line (newline) or drive the terminal (ESC), and a bidi control would turn
+// the line around, so each is written out (\x1b, \u202e) as the renderers write them.
+std::string printable(const std::string& s) { return clipped(escape_controls(s)); }
 
 // "LOC: message", or just the message when we do not know the file.
 std::string with_location(const source_loc& where, const std::string& message) {

@@ -2,6 +2,7 @@
 // renderer, one value at a time (render_value_lines), so the slide shows the same numbers as
 // `qkv lesson`; here they are only packed and centred.
 #include "qkv/present_frame.hpp"
+#include "qkv/control_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,22 +89,22 @@ std::vector<std::string> head_lines(const trace& t, const stage_trace& s, const 
                                     std::size_t cols, bool roomy) {
     const bool c = o.color;
     std::vector<std::string> head;
-    std::string where = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + printable(t.title);
-    std::string right = t.scenario.empty() ? "" : printable(t.scenario) + " ";
+    std::string where = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + escape_controls(t.title);
+    std::string right = t.scenario.empty() ? "" : escape_controls(t.scenario) + " ";
     std::size_t room = cols > visible_width(right) + 2 ? cols - visible_width(right) - 2 : 0;
     head.push_back(pad_to(styled(clip(" " + where, room), fmt::emphasis::faint, c), room) + "  " + right);
     head.push_back(progress_bar(static_cast<std::size_t>(s.index), t.stage_count ? t.stage_count : t.stages.size(), cols, c));
     head.emplace_back();
     if (roomy) head.emplace_back();
     // The title stands out by weight, colour and a rule under it: a terminal has one font size.
-    std::string title = clip(printable(s.title), cols - 2);
+    std::string title = clip(escape_controls(s.title), cols - 2);
     head.push_back(centred(styled(title, fmt::emphasis::bold | fmt::fg(fmt::terminal_color::bright_white), c), cols));
     std::string rule;
     for (std::size_t i = 0; i < visible_width(title); ++i) rule += "━";
     head.push_back(centred(styled(rule, fmt::fg(fmt::terminal_color::cyan), c), cols));
     head.emplace_back();
     std::vector<std::string> formula = split_lines(s.formula);
-    for (auto& f : formula) f = printable(f);
+    for (auto& f : formula) f = escape_controls(f);
     while (!formula.empty() && formula.back().find_first_not_of(" \t") == std::string::npos) formula.pop_back();
     std::size_t fw = 0;
     for (auto& f : formula) fw = std::max(fw, visible_width(f));
@@ -128,7 +129,7 @@ std::vector<std::string> body_lines(const stage_trace& s, const render_options& 
         std::size_t lw = 0;
         for (auto& l : lines) lw = std::max(lw, display_width(l));
         if (!body.empty()) body.emplace_back();
-        for (auto& l : lines) body.push_back(std::string((cols - lw) / 2, ' ') + styled(printable(l), fmt::emphasis::faint, o.color));
+        for (auto& l : lines) body.push_back(std::string((cols - lw) / 2, ' ') + styled(escape_controls(l), fmt::emphasis::faint, o.color));
     }
     return body;
 }

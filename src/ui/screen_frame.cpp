@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "qkv/display_width.hpp"
-#include "qkv/control_text.hpp"
 #include "qkv/prose.hpp"
 #include "qkv/wrap.hpp"
 #include "qkv/styled_text.hpp"
@@ -102,8 +101,6 @@ std::vector<std::string> fit_lines(const std::vector<std::string>& lines, std::s
     }
     return out;
 }
-
-std::string printable(std::string_view s) { return escape_controls(s); }
 
 bool draw_frame(int fd, const std::vector<std::string>& lines, bool escapes) {
     std::string frame = escapes ? "\x1b[H\x1b[2J" : "";

@@ -2,6 +2,7 @@
 // body, and redraws the whole screen every time (so a resize leaves nothing behind). The body is
 // the text renderer's own output for the stage; the frame is the one the presenter draws in.
 #include "qkv/stepper_screen.hpp"
+#include "qkv/control_text.hpp"
 
 #include <algorithm>
 
@@ -24,7 +25,7 @@ std::size_t formula_room(std::size_t rows) { return std::max<std::size_t>(rows /
 // The formula's lines, indented as `qkv lesson` prints them, control characters made visible.
 std::vector<std::string> formula_lines(const stage_trace& s, std::size_t cols) {
     std::vector<std::string> out;
-    for (const auto& f : split_lines(s.formula)) out.push_back(clip("    " + printable(f), cols));
+    for (const auto& f : split_lines(s.formula)) out.push_back(clip("    " + escape_controls(f), cols));
     while (!out.empty() && plain(out.back()).find_first_not_of(' ') == std::string::npos) out.pop_back();
     return out;
 }
@@ -39,7 +40,7 @@ std::vector<std::string> stage_body(const stage_trace& s, const render_options& 
         body.assign(formula.begin() + static_cast<long>(formula_room(rows) - 1), formula.end());
         body.emplace_back();
     }
-    for (const auto& l : reflow(s.text, cols > 1 ? cols - 1 : cols)) body.push_back(printable(l));
+    for (const auto& l : reflow(s.text, cols > 1 ? cols - 1 : cols)) body.push_back(escape_controls(l));
     trace one;
     one.stages.push_back(s);
     one.stages.back().formula.clear(), one.stages.back().text.clear();
@@ -130,12 +131,12 @@ private:
     std::vector<std::string> head(const trace& t, const stage_trace& s, std::size_t cols, std::size_t rows) const {
         const bool c = o_.color;
         std::vector<std::string> out;
-        std::string where = fmt::format(fmt::runtime(tr(o_.language, "Lesson {}")), t.lesson) + " · " + printable(t.title);
-        std::string right = t.scenario.empty() ? "" : printable(t.scenario);
+        std::string where = fmt::format(fmt::runtime(tr(o_.language, "Lesson {}")), t.lesson) + " · " + escape_controls(t.title);
+        std::string right = t.scenario.empty() ? "" : escape_controls(t.scenario);
         std::size_t room = cols > visible_width(right) + 2 ? cols - visible_width(right) - 2 : 0;
         out.push_back(pad_to(styled(clip(where, room), fmt::emphasis::faint, c), room) + "  " + right);
         std::string counter = fmt::format("{}/{}  ", at_.stage() + 1, at_.stages_here());
-        out.push_back(styled(clip(counter + printable(s.title), cols), fmt::emphasis::bold, c));
+        out.push_back(styled(clip(counter + escape_controls(s.title), cols), fmt::emphasis::bold, c));
         auto formula = formula_lines(s, cols);
         if (formula.size() > formula_room(rows)) {  // the rest opens the body
             formula.resize(formula_room(rows) - 1);

@@ -46,10 +46,6 @@ std::vector<std::string> help_panel(lang l, key_set keys, std::size_t cols, bool
 // Lines that fit `cols`: a plain line too wide is wrapped at words, a styled one (a table) clipped.
 std::vector<std::string> fit_lines(const std::vector<std::string>& lines, std::size_t cols);
 
-// Text from a file or an argument for the screen: control and bidi characters written out (\x1b,
-// \u202e), never sent to the terminal.
-std::string printable(std::string_view s);
-
 // The screen in one write, so it never shows half drawn: home and clear, then the lines; without
 // escapes (TERM=dumb) only the lines, each ended. False when the output is gone.
 bool draw_frame(int fd, const std::vector<std::string>& lines, bool escapes);
