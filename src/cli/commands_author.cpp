@@ -123,6 +123,7 @@ int cmd_validate(const args& a) {
         validation v = validate_file(f, data);
         if (v.problems.empty()) out += fmt::format("{}: ok ({})\n", f, v.summary);
         for (const problem& p : v.problems) out += p.str() + "\n";
+        for (const problem& w : v.warnings) out += w.str() + "\n";
         problems += v.problems.size();
         bad_files += !v.problems.empty();
     }

@@ -120,11 +120,14 @@ int cmd_exercises(const args& a) {
     for (const exercise& e : set.all)
         if (!only || e.lesson == only) list.push_back(&e);
     if (list.empty()) throw usage_error(fmt::format("lesson {} has no exercises; qkv exercises lists them all", only));
+    // each question quotes its own run (its lesson on its scenario)
+    std::map<std::string, std::string> questions;
+    for (const exercise* e : list) questions[e->id] = exercise_words(e->question, *e, run_exercise(*e, o.language), o.language);
     if (choice.format == "json") {
         ojson arr = ojson::array();
         for (const exercise* e : list)
             arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
-                           {"question", e->question.in(o.language)}, {"status", status_name(p.of(e->id).state)}});
+                           {"question", questions[e->id]}, {"status", status_name(p.of(e->id).state)}});
         write_out(ojson{{"exercises", arr}}.dump(2) + "\n");
         return 0;
     }
@@ -140,7 +143,7 @@ int cmd_exercises(const args& a) {
         for (; i < end; ++i) {
             const exercise& e = *list[i];
             out += fmt::format("  {:<5} {} {} {}\n", e.id, pad(kind_word(o.language, e.kind), 7),
-                               pad(status_word(o.language, p.of(e.id).state), 10), first_line(e.question.in(o.language), 56));
+                               pad(status_word(o.language, p.of(e.id).state), 10), first_line(questions[e.id], 56));
         }
         out += "\n";
     }
@@ -167,15 +170,15 @@ int cmd_exercise(const args& a) {
     exercise_set set = load_exercises(exercises_dir());
     const exercise& e = need_exercise(set, id);
     lang l = o.language;
-    std::optional<exercise_run> run;  // only when there are values to show
-    if (!e.shows.empty()) run = run_exercise(e, l, data);
+    exercise_run run = run_exercise(e, l, data);  // the numbers the question quotes and shows
     std::string out = fmt::format("{} {} · {} · {}", pick(l, "练习", "Exercise"), e.id,
                                   fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
-    if (run) out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run->run.t.scenario));
-    out += fmt::format("\n\n{}\n", escape_controls(e.question.in(l), true));
+    if (!e.shows.empty()) out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run.run.t.scenario));
+    out += fmt::format("\n\n{}\n", escape_controls(exercise_words(e.question, e, run, l), true));
     for (std::size_t i = 0; i < e.choices.size(); ++i)
-        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i), escape_controls(e.choices[i].in(l)));
-    if (run) out += values_text(e.shows, run->run.ws, o);
+        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
+                           escape_controls(exercise_words(e.choices[i], e, run, l)));
+    if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
     const progress record = open_progress(progress_path());  // kept alive: mine refers into it
     const exercise_progress& mine = record.of(e.id);
     out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
@@ -270,7 +273,7 @@ int cmd_check(const args& all) {
     std::string out;
     if (v.correct) {
         out = fmt::format("✓ {}\n{}\n{}\n{}\n", pick(l, "正确！", "Right!"), expected_text(e, run, o),
-                          pick(l, "解题过程：", "Worked solution:"), escape_controls(e.solution.in(l), true));
+                          pick(l, "解题过程：", "Worked solution:"), escape_controls(exercise_words(e.solution, e, run, l), true));
     } else {
         out = fmt::format("✗ {}\n", pick(l, "还不对。", "Not right yet."));
         for (const std::string& line : explain(v, e, ans, run, set.book, l, o.precision)) out += escape_controls(line) + "\n";
@@ -296,6 +299,7 @@ int cmd_hint(const args& a) {
     lang l = resolve(choice).language;
     exercise_set set = load_exercises(exercises_dir());
     const exercise& e = need_exercise(set, id);
+    exercise_run run = run_exercise(e, l);  // the numbers the hint quotes; a failure records nothing
     std::string path = progress_path();
     progress p = open_progress(path);
     exercise_progress& mine = p.by_id[e.id];
@@ -303,8 +307,8 @@ int cmd_hint(const args& a) {
     if (more) ++mine.hints;
     save_progress(p, path);
     std::size_t shown = static_cast<std::size_t>(mine.hints);
-    std::string out = fmt::format("{} {}/{} · {} {}\n{}\n", pick(l, "提示", "Hint"), shown, e.hints.size(),
-                                  pick(l, "练习", "exercise"), e.id, escape_controls(e.hints[shown - 1].in(l), true));
+    std::string out = fmt::format("{} {}/{} · {} {}\n{}\n", pick(l, "提示", "Hint"), shown, e.hints.size(), pick(l, "练习", "exercise"),
+                                  e.id, escape_controls(exercise_words(e.hints[shown - 1], e, run, l), true));
     if (!more) out += pick(l, "（这是最后一个提示了。）\n", "(That was the last hint.)\n");
     write_out(out);
     return 0;

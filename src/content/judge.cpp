@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "qkv/error.hpp"
+#include "qkv/quote.hpp"
 
 namespace qkv {
 namespace {
@@ -74,6 +75,10 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
         }
     }
     return r;
+}
+
+std::string exercise_words(const bilingual& text, const exercise& e, const exercise_run& r, lang language) {
+    return fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id);
 }
 
 exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file) {
@@ -179,7 +184,7 @@ std::vector<std::string> explain(const verdict& v, const exercise& e, const answ
     switch (e.kind) {
     case answer_kind::choice:
         out.push_back(fmt::format(fmt::runtime(pick(w.l, "{} 不对。", "{} is not right.")), a.choice));
-        if (auto it = e.why_not.find(a.choice); it != e.why_not.end()) out.push_back(it->second.in(language));
+        if (auto it = e.why_not.find(a.choice); it != e.why_not.end()) out.push_back(exercise_words(it->second, e, r, language));
         break;
     case answer_kind::shape: explain_shape(out, w, v, a); break;
     case answer_kind::number:

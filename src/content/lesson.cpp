@@ -101,7 +101,7 @@ void read_stages(const toml_reader& rd, const toml::table& doc, lesson& l) {
 lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
     toml_reader rd(doc, problems);
     const std::string& path = doc.file;
-    rd.only_keys(doc.table, {"number", "title", "scenario", "stage", "exercise"}, "lesson");
+    rd.only_keys(doc.table, {"number", "title", "scenario", "min_tokens", "stage", "exercise"}, "lesson");
     lesson l;
     l.file = path;
     const toml::node* num = doc.table.get("number");
@@ -112,6 +112,12 @@ lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
     if (auto title = bilingual_of(rd, doc.table, "title", "lesson")) l.title = *title;
     if (doc.table.contains("scenario"))
         if (auto scen = rd.required_string(doc.table, "scenario", "lesson")) l.scenario = *scen;
+    if (const toml::node* least = doc.table.get("min_tokens")) {
+        if (!least->is_integer() || least->as_integer()->get() < 1 || least->as_integer()->get() > 64)
+            rd.report(rd.at(*least), "lesson: 'min_tokens' must be an integer from 1 to 64");
+        else
+            l.min_tokens = static_cast<std::size_t>(least->as_integer()->get());
+    }
     read_stages(rd, doc.table, l);
     return l;
 }

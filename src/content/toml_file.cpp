@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "qkv/quote.hpp"
+
 namespace qkv {
 
 std::string problem::str() const {
@@ -116,14 +118,22 @@ std::optional<bilingual> toml_reader::text(const toml::node& n, std::string_view
         return std::nullopt;
     }
     bool ok = only_keys(*t, {"zh", "en"}, what);
-    auto language = [&](std::string_view key, std::string_view name) -> std::string {
+    bilingual out;
+    auto language = [&](std::string_view key, std::string_view name, source_loc& where) -> std::string {
         const toml::node* s = t->get(key);
         if (!s) report(at(*t), fmt::format("{}: the {} text is missing", what, name));
-        auto out = s ? string(*s, fmt::format("{}: '{}'", what, key)) : std::nullopt;
-        ok = ok && out;
-        return out.value_or("");
+        auto text = s ? string(*s, fmt::format("{}: '{}'", what, key)) : std::nullopt;
+        ok = ok && text;
+        if (!text) return "";
+        where = content_start(*s);
+        for (problem& p : quote_problems(*text, where)) {
+            report(p.where, fmt::format("{} ({}): {}", what, key, p.message));
+            ok = false;
+        }
+        return *text;
     };
-    bilingual out{language("zh", "Chinese (zh)"), language("en", "English (en)")};
+    out.zh = language("zh", "Chinese (zh)", out.zh_at);
+    out.en = language("en", "English (en)", out.en_at);
     if (!ok) return std::nullopt;
     auto blank = [](const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; };
     if (blank(out.zh) || blank(out.en)) {

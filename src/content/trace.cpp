@@ -9,6 +9,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/quote.hpp"
 
 namespace qkv {
 namespace {
@@ -74,8 +75,6 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
     stage_trace out;
     out.index = static_cast<int>(index);
     out.id = st.id;
-    out.title = st.title.in(language);
-    out.text = st.text.in(language);
     out.formula = st.f.source;
     std::vector<std::string> show = st.show.empty() ? default_show(st, ws) : st.show;
 
@@ -90,6 +89,10 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
         ws[stmt.target] = std::move(v);
         assigned.insert(stmt.target);
     }
+    // the words after the numbers: what the text quotes is what this stage computed
+    std::string context = fmt::format("lesson {}, stage '{}'", l.number, st.id);
+    out.title = fill_quotes(st.title.in(language), st.title.at(language), ws, context);
+    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context);
     for (const std::string& name : show) {
         auto it = ws.find(name);
         if (it == ws.end())
@@ -112,6 +115,10 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     lesson_run r;
     r.ws = initial_workspace(s);
     check_needs(l, s, r.ws);
+    if (s.tokens.size() < l.min_tokens)
+        throw input_error(source_loc{s.file, 0, 0},
+                          fmt::format("lesson {} needs at least {} tokens; this sentence has {}", l.number, l.min_tokens,
+                                      s.tokens.size()));
     r.t.lesson = l.number;
     r.t.title = l.title.in(language);
     r.t.language = language;

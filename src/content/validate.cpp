@@ -11,7 +11,9 @@
 #include "qkv/exercise.hpp"
 #include "qkv/judge.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/quote.hpp"
 #include "qkv/scenario.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "qkv/trace.hpp"
 
 namespace qkv {
@@ -32,18 +34,53 @@ std::string scenario_for(const lesson& l, const std::string& data_file) {
     return fs::exists(in_data) || !fs::exists(beside) ? in_data.string() : beside.string();
 }
 
+// The decimals written into texts instead of quoted from the run, in both languages.
+void warn_decimals(const bilingual& text, std::vector<problem>& out) {
+    for (lang l : {lang::zh, lang::en})
+        for (problem& p : bare_decimals(text.in(l), text.at(l))) out.push_back(std::move(p));
+}
+
+// The sentences a learner may type, as `--tokens` makes them: the fewest tokens the lesson
+// accepts and the most qkv promises (64), with the scenario's d_model and heads. A quote or a
+// formula that only works on the lesson's own sentence (row 3 of a 2-token sentence) shows here.
+void run_on_other_sentences(const lesson& l, const scenario& own, validation& v) {
+    std::size_t d_model = own.matrices.at("X").cols;
+    std::size_t heads = own.heads.value_or(d_model % 2 == 0 ? 2 : 1);
+    for (std::size_t n : {l.min_tokens, std::size_t{64}}) {
+        scenario_spec spec{{}, d_model, heads, 1};
+        for (std::size_t i = 1; i <= n; ++i) spec.tokens.push_back(fmt::format("w{}", i));
+        try {
+            scenario s = generate_scenario(spec);
+            run_lesson(l, s, lang::zh);
+            run_lesson(l, s, lang::en);
+        } catch (const input_error& e) {
+            problem p = problem_of(e, l.file);
+            p.message = fmt::format("on a sentence of {} token{} (qkv lesson {} --tokens \"w1 … w{}\"): {}", n,
+                                    n == 1 ? "" : "s", l.number, n, p.message);
+            v.problems.push_back(std::move(p));
+        }
+    }
+}
+
 // Every problem the lesson loader finds; then, when there is none, the lesson is run in both
-// languages, so names resolve and shapes agree.
+// languages on its scenario and on sentences of other lengths, so names resolve, shapes agree and
+// every quote in its text is filled in.
 validation check_lesson(const toml_document& doc, const std::string& data_file) {
-    validation v{"lesson", "", {}};
+    validation v{"lesson", "", {}, {}};
     lesson l = read_lesson(doc, &v.problems);
     if (!v.problems.empty()) return v;
+    for (const stage& st : l.stages) {
+        warn_decimals(st.title, v.warnings);
+        warn_decimals(st.text, v.warnings);
+    }
     std::string scen = scenario_for(l, data_file);
     try {
         scenario s = load_scenario(scen);
         run_lesson(l, s, lang::zh);
         lesson_run r = run_lesson(l, s, lang::en);
-        v.summary = fmt::format("lesson {}, {} stages, run on {}", l.number, r.t.stages.size(), fs::path(scen).filename().string());
+        v.summary = fmt::format("lesson {}, {} stages, run on {} and on sentences of {} and 64 tokens", l.number,
+                                r.t.stages.size(), fs::path(scen).filename().string(), l.min_tokens);
+        run_on_other_sentences(l, s, v);
     } catch (const input_error& e) {
         v.problems.push_back(problem_of(e, doc.file));
     }
@@ -51,7 +88,7 @@ validation check_lesson(const toml_document& doc, const std::string& data_file) 
 }
 
 validation check_scenario(const toml_document& doc) {
-    validation v{"scenario", "", {}};
+    validation v{"scenario", "", {}, {}};
     try {
         scenario s = read_scenario(doc);
         const matrix& X = s.matrices.at("X");
@@ -67,15 +104,28 @@ mistake_book the_mistakes() {
     return fs::exists(p) ? read_mistakes(read_toml_file(p.string(), "mistake book")) : mistake_book{};
 }
 
-// Every problem of the file; then each exercise that reads cleanly is evaluated on its lesson,
-// and a failing one does not hide the others.
+// Every text of an exercise a student reads.
+std::vector<const bilingual*> texts_of(const exercise& e) {
+    std::vector<const bilingual*> out{&e.question, &e.solution};
+    for (const bilingual& h : e.hints) out.push_back(&h);
+    for (const bilingual& c : e.choices) out.push_back(&c);
+    for (const auto& [letter, why] : e.why_not) out.push_back(&why);
+    return out;
+}
+
+// Every problem of the file; then each exercise that reads cleanly is evaluated on its lesson
+// and its texts filled in, in both languages; a failing one does not hide the others.
 validation check_exercises(const toml_document& doc, const std::string& data_file) {
-    validation v{"exercises", "", {}};
+    validation v{"exercises", "", {}, {}};
     try {
         auto all = read_exercises(doc, the_mistakes(), &v.problems);
         for (const exercise& e : all) {
+            for (const bilingual* text : texts_of(e)) warn_decimals(*text, v.warnings);
             try {
-                run_exercise(e, lang::en, data_file);
+                for (lang l : {lang::zh, lang::en}) {
+                    exercise_run r = run_exercise(e, l, data_file);
+                    for (const bilingual* text : texts_of(e)) exercise_words(*text, e, r, l);
+                }
             } catch (const input_error& err) {
                 problem p = problem_of(err, doc.file);
                 if (p.where.file != doc.file) p = {e.where, fmt::format("exercise {}: {}", e.id, err.what())};
@@ -114,12 +164,12 @@ void find_controls(const toml::node& n, const std::string& file, std::vector<pro
 
 validation validate_file(const std::string& path, const std::string& data_file) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return {"", "", {{source_loc{path, 0, 0}, "file not found"}}};
+    if (!fs::is_regular_file(path, ec)) return {"", "", {{source_loc{path, 0, 0}, "file not found"}}, {}};
     toml_document doc;
     try {
         doc = read_toml_file(path, "file");
     } catch (const input_error& e) {
-        return {"", "", {problem_of(e, path)}};
+        return {"", "", {problem_of(e, path)}, {}};
     }
     const toml::table& t = doc.table;
     validation v;
@@ -131,12 +181,12 @@ validation validate_file(const std::string& path, const std::string& data_file) 
         return v;
     }
     if (fs::path(path).filename() == "mistakes.toml") {
-        validation v{"mistakes", "the mistake book", {}};
+        validation v{"mistakes", "the mistake book", {}, {}};
         read_mistakes(doc, &v.problems);
         return v;
     }
     return {"", "", {{source_loc{path, 1, 1}, "neither a lesson (number, [[stage]]) nor a scenario (tokens, [matrices]) "
-                                             "nor exercises (lesson, [[exercise]])"}}};
+                                             "nor exercises (lesson, [[exercise]])"}}, {}};
 }
 
 }  // namespace qkv

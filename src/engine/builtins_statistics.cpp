@@ -75,6 +75,19 @@ value max_abs_diff_fn(const args_t& a, eval_context& ctx) {
     return value::scalar(worst);
 }
 
+// Where the extreme of a row or column vector is, counted from 1 (the first one on a tie), so that a
+// lesson can name the token a row attends to most: A[1, argmax(A[1])].
+value arg_extreme(const value& v, bool largest, const char* fn, eval_context& ctx) {
+    const matrix* m = v.is_matrix() ? &v.mat() : nullptr;
+    if (!m || (m->rows != 1 && m->cols != 1) || m->size() == 0)
+        formula_error(ctx, fmt::format("{}(v): v must be one row [1, d] or one column [n, 1], got {}", fn, kind_text(v)));
+    auto at = largest ? std::max_element(m->data.begin(), m->data.end()) : std::min_element(m->data.begin(), m->data.end());
+    return value::scalar(static_cast<float>(at - m->data.begin() + 1));
+}
+
+value argmax_fn(const args_t& a, eval_context& ctx) { return arg_extreme(a[0], true, "argmax", ctx); }
+value argmin_fn(const args_t& a, eval_context& ctx) { return arg_extreme(a[0], false, "argmin", ctx); }
+
 value rows_fn(const args_t& a, eval_context& ctx) {
     need_mats(a[0], "rows", "M", ctx);
     return value::scalar(static_cast<float>(a[0].mats.front().rows));
@@ -93,6 +106,12 @@ std::vector<builtin> builtin_groups::statistics() {
         {"mean", 1, 1, "mean(M)", "mean of all entries -> scalar", mean_fn},
         {"max", 1, 1, "max(M)", "largest entry -> scalar", max_fn},
         {"min", 1, 1, "min(M)", "smallest entry -> scalar", min_fn},
+        {"argmax", 1, 1, "argmax(v)",
+         "where the largest entry of a row [1, d] or column [n, 1] is, from 1 (the first on a tie) -> scalar",
+         argmax_fn},
+        {"argmin", 1, 1, "argmin(v)",
+         "where the smallest entry of a row [1, d] or column [n, 1] is, from 1 (the first on a tie) -> scalar",
+         argmin_fn},
         {"norm", 1, 1, "norm(M)",
          "Frobenius norm: the square root of the sum of every entry squared -> scalar",
          norm_fn},

@@ -32,6 +32,10 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
 // The same, finding the lesson and scenario files itself.
 exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file = "");
 
+// One of the exercise's own texts (question, hint, choice, why_not, solution) in the language,
+// its quotes filled in from the run: the numbers of the scenario it was computed on.
+std::string exercise_words(const bilingual& text, const exercise& e, const exercise_run& r, lang language);
+
 struct cell_off {
     std::size_t row = 0, col = 0;  // from 0
     double got = 0, want = 0;

@@ -3,6 +3,7 @@
 //   number = 3
 //   title = { zh = "注意力分数", en = "Scores" }
 //   scenario = "apple.toml"            # optional: the default scenario, in the data folder
+//   min_tokens = 2                     # optional: fewer tokens are refused in one line (default 1)
 //
 //   [[stage]]
 //   id = "scores"
@@ -11,11 +12,12 @@
 //   show = ["Q", "K", "S"]             # optional: the values the stage shows, in order
 //                                      #   (default: the matrices it reads, then what it assigns)
 //   axes = { S = ["queries", "keys"] } # optional: what the rows and columns of a value are
-//   text = { zh = """…""", en = """…""" }
+//   text = { zh = """…""", en = """…""" }  # may quote the run: {A[1, 3]}, {top(A, 1)} (quote.hpp)
 //
 //   [[exercise]] …                     # read by exercise.hpp; the lesson loader skips them
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <utility>
@@ -46,6 +48,7 @@ struct lesson {
     int number = 0;
     bilingual title;
     std::string scenario = "apple.toml";  // file name in the data folder
+    std::size_t min_tokens = 1;           // a sentence with fewer is refused before anything runs
     std::vector<stage> stages;
 };
 

@@ -1,0 +1,459 @@
+// Filling lesson and exercise text from the run (quote.hpp): the text is split into literal parts
+// and {…} parts; each quote is a formula expression (or one of three quote functions) evaluated on
+// the workspace and formatted; {if}/{else}/{end} keep or drop what they enclose.
+#include "qkv/quote.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "qkv/formula.hpp"
+#include "qkv/toml_file.hpp"
+
+namespace qkv {
+namespace {
+
+struct part {
+    enum class kind { literal, quote, constant, if_, else_, end };
+    kind k = kind::literal;
+    std::string text;         // the literal text, the quote's inside, the constant, the condition
+    std::size_t offset = 0;   // where it starts in the text (the '{' of a quote)
+};
+
+using reporter = std::function<void(std::size_t offset, std::string message)>;
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+// Where the byte at `offset` is, for a text whose first character is at `at`: lines counted,
+// columns in characters (UTF-8 continuation bytes do not start one).
+source_loc loc_at(const source_loc& at, std::string_view text, std::size_t offset) {
+    source_loc out = at;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++out.line;
+            out.column = 1;
+        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+            ++out.column;
+        }
+    }
+    return out;
+}
+
+part classify(std::string_view inside, std::size_t offset) {
+    std::string_view t = trim(inside);
+    if (t.starts_with('=')) return {part::kind::constant, std::string(t.substr(1)), offset};
+    if (t == "else") return {part::kind::else_, "", offset};
+    if (t == "end") return {part::kind::end, "", offset};
+    if (t.starts_with("if") && t.size() > 2 && (std::isspace(static_cast<unsigned char>(t[2])) || t[2] == '('))
+        return {part::kind::if_, std::string(trim(t.substr(2))), offset};
+    return {part::kind::quote, std::string(t), offset};
+}
+
+// The text as parts. {{ and }} are braces, and so is a {…} right after _ or ^ (h_{t−1}); any other
+// { runs to the next }.
+std::vector<part> split_parts(std::string_view text, const reporter& report) {
+    std::vector<part> out;
+    std::string literal;
+    std::size_t literal_start = 0;
+    auto flush = [&](std::size_t next) {
+        if (!literal.empty()) out.push_back({part::kind::literal, literal, literal_start});
+        literal.clear();
+        literal_start = next;
+    };
+    for (std::size_t i = 0; i < text.size();) {
+        char c = text[i];
+        bool doubled = i + 1 < text.size() && text[i + 1] == c;
+        if (c == '{' && i > 0 && (text[i - 1] == '_' || text[i - 1] == '^')) {
+            // h_{t−1}, e^{x}: a subscript or exponent in math, written as is up to its '}'
+            std::size_t close = text.find('}', i + 1);
+            std::size_t end = close == std::string_view::npos ? text.size() : close + 1;
+            if (literal.empty()) literal_start = i;
+            literal += text.substr(i, end - i);
+            i = end;
+        } else if ((c == '{' || c == '}') && doubled) {
+            literal += c;
+            i += 2;
+        } else if (c == '}') {
+            report(i, "a lone '}': write }} for a brace");
+            literal += c;
+            ++i;
+        } else if (c == '{') {
+            std::size_t close = text.find('}', i + 1);
+            std::size_t open = text.find('{', i + 1);
+            if (close == std::string_view::npos || (open != std::string_view::npos && open < close)) {
+                report(i, "a '{' that is never closed: a quote is {…} on one piece of text; write {{ for a brace");
+                literal += c;
+                ++i;
+                continue;
+            }
+            flush(close + 1);
+            std::string_view inside = text.substr(i + 1, close - i - 1);
+            if (trim(inside).empty()) report(i, "an empty quote {}");
+            else out.push_back(classify(inside, i));
+            i = close + 1;
+        } else {
+            if (literal.empty()) literal_start = i;
+            literal += c;
+            ++i;
+        }
+    }
+    flush(text.size());
+    return out;
+}
+
+// --- formats ----------------------------------------------------------------------------------
+
+struct number_format {
+    enum class style { automatic, fixed, scientific, percent, integer };
+    style s = style::automatic;
+    int digits = 2;
+};
+
+// "" (automatic), ".N" or ".Nf" (N decimals), ".Ne" (scientific), "%" or ".N%" (percent), "d".
+std::optional<number_format> parse_format(std::string_view f) {
+    f = trim(f);
+    if (f.empty()) return number_format{};
+    if (f == "d") return number_format{number_format::style::integer, 0};
+    if (f == "%") return number_format{number_format::style::percent, 0};
+    if (!f.starts_with('.') || f.size() < 2) return std::nullopt;
+    std::size_t i = 1;
+    int digits = 0;
+    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i])) && digits < 100) digits = digits * 10 + (f[i++] - '0');
+    if (i == 1 || digits > 9) return std::nullopt;
+    std::string_view rest = f.substr(i);
+    if (rest.empty() || rest == "f") return number_format{number_format::style::fixed, digits};
+    if (rest == "e") return number_format{number_format::style::scientific, digits};
+    if (rest == "%") return number_format{number_format::style::percent, digits};
+    return std::nullopt;
+}
+
+bool integral(double x) { return std::isfinite(x) && std::fabs(x) < 1e9 && x == std::round(x); }
+
+std::string format_number(double x, number_format f) {
+    if (std::isnan(x)) return "NaN";
+    if (std::isinf(x)) return x > 0 ? "∞" : "−∞";
+    std::string s;
+    switch (f.s) {
+    case number_format::style::automatic:
+        // whole numbers as they are (n = 3, same = 0), tiny ones in scientific, others with 2 decimals
+        if (integral(x)) s = fmt::format("{}", static_cast<long long>(x));
+        else if (std::fabs(x) < 0.005) s = fmt::format("{:.1e}", x);
+        else s = fmt::format("{:.2f}", x);
+        break;
+    case number_format::style::fixed: s = fmt::format("{:.{}f}", x, f.digits); break;
+    case number_format::style::scientific: s = fmt::format("{:.{}e}", x, f.digits); break;
+    case number_format::style::percent: s = fmt::format("{:.{}f}%", 100.0 * x, f.digits); break;
+    case number_format::style::integer: s = fmt::format("{}", static_cast<long long>(std::llround(x))); break;
+    }
+    // -0.00 is 0.00: a sign on a number printed as zero says nothing true
+    if (s.starts_with('-') && s.find_first_of("123456789") == std::string::npos) s.erase(0, 1);
+    return s;
+}
+
+// --- quoting one value ---------------------------------------------------------------------------
+
+struct quoted {
+    std::string text;
+    std::optional<double> number;  // when the quote is one number (comparisons use it)
+};
+
+std::string format_row(const matrix& m, std::size_t r, number_format f) {
+    std::string out = "[";
+    for (std::size_t c = 0; c < m.cols; ++c) out += (c ? ", " : "") + format_number(m(r, c), f);
+    return out + "]";
+}
+
+std::string format_matrix(const matrix& m, number_format f) {
+    if (f.s == number_format::style::automatic) {
+        bool whole = true;
+        for (float x : m.data) whole = whole && integral(x);
+        f = whole ? number_format{number_format::style::integer, 0} : number_format{number_format::style::fixed, 2};
+    }
+    if (m.rows == 1) return format_row(m, 0, f);
+    if (m.cols == 1) return format_row(matrix(1, m.rows, m.data), 0, f);  // a column reads as a row
+    std::string out = "[";
+    for (std::size_t r = 0; r < m.rows; ++r) out += (r ? ", " : "") + format_row(m, r, f);
+    return out + "]";
+}
+
+quoted format_value(const value& v, number_format f) {
+    if (v.is_scalar()) return {format_number(v.number, f), v.number};
+    if (v.is_matrix() && v.mat().size() == 1) return {format_number(v.mat().data[0], f), v.mat().data[0]};
+    if (v.is_matrix()) return {format_matrix(v.mat(), f), std::nullopt};
+    std::string out;
+    for (std::size_t h = 0; h < v.mats.size(); ++h)
+        out += fmt::format("{}head {}: {}", h ? "; " : "", h + 1, format_matrix(v.mats[h], f));
+    return {out, std::nullopt};
+}
+
+// --- evaluating a quote ---------------------------------------------------------------------------
+
+// What a quote is evaluated with. Without a workspace, quotes are only parsed (syntax check).
+struct quote_env {
+    const workspace* ws = nullptr;
+    std::string context;
+    source_loc where;  // of the quote
+};
+
+[[noreturn]] void quote_error(const quote_env& env, std::string_view quote, const std::string& message) {
+    std::string prefix = env.context.empty() ? "" : env.context + ", ";
+    throw input_error(env.where, fmt::format("{}quote {{{}}}: {}", prefix, quote, message));
+}
+
+// The tokens of the sentence: X's row labels, then X_src's (when it has its own).
+std::vector<std::string> tokens_of(const workspace& ws) {
+    std::vector<std::string> out;
+    for (const char* name : {"X", "X_src"})
+        if (auto it = ws.find(name); it != ws.end() && !it->second.is_scalar())
+            for (const std::string& t : it->second.rows.names) out.push_back(t);
+    return out;
+}
+
+// "苹果" (in double quotes) becomes the token's position, from 1, in X (or X_src).
+std::string resolve_labels(std::string_view expr, const quote_env& env) {
+    std::string out;
+    for (std::size_t i = 0; i < expr.size(); ++i) {
+        if (expr[i] != '"') {
+            out += expr[i];
+            continue;
+        }
+        std::size_t close = expr.find('"', i + 1);
+        if (close == std::string_view::npos) quote_error(env, expr, "a token in quotes (\"苹果\") is never closed");
+        std::string label(expr.substr(i + 1, close - i - 1));
+        i = close;
+        if (!env.ws) {
+            out += "1";
+            continue;
+        }
+        std::size_t index = 0;
+        for (const char* name : {"X", "X_src"}) {
+            auto it = env.ws->find(name);
+            if (index || it == env.ws->end()) continue;
+            const auto& names = it->second.rows.names;
+            for (std::size_t k = 0; k < names.size() && !index; ++k)
+                if (names[k] == label) index = k + 1;
+        }
+        if (!index) quote_error(env, expr, fmt::format("this sentence has no token \"{}\"", label));
+        out += std::to_string(index);
+    }
+    return out;
+}
+
+// A formula expression of the quote, evaluated; its errors are the quote's.
+value evaluate_text(std::string_view expr, const quote_env& env) {
+    std::string resolved = resolve_labels(expr, env);
+    try {
+        expr_ptr e = parse_expression(resolved, env.where);
+        if (!env.ws) return value::scalar(0);
+        eval_context ctx;
+        ctx.where = env.where;
+        return evaluate(*e, *env.ws, ctx);
+    } catch (const input_error& err) {
+        quote_error(env, expr, err.message());
+    }
+}
+
+// "name(a, b)" as a call of a quote function: (name, arguments), or nothing.
+std::optional<std::pair<std::string, std::vector<std::string>>> quote_call(std::string_view t) {
+    std::size_t open = t.find('(');
+    if (open == std::string_view::npos || t.back() != ')') return std::nullopt;
+    std::string name(trim(t.substr(0, open)));
+    if (name != "shape" && name != "token" && name != "top") return std::nullopt;
+    std::vector<std::string> args;
+    int depth = 0;
+    std::size_t start = open + 1;
+    for (std::size_t i = open + 1; i + 1 < t.size(); ++i) {
+        char c = t[i];
+        if (c == '(' || c == '[') ++depth;
+        if (c == ')' || c == ']') --depth;
+        if (depth < 0) return std::nullopt;  // "shape(Q) @ (K)": the call ends early
+        if (c == ',' && depth == 0) {
+            args.emplace_back(trim(t.substr(start, i - start)));
+            start = i + 1;
+        }
+    }
+    if (depth != 0) return std::nullopt;
+    args.emplace_back(trim(t.substr(start, t.size() - 1 - start)));
+    return std::make_pair(name, args);
+}
+
+std::size_t index_arg(const value& v, std::size_t count, std::string_view quote, const char* what, const quote_env& env) {
+    double x = v.is_scalar() ? v.number : (v.is_matrix() && v.mat().size() == 1 ? v.mat().data[0] : NAN);
+    if (!integral(x) || x < 1 || x > static_cast<double>(count))
+        quote_error(env, quote, fmt::format("{} must be a whole number from 1 to {}, got {}", what, count,
+                                            std::isnan(x) ? "a matrix" : format_number(x, {})));
+    return static_cast<std::size_t>(x) - 1;
+}
+
+quoted call_quote(const std::string& name, const std::vector<std::string>& args, std::string_view quote, const quote_env& env) {
+    std::size_t want = name == "top" ? 2 : 1;
+    if (args.size() != want || args.front().empty())
+        quote_error(env, quote, name == "top" ? "top(A, i) takes a matrix and a row" : fmt::format("{}(…) takes one argument", name));
+    std::vector<value> vals;
+    for (const std::string& a : args) vals.push_back(evaluate_text(a, env));
+    if (!env.ws) return {"", std::nullopt};
+    if (name == "shape") return {vals[0].shape_str(), std::nullopt};
+    if (name == "token") {
+        std::vector<std::string> tokens = tokens_of(*env.ws);
+        return {tokens[index_arg(vals[0], tokens.size(), quote, "the token's position", env)], std::nullopt};
+    }
+    if (!vals[0].is_matrix()) quote_error(env, quote, fmt::format("top(A, i): A must be a matrix, got {}", vals[0].shape_str()));
+    const matrix& A = vals[0].mat();
+    std::size_t r = index_arg(vals[1], A.rows, quote, "the row", env);
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < A.cols; ++c)
+        if (A(r, c) > A(r, best)) best = c;
+    const auto& names = vals[0].cols.names;
+    return {best < names.size() && !names[best].empty() ? names[best] : std::to_string(best + 1), std::nullopt};
+}
+
+// One side of a quote: "EXPR", "EXPR:FORMAT", or a quote function.
+quoted quote_side(std::string_view quote, const quote_env& env) {
+    std::string_view body = quote, format;
+    if (std::size_t colon = quote.rfind(':'); colon != std::string_view::npos) {
+        body = trim(quote.substr(0, colon));
+        format = quote.substr(colon + 1);
+    }
+    std::optional<number_format> f = parse_format(format);
+    if (!f) quote_error(env, quote, fmt::format("unknown format '{}' (write .2, .4e, % or .1%, d)", trim(format)));
+    if (auto call = quote_call(trim(body))) return call_quote(call->first, call->second, quote, env);
+    value v = evaluate_text(body, env);
+    return env.ws ? format_value(v, *f) : quoted{};
+}
+
+// A condition: one side (true when a number other than 0) or two sides compared.
+bool condition_holds(std::string_view cond, const quote_env& env) {
+    static const char* ops[] = {"==", "!=", "<=", ">=", "<", ">"};
+    for (const char* op : ops) {
+        std::size_t at = cond.find(op);
+        if (at == std::string_view::npos) continue;
+        std::string_view o = op;
+        quoted a = quote_side(trim(cond.substr(0, at)), env);
+        quoted b = quote_side(trim(cond.substr(at + o.size())), env);
+        if (!env.ws) return false;
+        if (o == "==") return a.number && b.number ? *a.number == *b.number : a.text == b.text;
+        if (o == "!=") return a.number && b.number ? *a.number != *b.number : a.text != b.text;
+        if (!a.number || !b.number) quote_error(env, cond, fmt::format("'{}' compares two numbers", o));
+        if (o == "<=") return *a.number <= *b.number;
+        if (o == ">=") return *a.number >= *b.number;
+        if (o == "<") return *a.number < *b.number;
+        return *a.number > *b.number;
+    }
+    quoted q = quote_side(cond, env);
+    if (!env.ws) return false;
+    if (!q.number) quote_error(env, cond, "a condition is a number (0 is false) or a comparison such as top(A, 1) == token(3)");
+    return *q.number != 0;
+}
+
+// The filled text; with no workspace, only every part checked (errors thrown or reported).
+std::string fill(std::string_view text, const source_loc& at, const workspace* ws, const std::string& context, const reporter& report) {
+    std::vector<part> parts = split_parts(text, report);
+    std::string out;
+    struct open_if {
+        bool active;       // the text inside is kept
+        bool outer;        // the text around it is kept
+        bool seen_else = false;
+        std::size_t offset;
+    };
+    std::vector<open_if> open;
+    auto kept = [&] { return open.empty() || open.back().active; };
+    for (const part& p : parts) {
+        quote_env env{ws, context, loc_at(at, text, p.offset)};
+        auto checked = [&](auto&& f) {
+            try {
+                f();
+            } catch (const input_error& e) {
+                if (ws) throw;
+                report(p.offset, e.message());
+            }
+        };
+        switch (p.k) {
+        case part::kind::literal:
+            if (kept()) out += p.text;
+            break;
+        case part::kind::constant:
+            if (kept()) out += p.text;
+            break;
+        case part::kind::quote:
+            checked([&] {
+                if (kept() || !ws) {
+                    quoted q = quote_side(p.text, kept() ? env : quote_env{nullptr, context, env.where});
+                    out += q.text;
+                }
+            });
+            break;
+        case part::kind::if_: {
+            bool outer = kept();
+            bool holds = false;
+            checked([&] { holds = condition_holds(p.text, outer ? env : quote_env{nullptr, context, env.where}); });
+            open.push_back({outer && holds, outer, false, p.offset});
+            break;
+        }
+        case part::kind::else_:
+            if (open.empty() || open.back().seen_else) {
+                report(p.offset, open.empty() ? "{else} without an {if}" : "a second {else} for one {if}");
+                break;
+            }
+            open.back().seen_else = true;
+            open.back().active = open.back().outer && !open.back().active;
+            break;
+        case part::kind::end:
+            if (open.empty()) report(p.offset, "{end} without an {if}");
+            else open.pop_back();
+            break;
+        }
+    }
+    for (const open_if& o : open) report(o.offset, "an {if} without its {end}");
+    return out;
+}
+
+}  // namespace
+
+std::vector<problem> quote_problems(std::string_view text, const source_loc& at) {
+    std::vector<problem> out;
+    fill(text, at, nullptr, "", [&](std::size_t offset, std::string message) {
+        out.push_back({loc_at(at, text, offset), std::move(message)});
+    });
+    return out;
+}
+
+std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context) {
+    return fill(text, at, &ws, context, [&](std::size_t offset, std::string message) {
+        throw input_error(loc_at(at, text, offset), context.empty() ? message : context + ": " + message);
+    });
+}
+
+std::vector<problem> bare_decimals(std::string_view text, const source_loc& at) {
+    std::vector<problem> out;
+    for (const part& p : split_parts(text, [](std::size_t, std::string) {})) {
+        if (p.k != part::kind::literal) continue;
+        const std::string& s = p.text;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            auto digit = [&](std::size_t k) { return k < s.size() && std::isdigit(static_cast<unsigned char>(s[k])); };
+            bool starts = digit(i) && (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '.' || s[i - 1] == '_'));
+            if (!starts) continue;
+            std::size_t j = i;
+            while (digit(j)) ++j;
+            if (j < s.size() && s[j] == '.' && digit(j + 1)) {
+                std::size_t k = j + 1;
+                while (digit(k)) ++k;
+                std::string number = s.substr(i, k - i);
+                out.push_back({loc_at(at, text, p.offset + i),
+                               fmt::format("warning: {} is written, not quoted: quote a number of the run ({{A[1, 3]}}); "
+                                           "mark one true on every sentence {{={}}}", number, number)});
+                j = k;
+            }
+            i = j;
+        }
+    }
+    return out;
+}
+
+}  // namespace qkv
