@@ -96,6 +96,16 @@ struct scratch {
         scenario.replace(scenario.find("number = 1\n"), 11, "number = 12\nscenario = \"nope.toml\"\n");
         write_file(L / "12-scenario.toml", scenario);
         write_file(L / "13-number.toml", lesson_1_numbered(-3, one));
+        // text that quotes the run: an unknown name, a quote that does not parse, a row the
+        // sentence may not have
+        auto quoting = [](const std::string& zh) {
+            return "number = 50\ntitle = { zh = \"引用\", en = \"Quotes\" }\n[[stage]]\nid = \"s\"\n"
+                   "title = { zh = \"一\", en = \"One\" }\nformula = \"A = X @ X^T\"\n"
+                   "text = { zh = \"" + zh + "\", en = \"{A[1, 1]} of {n}\" }\n";
+        };
+        write_file(dir / "quote-name.toml", quoting("值 {nope[1, 1]}"));
+        write_file(dir / "quote-syntax.toml", quoting("值 {A[1, }"));
+        write_file(dir / "quote-row.toml", quoting("值 {A[3, 3]}"));
         write_file(L / "14-product.toml", lesson_1_numbered(14, lesson_1_with("d_model = zeros(99999, 1) @ zeros(1, 99999)")));
         write_file(L / "15-positions.toml", lesson_1_numbered(15, lesson_1_with("d_model = sinusoidal_positions(100000, 100000)")));
         write_file(L / "17-stack.toml", lesson_1_numbered(17, lesson_1_with("d_model = split_heads(zeros(16384, 8), 8) + zeros(1, 16384)")));
@@ -203,6 +213,11 @@ const std::vector<bad_case>& cases() {
         {"run a folder", {"run", "@/L"}, 2, {"@/L"}},
         {"run a negative lesson number", {"run", "@/L/13-number.toml"}, 2, {"13-number.toml:2:", "number"}},
         {"validate finds a problem", {"validate", "@/L/05-formula.toml"}, 1, {"05-formula.toml:8:"}},
+        {"a sentence too short for the lesson", {"lesson", "3", "--tokens", "hello"}, 2, {"lesson 3 needs at least 2 tokens; this sentence has 1"}},
+        {"a quote of an unknown name", {"run", "@/quote-name.toml", "--lang", "zh"}, 2, {"quote-name.toml:7:", "quote {nope[1, 1]}", "unknown name 'nope'"}},
+        {"a quote that does not parse", {"run", "@/quote-syntax.toml"}, 2, {"quote-syntax.toml:7:", "text (zh)"}},
+        {"a quote of a row the sentence lacks", {"run", "@/quote-row.toml", "--lang", "zh", "--tokens", "a b"}, 2, {"quote-row.toml:7:", "quote {A[3, 3]}", "out of range"}},
+        {"validate runs quotes on a shorter sentence", {"validate", "@/quote-row.toml"}, 1, {"quote-row.toml:7:", "on a sentence of 1 token"}},
         // scenarios and CSV files
         {"scenario missing", {"lesson", "1", "--data", "@/nope.toml"}, 2, {"@/nope.toml", "not found"}},
         {"empty scenario", {"lesson", "1", "--data", "@/s-empty.toml"}, 2, {"s-empty.toml", "tokens"}},

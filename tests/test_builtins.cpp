@@ -324,3 +324,21 @@ BOOST_AUTO_TEST_CASE(uniform_zeros_identity) {
     auto ws = ws_of({{"X", value::of(matrix::of({{1, 2}, {3, 4}, {5, 6}}))}});
     check_close(ev("identity(3) @ X", ws).mat(), ws["X"].mat());
 }
+
+BOOST_AUTO_TEST_CASE(a_stack_says_what_its_matrices_are) {
+    auto ws = ws_of({{"X", value::of(matrix::of({{1, 2}, {3, 4}}))}, {"W", value::of(matrix::of({{1, 0}, {0, 1}}))}});
+    BOOST_TEST(ev("split_heads(X, 2)", ws).stack_axis == "heads");
+    BOOST_TEST(ev("split_cols(W, 2)", ws).stack_axis == "devices");
+    BOOST_TEST(ev("X @ split_cols(W, 2)", ws).stack_axis == "devices");      // carried through a product
+    BOOST_TEST(ev("split_cols(W, 2) * 2 + 1", ws).stack_axis == "devices");  // and elementwise
+    BOOST_TEST(ev("batch(X)", ws).stack_axis == "samples");                  // PyTorch's batch axis
+    BOOST_TEST(std::string(stack_item(ev("batch(X)", ws))) == "sample");
+}
+
+BOOST_AUTO_TEST_CASE(argmax_and_argmin_count_from_one) {
+    auto ws = ws_of({{"r", value::of(matrix::of({{0.2f, 0.7f, 0.7f, 0.1f}}))}, {"M", value::of(matrix::of({{1, 2}, {3, 4}}))}});
+    BOOST_TEST(ev("argmax(r)", ws).number == 2.0f);     // 0.7 first at position 2 (the tie goes to the first)
+    BOOST_TEST(ev("argmin(r)", ws).number == 4.0f);     // 0.1 at position 4
+    BOOST_TEST(ev("argmax(r^T)", ws).number == 2.0f);   // a column alike
+    BOOST_TEST(contains(eval_error("argmax(M)", ws), "one row [1, d] or one column [n, 1]"));
+}

@@ -51,11 +51,25 @@ void read_axes(const toml_reader& rd, const toml::node& axes, stage& s, const st
     const toml::table* a = axes.as_table();
     if (!a) return rd.report(rd.at(axes), fmt::format("{}: axes must be a table, e.g. {{ S = [\"queries\", \"keys\"] }}", where));
     for (auto&& [name, v] : *a) {
-        const toml::array* pair = v.as_array();
-        if (!pair || pair->size() != 2 || !(*pair)[0].is_string() || !(*pair)[1].is_string())
-            rd.report(rd.at(v), fmt::format("{}: axes.{} must be [\"rows\", \"columns\"]", where, name.str()));
-        else
-            s.axes[std::string(name.str())] = {(*pair)[0].as_string()->get(), (*pair)[1].as_string()->get()};
+        const toml::array* words = v.as_array();
+        bool ok = words && (words->size() == 2 || words->size() == 3);
+        for (std::size_t i = 0; ok && i < words->size(); ++i) ok = (*words)[i].is_string();
+        if (!ok) {
+            rd.report(rd.at(v), fmt::format("{}: axes.{} must be [\"rows\", \"columns\"], or for a stack "
+                                            "[\"heads\" | \"devices\" | \"samples\", \"rows\", \"columns\"]", where, name.str()));
+            continue;
+        }
+        auto word = [&](std::size_t i) { return (*words)[i].as_string()->get(); };
+        std::size_t first = words->size() - 2;
+        if (first == 1) {
+            std::string stack = word(0);
+            if (stack != "heads" && stack != "devices" && stack != "samples")
+                rd.report(rd.at(v), fmt::format("{}: axes.{}: a stack's matrices are \"heads\", \"devices\" or \"samples\", "
+                                                "not \"{}\"", where, name.str(), stack));
+            else
+                s.stack_axes[std::string(name.str())] = stack;
+        }
+        s.axes[std::string(name.str())] = {word(first), word(first + 1)};
     }
 }
 

@@ -103,6 +103,7 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
             sv.v.rows.axis = ax->second.first;
             sv.v.cols.axis = ax->second.second;
         }
+        if (auto ax = st.stack_axes.find(name); ax != st.stack_axes.end()) sv.v.stack_axis = ax->second;
         sv.row_sums = row_sums_of(sv.v);
         out.values.push_back(std::move(sv));
     }

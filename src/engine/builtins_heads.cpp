@@ -53,9 +53,11 @@ value split_heads_fn(const args_t& a, eval_context& ctx) {
 }
 
 value split_cols_fn(const args_t& a, eval_context& ctx) {
-    return split_columns_fn(a, ctx, "split_cols", "A", "p", [](std::size_t p, std::size_t cols) {
+    value out = split_columns_fn(a, ctx, "split_cols", "A", "p", [](std::size_t p, std::size_t cols) {
         return fmt::format("split_cols(A, p): p = {} must divide the {} columns of A", p, cols);
     });
+    out.stack_axis = "devices";  // one part per device, not one head
+    return out;
 }
 
 value split_rows_fn(const args_t& a, eval_context& ctx) {
@@ -110,6 +112,7 @@ value batch_fn(const args_t& a, eval_context& ctx) {
     need_matrix(a[0], "batch", "M", ctx);
     value out = value::stack({a[0].mat()}, a[0].rows, a[0].cols);  // [1, n, d]
     out.weights = a[0].weights;
+    out.stack_axis = "samples";  // PyTorch's batch axis: one sample, not one head
     return out;
 }
 

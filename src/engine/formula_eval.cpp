@@ -24,6 +24,12 @@ std::string described(const expr& e, const value& v) {
     return fmt::format("{} is {}", e.text, v.shape_str());
 }
 
+// A stack made from a and b keeps what their stack's matrices are (heads, devices, samples).
+value stack_like(const value& a, const value& b, value out) {
+    out.stack_axis = a.is_stack() ? a.stack_axis : b.stack_axis;
+    return out;
+}
+
 float apply(char op, float x, float y) {
     switch (op) {
     case '+': return x + y;
@@ -254,7 +260,7 @@ value evaluator::elementwise(const expr& e, const value& a, const value& b) {
     }
     std::size_t r = out.empty() ? 0 : out.front().rows, c = out.empty() ? 0 : out.front().cols;
     labels rows = pick_labels(row_axes, r), cols = pick_labels(col_axes, c);
-    if (a.is_stack() || b.is_stack()) return value::stack(std::move(out), rows, cols);
+    if (a.is_stack() || b.is_stack()) return stack_like(a, b, value::stack(std::move(out), rows, cols));
     return value::of(std::move(out.front()), rows, cols);
 }
 
@@ -275,7 +281,7 @@ value evaluator::matmul(const expr& e, const value& a, const value& b) {
         check_cells(h, A.rows, B.cols, e);
         blas::gemm(out[i], A, blas::trans::no, B, blas::trans::no);  // out[i]: [A.rows, B.cols]
     }
-    if (a.is_stack() || b.is_stack()) return value::stack(std::move(out), a.rows, b.cols);
+    if (a.is_stack() || b.is_stack()) return stack_like(a, b, value::stack(std::move(out), a.rows, b.cols));
     return value::of(std::move(out.front()), a.rows, b.cols);
 }
 

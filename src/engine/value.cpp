@@ -22,6 +22,12 @@ value value::of(matrix m, labels rows, labels cols) {
     return v;
 }
 
+std::string_view stack_item(const value& v) {
+    if (v.stack_axis == "devices") return "device";
+    if (v.stack_axis == "samples") return "sample";
+    return "head";
+}
+
 value value::stack(std::vector<matrix> heads, labels rows, labels cols) {
     value v;
     v.k = kind::stack;

@@ -123,7 +123,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
-        if (v.is_stack()) out += fmt::format("<h4 class=\"head\">{} {}</h4>\n", html_escape(tr(o.language, "head")), h + 1);
+        if (v.is_stack()) out += fmt::format("<h4 class=\"head\">{} {}</h4>\n", html_escape(tr(o.language, stack_item(v))), h + 1);
         out += table(v.mats[h], v, s, o);
     }
     if (v.weights) out += legend(o.language);

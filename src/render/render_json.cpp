@@ -64,6 +64,7 @@ json value_json(const std::string& name, const value& v, role r, const std::opti
     out["shape"] = v.shape();
     out["row_labels"] = v.rows.names;
     out["col_labels"] = v.cols.names;
+    if (v.is_stack()) out["stack_axis"] = v.stack_axis;  // the first dimension: heads, devices or samples
     out["data"] = data_of(v);
     if (sums) out["row_sums"] = sums_of(*sums);
     return out;

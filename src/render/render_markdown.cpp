@@ -116,7 +116,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
-        if (v.is_stack()) out += fmt::format("\n*{} {}*\n", tr(o.language, "head"), h + 1);
+        if (v.is_stack()) out += fmt::format("\n*{} {}*\n", tr(o.language, stack_item(v)), h + 1);
         out += '\n' + table(v.mats[h], v, s, o);
     }
     return out;

@@ -167,7 +167,7 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
-        if (v.is_stack()) out.push_back(styled(fmt::format("{} {}", tr(o.language, "head"), h + 1), bold, o.color));
+        if (v.is_stack()) out.push_back(styled(fmt::format("{} {}", tr(o.language, stack_item(v)), h + 1), bold, o.color));
         matrix_lines(out, v.mats[h], v, s, o);
         if (v.is_stack() && h + 1 < v.mats.size()) out.emplace_back();
     }

@@ -12,6 +12,7 @@
 //   show = ["Q", "K", "S"]             # optional: the values the stage shows, in order
 //                                      #   (default: the matrices it reads, then what it assigns)
 //   axes = { S = ["queries", "keys"] } # optional: what the rows and columns of a value are
+//                                      #   (a stack: ["devices", "tokens", "features"])
 //   text = { zh = """…""", en = """…""" }  # may quote the run: {A[1, 3]}, {top(A, 1)} (quote.hpp)
 //
 //   [[exercise]] …                     # read by exercise.hpp; the lesson loader skips them
@@ -40,6 +41,7 @@ struct stage {
     formula f;                       // parsed; f.source is what the stage prints
     std::vector<std::string> show;   // as given, or the default (see above)
     std::map<std::string, std::pair<std::string, std::string>> axes;  // name -> (rows, cols)
+    std::map<std::string, std::string> stack_axes;  // name -> what its stack holds: heads, devices, samples
     source_loc where;                // of the [[stage]] table
 };
 

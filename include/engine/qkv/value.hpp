@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "qkv/matrix.hpp"
@@ -28,6 +29,7 @@ struct value {
     std::vector<matrix> mats;  // kind::matrix: exactly one; kind::stack: one per head (h >= 1)
     labels rows, cols;         // of each matrix (for a stack, of every head alike)
     bool weights = false;      // rows are attention distributions: shown with a heatmap and row sums
+    std::string stack_axis = "heads";  // what a stack's matrices are: "heads", "devices" or "samples"
 
     static value scalar(float x);
     static value of(matrix m, labels rows = {}, labels cols = {});
@@ -47,6 +49,9 @@ struct value {
     // True when every number is finite (no NaN, no ±inf).
     bool all_finite() const;
 };
+
+// What one matrix of a stack is called, for "head 2", "device 2", "sample 1": "head", "device", "sample".
+std::string_view stack_item(const value& v);
 
 // The named values a lesson works on: the scenario's matrices, then every name its formulas assign.
 using workspace = std::map<std::string, value>;
