@@ -93,6 +93,63 @@ BOOST_AUTO_TEST_CASE(matrix_unreadable) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(answers_as_a_chinese_keyboard_types_them) {
+    const std::vector<std::size_t> want{100, 100};
+    // full-width parentheses and comma, the enumeration comma 、, full-width digits
+    for (const char* s : {"（100，100）", "100，100", "100、100", "（１００，１００）", "［100，100］"}) {
+        BOOST_TEST_CONTEXT(s) { BOOST_TEST(parse_shape(s) == want, boost::test_tools::per_element()); }
+    }
+    BOOST_TEST(parse_choice("Ｂ") == 'B');
+    BOOST_TEST(parse_choice("ｂ") == 'B');
+    matrix row = parse_matrix("[0.55，0.15，0.30]");
+    BOOST_TEST(row.cols == 3u);
+    BOOST_TEST(row(0, 2) == 0.30f);
+    BOOST_TEST(parse_matrix("0.55、0.15、0.30").cols == 3u);
+    BOOST_TEST(parse_number("０.２５") == 0.25);
+    BOOST_TEST(typed_ascii("Ｂ，（）：－　、") == "B,():- ,");
+}
+
+BOOST_AUTO_TEST_CASE(choices_with_the_punctuation_around_them) {
+    for (const char* s : {"B)", "(b)", "B.", "b:", "[B]", " (B) "}) {
+        BOOST_TEST_CONTEXT(s) { BOOST_TEST(parse_choice(s) == 'B'); }
+    }
+    for (const char* s : {"B)C", "(AB)", "()", "."}) {
+        BOOST_TEST_CONTEXT(s) { BOOST_CHECK_THROW(parse_choice(s), input_error); }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(matrices_as_numpy_and_pytorch_print_them) {
+    // print(np.array([0.55, 0.15, 0.3])) and a 2-D print, pasted as they appear
+    matrix row = parse_matrix("[0.55 0.15 0.3 ]");
+    BOOST_TEST(row.rows == 1u);
+    BOOST_TEST(row.cols == 3u);
+    BOOST_TEST(row(0, 0) == 0.55f);
+    matrix want = matrix::of({{1, 2}, {3, 4}});
+    for (const char* s : {"[[1. 2.]\n [3. 4.]]", "array([[1., 2.],\n       [3., 4.]], dtype=float32)", "tensor([[1., 2.], [3., 4.]])",
+                          "[[1.0000e+00 2.0000e+00]\n [3.0000e+00 4.0000e+00]]"}) {
+        BOOST_TEST_CONTEXT(s) { BOOST_TEST((parse_matrix(s) == want)); }
+    }
+    const std::vector<std::size_t> shape{3, 4};
+    BOOST_TEST(parse_shape("torch.Size([3, 4])") == shape, boost::test_tools::per_element());
+    BOOST_CHECK_THROW(parse_matrix("[[1. 2.]\n [3.]]"), input_error);  // ragged stays refused
+}
+
+BOOST_AUTO_TEST_CASE(messages_in_the_students_language) {
+    auto message = [](auto&& f) {
+        try {
+            f();
+        } catch (const input_error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    BOOST_TEST(message([] { parse_shape("abc", lang::zh); }).find("不是形状") != std::string::npos);
+    BOOST_TEST(message([] { parse_number("abc", lang::zh); }).find("不是数") != std::string::npos);
+    BOOST_TEST(message([] { parse_choice("E", 4, lang::zh); }).find("不是选项") != std::string::npos);
+    BOOST_TEST(message([] { parse_matrix("[[1, 2], [3]]", lang::zh); }).find("第 2 行有 1 个") != std::string::npos);
+    BOOST_TEST(message([] { parse_shape("abc", lang::en); }).find("is not a shape") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(answers_from_files) {
     std::string csv = temp_file("m.csv", "# written by numpy.savetxt\n1.000000000000000000e+00,2.0\n3,4\n");
     answer a = read_answer_file(answer_kind::matrix, csv);

@@ -212,7 +212,7 @@ std::pair<args, std::string> split_answer(const args& a) {
 
 answer read_answer(const exercise& e, const std::string& text, const std::string& file, lang l) {
     try {
-        return file.empty() ? parse_answer(e.kind, text) : read_answer_file(e.kind, file);
+        return file.empty() ? parse_answer(e.kind, text, l) : read_answer_file(e.kind, file, l);
     } catch (const input_error& err) {
         throw usage_error(fmt::format("{} ({} {} {}: {})", err.what(), pick(l, "练习", "exercise"), e.id,
                                       pick(l, "要的是", "wants"), answer_form(l, e.kind)));
@@ -347,7 +347,7 @@ graded grade_one(const exercise& e, const std::string& given, const std::string&
     graded g{&e, given, "", {}, {}};
     try {
         bool file = e.kind == answer_kind::matrix && !given.empty() && given.front() != '[';
-        answer ans = file ? read_answer_file(e.kind, (fs::path(sheet_dir) / given).string()) : parse_answer(e.kind, given);
+        answer ans = file ? read_answer_file(e.kind, (fs::path(sheet_dir) / given).string(), l) : parse_answer(e.kind, given, l);
         exercise_run run = run_exercise(e, l);
         verdict v = judge(e, ans, run);
         g.result = v.correct ? "correct" : "wrong";

@@ -27,6 +27,37 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+// One UTF-8 character at s[i]: its code point and length (a stray byte is itself, length 1).
+std::pair<char32_t, std::size_t> code_point(std::string_view s, std::size_t i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+    if (i + len > s.size()) return {c, 1};
+    char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    return {cp, len};
+}
+
+}  // namespace
+
+// What a student types on a Chinese keyboard, as ASCII: full-width letters, digits and
+// punctuation (Ｂ，（）［］：－) become their ASCII twins, 、 a comma, the ideographic space a space.
+std::string typed_ascii(std::string_view text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        auto [cp, len] = code_point(text, i);
+        if (cp >= 0xFF01 && cp <= 0xFF5E) out += static_cast<char>(cp - 0xFEE0);
+        else if (cp == 0x3001 || cp == 0xFF64) out += ',';  // 、 ､
+        else if (cp == 0x3000) out += ' ';
+        else if (cp == 0x3010) out += '[';  // 【
+        else if (cp == 0x3011) out += ']';  // 】
+        else out += text.substr(i, len);
+        i += len;
+    }
+    return out;
+}
+
+namespace {
+
 // Short enough to quote in a one-line message.
 std::string quoted(std::string_view s) {
     std::size_t cut = std::min<std::size_t>(s.size(), 40);
@@ -69,60 +100,85 @@ std::vector<std::string> shape_fields(std::string_view s) {
     return out;
 }
 
+// "array([[1, 2]], dtype=float32)" and "torch.Size([3, 4])", as Python prints them: what is
+// inside the call.
+std::string_view unwrapped_call(std::string_view s) {
+    for (std::string_view prefix : {"array(", "np.array(", "tensor(", "torch.tensor(", "torch.Size("}) {
+        if (!s.starts_with(prefix) || !s.ends_with(")")) continue;
+        s = trim(s.substr(prefix.size(), s.size() - prefix.size() - 1));
+        if (std::size_t d = s.rfind("dtype"); d != std::string_view::npos && s.find(']', d) == std::string_view::npos)
+            s = trim(s.substr(0, s.rfind(',', d)));  // ", dtype=float32" after the last ']'
+        return s;
+    }
+    return s;
+}
+
 // Inside "[[1, 2], [3, 4]]": the rows, each the text between one '[' and its ']'.
-std::vector<std::string_view> bracket_rows(std::string_view inner, std::string_view whole) {
+std::vector<std::string_view> bracket_rows(std::string_view inner, std::string_view whole, lang l) {
     std::vector<std::string_view> rows;
     std::size_t i = 0;
     while (i < inner.size()) {
         char c = inner[i];
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') { ++i; continue; }
-        if (c != '[') throw input_error(fmt::format("{} is not a matrix: expected '[' to open a row", quoted(whole)));
+        if (c != '[')
+            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：每一行要以 '[' 开始", "{} is not a matrix: expected '[' to open a row")), quoted(whole)));
         std::size_t close = inner.find(']', i);
         if (close == std::string_view::npos || inner.substr(i + 1, close - i - 1).find('[') != std::string_view::npos)
-            throw input_error(fmt::format("{} is not a matrix: a row is not closed with ']'", quoted(whole)));
+            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：有一行没有用 ']' 结束", "{} is not a matrix: a row is not closed with ']'")), quoted(whole)));
         rows.push_back(inner.substr(i + 1, close - i - 1));
         i = close + 1;
     }
     return rows;
 }
 
-std::vector<float> row_numbers(std::string_view row, std::size_t index, std::string_view whole) {
-    std::vector<float> out;
+// The cells of one row: separated by commas, or (as numpy prints, "[0.55 0.15 0.3]") by blanks.
+std::vector<std::string_view> cells_of(std::string_view row) {
+    std::vector<std::string_view> out;
+    bool commas = row.find(',') != std::string_view::npos;
     std::size_t start = 0;
-    while (start <= row.size()) {
-        std::size_t comma = row.find(',', start);
-        if (comma == std::string_view::npos) comma = row.size();
-        std::string_view cell = trim(row.substr(start, comma - start));
-        if (cell.empty() && comma == row.size() && start > 0) break;  // a trailing comma
-        try {
-            double x = parse_number(cell);
-            // 1e39 is a finite double but no float: it would become inf (and the cast is UB).
-            if (std::fabs(x) > std::numeric_limits<float>::max()) throw input_error("too large for a float");
-            out.push_back(static_cast<float>(x));
-        } catch (const input_error&) {
-            throw input_error(fmt::format("{} is not a matrix: row {} has {}, which is not a number", quoted(whole),
-                                          index + 1, quoted(cell)));
-        }
-        start = comma + 1;
+    for (std::size_t i = 0; i <= row.size(); ++i) {
+        bool cut = i == row.size() || (commas ? row[i] == ',' : (row[i] == ' ' || row[i] == '\t' || row[i] == '\n'));
+        if (!cut) continue;
+        std::string_view cell = trim(row.substr(start, i - start));
+        if (!cell.empty() || (commas && i < row.size())) out.push_back(cell);  // "1,,2" keeps its empty cell
+        start = i + 1;
     }
     return out;
 }
 
-matrix bracketed_matrix(std::string_view s) {
-    if (s.size() < 2 || s.back() != ']') throw input_error(fmt::format("{} is not a matrix: it does not end with ']'", quoted(s)));
+std::vector<float> row_numbers(std::string_view row, std::size_t index, std::string_view whole, lang l) {
+    std::vector<float> out;
+    for (std::string_view cell : cells_of(row)) {
+        try {
+            double x = parse_number(cell, l);
+            // 1e39 is a finite double but no float: it would become inf (and the cast is UB).
+            if (std::fabs(x) > std::numeric_limits<float>::max()) throw input_error("too large for a float");
+            out.push_back(static_cast<float>(x));
+        } catch (const input_error&) {
+            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：第 {} 行的 {} 不是数", "{} is not a matrix: row {} has {}, which is not a number")),
+                                          quoted(whole), index + 1, quoted(cell)));
+        }
+    }
+    return out;
+}
+
+matrix bracketed_matrix(std::string_view s, lang l) {
+    if (s.size() < 2 || s.back() != ']')
+        throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：没有以 ']' 结尾", "{} is not a matrix: it does not end with ']'")), quoted(s)));
     std::string_view inner = trim(s.substr(1, s.size() - 2));
     std::vector<std::string_view> rows;
     if (inner.empty() || inner.front() != '[') rows = {inner};  // one row: "[1, 2, 3]"
-    else rows = bracket_rows(inner, s);
-    if (rows.empty()) throw input_error(fmt::format("{} is not a matrix: it has no rows", quoted(s)));
+    else rows = bracket_rows(inner, s, l);
+    if (rows.empty() || (rows.size() == 1 && trim(rows[0]).empty()))
+        throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：里面没有数", "{} is not a matrix: it has no rows")), quoted(s)));
     std::vector<float> data;
     std::size_t cols = 0;
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        std::vector<float> cells = row_numbers(rows[r], r, s);
+        std::vector<float> cells = row_numbers(rows[r], r, s, l);
         if (r == 0) cols = cells.size();
         else if (cells.size() != cols)
-            throw input_error(fmt::format("{} is not a matrix: row 1 has {} numbers, row {} has {}", quoted(s), cols,
-                                          r + 1, cells.size()));
+            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：第 1 行有 {} 个数，第 {} 行有 {} 个", "{} is not a matrix: row 1 has {} numbers, row {} has {}")),
+                                          quoted(s), cols, r + 1, cells.size()));
         data.insert(data.end(), cells.begin(), cells.end());
     }
     return matrix(rows.size(), cols, std::move(data));
@@ -146,77 +202,93 @@ std::optional<answer_kind> parse_kind(std::string_view s) {
     return std::nullopt;
 }
 
-char parse_choice(std::string_view text, int count) {
-    std::string_view s = trim(text);
+char parse_choice(std::string_view text, int count, lang l) {
+    std::string ascii = typed_ascii(text);
+    std::string_view s = trim(ascii);
+    // "(b)", "B)", "B.", "B:", "[B]": the letter in the punctuation people put around it
+    while (!s.empty() && (s.front() == '(' || s.front() == '[')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ')' || s.back() == ']' || s.back() == '.' || s.back() == ':' || s.back() == ',' ||
+                          s.back() == ' '))
+        s.remove_suffix(1);
     char last = static_cast<char>('A' + count - 1);
     if (s.size() == 1) {
         char c = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
         if (c >= 'A' && c <= last) return c;
     }
-    throw input_error(fmt::format("{} is not a choice: answer with one letter, A to {}", quoted(text), last));
+    throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是选项：请回答一个字母，A 到 {}", "{} is not a choice: answer with one letter, A to {}")),
+                                  quoted(text), last));
 }
 
-std::vector<std::size_t> parse_shape(std::string_view text) {
-    std::string_view s = trim(text);
+std::vector<std::size_t> parse_shape(std::string_view text, lang l) {
+    std::string ascii = typed_ascii(text);
+    std::string_view s = unwrapped_call(trim(ascii));
     if (s.size() >= 2 && ((s.front() == '(' && s.back() == ')') || (s.front() == '[' && s.back() == ']')))
         s = s.substr(1, s.size() - 2);
     std::vector<std::string> fields = shape_fields(s);
-    if (fields.empty()) throw input_error(fmt::format("{} is not a shape: write it like (100, 64) or 100x64", quoted(text)));
+    if (fields.empty())
+        throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是形状：请写成 (100, 64) 或 100x64", "{} is not a shape: write it like (100, 64) or 100x64")), quoted(text)));
     std::vector<std::size_t> out;
     for (const std::string& f : fields) {
         std::size_t n = 0;
         auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), n);
         if (ec != std::errc() || end != f.data() + f.size() || n == 0)
-            throw input_error(fmt::format("{} is not a shape: '{}' is not a positive whole number; write it like (100, 64)",
+            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是形状：'{}' 不是正整数；请写成 (100, 64)",
+                                                            "{} is not a shape: '{}' is not a positive whole number; write it like (100, 64)")),
                                           quoted(text), f));
         out.push_back(n);
     }
     return out;
 }
 
-double parse_number(std::string_view text) {
-    std::string_view s = trim(text);
+double parse_number(std::string_view text, lang l) {
+    std::string ascii = typed_ascii(text);
+    std::string_view s = trim(ascii);
     if (auto slash = s.find('/'); slash != std::string_view::npos) {
         auto num = decimal(s.substr(0, slash)), den = decimal(s.substr(slash + 1));
         if (num && den && *den != 0.0) {
             // 1e308/1e-308: each part is a finite double, their quotient is not
             if (!std::isfinite(*num / *den))
-                throw input_error(fmt::format("{} is too large: the quotient is beyond any number", quoted(text)));
+                throw input_error(fmt::format(fmt::runtime(pick(l, "{} 太大了：商超出了任何数的范围", "{} is too large: the quotient is beyond any number")), quoted(text)));
             return *num / *den;
         }
-        if (num && den) throw input_error(fmt::format("{} divides by zero", quoted(text)));
+        if (num && den) throw input_error(fmt::format(fmt::runtime(pick(l, "{} 除以零", "{} divides by zero")), quoted(text)));
     } else if (auto x = decimal(s)) {
         return *x;
     }
-    throw input_error(fmt::format("{} is not a number: write it like 0.25, 1/4 or 2.5e-1", quoted(text)));
+    throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是数：请写成 0.25、1/4 或 2.5e-1", "{} is not a number: write it like 0.25, 1/4 or 2.5e-1")), quoted(text)));
 }
 
-matrix parse_matrix(std::string_view text) {
-    std::string_view s = trim(text);
-    if (s.empty()) throw input_error("the answer is empty: give a matrix like [[1, 2], [3, 4]] or a CSV file");
-    if (s.front() == '[') return bracketed_matrix(s);
+matrix parse_matrix(std::string_view text, lang l) {
+    std::string ascii = typed_ascii(text);
+    std::string_view s = unwrapped_call(trim(ascii));
+    if (s.empty())
+        throw input_error(pick(l, "答案是空的：请给出矩阵，如 [[1, 2], [3, 4]]，或一个 CSV 文件",
+                               "the answer is empty: give a matrix like [[1, 2], [3, 4]] or a CSV file"));
+    if (s.front() == '[') return bracketed_matrix(s, l);
     try {
         return parse_csv_matrix(s, "the answer");
     } catch (const input_error& e) {
-        throw input_error(fmt::format("{} is not a matrix ({}); write it like [[1, 2], [3, 4]]", quoted(text), e.message()));
+        throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵（{}）；请写成 [[1, 2], [3, 4]]", "{} is not a matrix ({}); write it like [[1, 2], [3, 4]]")),
+                                      quoted(text), e.message()));
     }
 }
 
-answer parse_answer(answer_kind k, std::string_view text) {
+answer parse_answer(answer_kind k, std::string_view text, lang l) {
     answer a;
     a.kind = k;
     switch (k) {
-    case answer_kind::choice: a.choice = parse_choice(text); break;
-    case answer_kind::shape: a.shape = parse_shape(text); break;
-    case answer_kind::number: a.number = parse_number(text); break;
-    case answer_kind::matrix: a.m = parse_matrix(text); break;
+    case answer_kind::choice: a.choice = parse_choice(text, 4, l); break;
+    case answer_kind::shape: a.shape = parse_shape(text, l); break;
+    case answer_kind::number: a.number = parse_number(text, l); break;
+    case answer_kind::matrix: a.m = parse_matrix(text, l); break;
     }
     return a;
 }
 
-answer read_answer_file(answer_kind k, const std::string& path) {
+answer read_answer_file(answer_kind k, const std::string& path, lang l) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(source_loc{path, 0, 0}, "answer file not found");
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw input_error(source_loc{path, 0, 0}, pick(l, "找不到答案文件", "answer file not found"));
     if (k == answer_kind::matrix) {
         answer a;
         a.kind = k;
@@ -227,7 +299,7 @@ answer read_answer_file(answer_kind k, const std::string& path) {
     std::ostringstream text;
     text << in.rdbuf();
     try {
-        return parse_answer(k, text.str());
+        return parse_answer(k, text.str(), l);
     } catch (const input_error& e) {
         throw input_error(source_loc{path, 0, 0}, e.message());
     }
