@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <pwd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <signal.h>
 #include <unistd.h>
@@ -42,14 +43,18 @@ progress from_json(const json& doc) {
         auto st = status_of(entry.at("status").get<std::string>());
         int attempts = entry.at("attempts").get<int>(), hints = entry.at("hints").get<int>();
         if (!st || attempts < 0 || hints < 0) throw std::runtime_error("a bad entry for " + id);
-        p.by_id[id] = {*st, attempts, hints};
+        bool seen = entry.value("solution_seen", false);  // absent in files written before it existed
+        p.by_id[id] = {*st, attempts, hints, seen};
     }
     return p;
 }
 
 std::string to_text(const progress& p) {
     json ex = json::object();
-    for (auto& [id, e] : p.by_id) ex[id] = {{"status", status_name(e.state)}, {"attempts", e.attempts}, {"hints", e.hints}};
+    for (auto& [id, e] : p.by_id) {
+        ex[id] = {{"status", status_name(e.state)}, {"attempts", e.attempts}, {"hints", e.hints}};
+        if (e.solution_seen) ex[id]["solution_seen"] = true;
+    }
     return json{{"version", 1}, {"exercises", ex}}.dump(2) + "\n";
 }
 
@@ -205,7 +210,51 @@ void save_progress(const progress& p, const std::string& path) {
     sweep_stale_temps(path);
 }
 
+namespace {
+
+// An exclusive lock on PATH.lock for as long as it lives (flock: released by the kernel when the
+// process dies, so a killed qkv never leaves the class locked out).
+class progress_lock {
+public:
+    explicit progress_lock(const std::string& path) : lock_path_(path + ".lock") {
+        fs::path dir = fs::path(path).parent_path();
+        std::error_code ec;
+        if (!dir.empty()) fs::create_directories(dir, ec);
+        fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd_ < 0) disk_error(lock_path_, "cannot open the lock file", errno);
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ::close(fd_);
+            throw input_error(source_loc{lock_path_, 0, 0}, "the progress lock is not a regular file; move it away");
+        }
+        while (::flock(fd_, LOCK_EX) != 0) {
+            if (errno == EINTR) continue;
+            int err = errno;
+            ::close(fd_);
+            disk_error(lock_path_, "cannot lock", err);
+        }
+    }
+    ~progress_lock() { ::close(fd_); }  // closing releases the lock
+    progress_lock(const progress_lock&) = delete;
+    progress_lock& operator=(const progress_lock&) = delete;
+
+private:
+    std::string lock_path_;
+    int fd_ = -1;
+};
+
+}  // namespace
+
+progress update_progress(const std::string& path, const std::function<void(progress&)>& change, std::string* warning) {
+    progress_lock lock(path);
+    progress p = load_progress(path, warning);
+    change(p);
+    save_progress(p, path);
+    return p;
+}
+
 void reset_progress(const std::string& path) {
+    progress_lock lock(path);  // not while another process is between reading and saving
     std::error_code ec;
     fs::remove(path, ec);
     if (ec) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot remove the progress file: {}", ec.message()));

@@ -1,8 +1,10 @@
 // A learner's progress on the exercises, kept per user in $XDG_STATE_HOME/qkv/progress.json
 // (else ~/.local/state/qkv/progress.json). Written atomically, so a crash mid-write leaves the
-// old file or the new one; a file that cannot be read is set aside, never fatal.
+// old file or the new one; changed under a lock, so concurrent processes lose nothing; a file
+// that cannot be read is set aside, never fatal.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,6 +21,7 @@ struct exercise_progress {
     status state = status::not_tried;  // once correct, it stays correct
     int attempts = 0;                  // answers checked (unreadable ones not counted)
     int hints = 0;                     // hints shown so far
+    bool solution_seen = false;        // `qkv solution` showed the worked solution
 };
 
 struct progress {
@@ -43,6 +46,11 @@ progress load_progress(const std::string& path, std::string* warning = nullptr);
 // Write to a temporary file in the same folder, fsync it, rename it over PATH, fsync the folder.
 // Creates the folder. Throws input_error when the disk refuses.
 void save_progress(const progress& p, const std::string& path);
+
+// Load, change and save as one step that concurrent qkv processes take one at a time (an
+// exclusive lock on PATH.lock): each re-reads what the others saved before changing it, so twenty
+// `qkv check`s at once lose none of their records. Returns the progress as saved.
+progress update_progress(const std::string& path, const std::function<void(progress&)>& change, std::string* warning = nullptr);
 
 // Remove the file (no error when it is not there).
 void reset_progress(const std::string& path);

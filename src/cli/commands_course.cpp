@@ -1,0 +1,63 @@
+// Where a learner stands: qkv progress.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "qkv/answer.hpp"
+#include "qkv/control_text.hpp"
+#include "qkv/display_width.hpp"
+#include "qkv/toml_file.hpp"
+#include "exercise_common.hpp"
+#include "exercise_words.hpp"
+
+namespace qkv::cli {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+// --- progress ---------------------------------------------------------------------------------
+
+int cmd_progress(const args& a) {
+    output_choice choice;
+    bool reset = false;
+    po::options_description desc("Options");
+    add_options(desc, choice, true);
+    desc.add_options()("reset", po::bool_switch(&reset), "forget all progress (statuses and hints)");
+    po::variables_map vm;
+    if (!parse("progress", a, desc, {}, vm)) return 0;
+    lang l = resolve(choice).language;
+    std::string path = progress_path();
+    if (reset) {
+        reset_progress(path);
+        write_out(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), path));
+        return 0;
+    }
+    exercise_set set = load_exercises(exercises_dir());
+    progress p = open_progress(path);
+    std::map<int, std::pair<std::size_t, std::size_t>> per_lesson;  // lesson -> (correct, total)
+    std::size_t right = 0, hints = 0;
+    ojson arr = ojson::array();
+    for (const exercise& e : set.all) {
+        const exercise_progress& mine = p.of(e.id);
+        per_lesson[e.lesson].second++;
+        if (mine.state == status::correct) per_lesson[e.lesson].first++, right++;
+        hints += static_cast<std::size_t>(mine.hints);
+        arr.push_back({{"id", e.id}, {"status", status_name(mine.state)}, {"attempts", mine.attempts}, {"hints", mine.hints}});
+    }
+    if (choice.format == "json") {
+        write_out(ojson{{"path", path}, {"exercises", arr}, {"correct", right}, {"total", set.all.size()}}.dump(2) + "\n");
+        return 0;
+    }
+    std::string out = fmt::format("{} ({})\n\n", pick(l, "练习进度", "Progress on the exercises"), path);
+    for (auto& [lesson, c] : per_lesson)
+        out += fmt::format("  {}  {} {}/{}\n", pad(fmt::format(fmt::runtime(tr(l, "Lesson {}")), lesson), 10), bar(c.first, c.second),
+                           c.first, c.second);
+    out += fmt::format("\n{}: {}/{} · {}: {}\n", pick(l, "合计", "Total"), right, set.all.size(), pick(l, "用过的提示", "hints used"), hints);
+    write_out(out);
+    return 0;
+}
+
+
+}  // namespace qkv::cli

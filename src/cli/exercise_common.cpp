@@ -1,0 +1,96 @@
+// The pieces the exercise commands share (exercise_common.hpp).
+#include "exercise_common.hpp"
+
+#include <fmt/format.h>
+
+#include "qkv/control_text.hpp"
+#include "qkv/display_width.hpp"
+#include "qkv/lesson.hpp"
+#include "qkv/render_text.hpp"
+#include "qkv/suggest.hpp"
+
+namespace qkv::cli {
+
+namespace po = boost::program_options;
+
+
+void add_options(po::options_description& desc, output_choice& c, bool with_json) {
+    desc.add_options()("help,h", "show this help")
+        ("lang", po::value(&c.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
+        ("color", po::value(&c.color)->default_value("auto"), "auto, always or never")
+        ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
+        ("full", po::bool_switch(&c.full), "show every row and column, never elide");
+    if (with_json) desc.add_options()("format", po::value(&c.format)->default_value("text"), "text or json");
+}
+
+render_options resolve(output_choice c) {
+    if (c.format.empty()) c.format = "text";
+    if (c.color.empty()) c.color = "auto";
+    if (c.format != "text" && c.format != "json") throw usage_error(fmt::format("--format must be text or json, not '{}'", c.format));
+    c.format = "text";  // resolve_output knows text, markdown, json and html; these commands only text and json
+    return resolve_output(c);
+}
+
+const exercise& need_exercise(const exercise_set& set, const std::string& id) {
+    if (const exercise* e = find_exercise(set, id)) return *e;
+    std::vector<std::string> ids;
+    for (const exercise& e : set.all) ids.push_back(e.id);
+    std::string near = nearest(id, ids);
+    throw usage_error(fmt::format("no exercise '{}'{}; qkv exercises lists them", id,
+                                  near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
+}
+
+progress open_progress(const std::string& path) {
+    std::string warning;
+    progress p = load_progress(path, &warning);
+    if (!warning.empty()) tell(fmt::format("qkv: warning: {}\n", warning));
+    return p;
+}
+
+progress change_progress(const std::string& path, const std::function<void(progress&)>& change) {
+    std::string warning;
+    progress p = update_progress(path, change, &warning);
+    if (!warning.empty()) tell(fmt::format("qkv: warning: {}\n", warning));
+    return p;
+}
+
+std::map<int, std::string> lesson_titles(lang l) {
+    std::map<int, std::string> out;
+    for (auto& [n, path] : lesson_files(lessons_dir())) out[n] = load_lesson(path).title.in(l);
+    return out;
+}
+
+std::string bar(std::size_t done, std::size_t total) {
+    const std::size_t width = 10;
+    std::size_t full = total ? (done * width + total / 2) / total : 0;
+    std::string out;
+    for (std::size_t i = 0; i < width; ++i) out += i < full ? "█" : "░";
+    return out;
+}
+
+std::string first_line(const std::string& text, std::size_t columns) {
+    std::string line = escape_controls(text.substr(0, text.find('\n')));
+    if (display_width(line) <= columns) return line;
+    std::string out;
+    for (std::size_t i = 0; i < line.size();) {
+        std::size_t len = 1;
+        while (i + len < line.size() && (static_cast<unsigned char>(line[i + len]) & 0xC0) == 0x80) ++len;
+        if (display_width(out + line.substr(i, len)) > columns - 1) break;
+        out += line.substr(i, len);
+        i += len;
+    }
+    return out + "…";
+}
+
+std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o) {
+    std::vector<shown_value> values;
+    for (const std::string& name : names) {
+        auto it = ws.find(name);
+        if (it == ws.end()) throw input_error(fmt::format("the exercise shows '{}', which the lesson does not compute", name));
+        values.push_back({name, role::input, it->second, row_sums_of(it->second)});
+    }
+    return render_values_text(values, o);
+}
+
+
+}  // namespace qkv::cli

@@ -1,0 +1,46 @@
+// What the exercise commands (commands_exercise, commands_check, commands_grade,
+// commands_course) share: their options, finding an exercise, the learner's progress, the
+// listing pieces (bars, first lines) and the values an exercise shows. Private to src/cli.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "qkv/cli.hpp"
+#include "qkv/exercise.hpp"
+#include "qkv/judge.hpp"
+#include "qkv/progress.hpp"
+#include "qkv/value.hpp"
+
+namespace qkv::cli {
+
+using ojson = nlohmann::ordered_json;
+
+// --lang, --color, --precision, --full, and --format text|json when the command has a JSON form.
+void add_options(boost::program_options::options_description& desc, output_choice& c, bool with_json);
+// The render options of those choices; --format is text or json (anything else a usage_error).
+render_options resolve(output_choice c);
+
+// The exercise with this id, or a usage_error naming the nearest one.
+const exercise& need_exercise(const exercise_set& set, const std::string& id);
+
+// The learner's progress (a warning on stderr when an unreadable file was set aside).
+progress open_progress(const std::string& path);
+// Change the progress under its lock (update_progress), with the same warning.
+progress change_progress(const std::string& path, const std::function<void(progress&)>& change);
+
+// Every lesson's title in the language, by number.
+std::map<int, std::string> lesson_titles(lang l);
+// "███░░░░░░░": done of total in ten cells.
+std::string bar(std::size_t done, std::size_t total);
+// The first line of a question or an answer, cut to fit a listing, its control characters escaped.
+std::string first_line(const std::string& text, std::size_t columns);
+// The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums.
+std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o);
+
+}  // namespace qkv::cli
