@@ -10,6 +10,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -168,10 +172,13 @@ BOOST_AUTO_TEST_CASE(hints_come_one_at_a_time) {
     BOOST_TEST(h1.status == 0);
     BOOST_TEST(has(h1.out, "Hint 1/2"));
     BOOST_TEST(has(h1.out, "s_ij = q(i)·k(j)"));
+    BOOST_TEST(!has(h1.out, "Hint 2/2"));
+    BOOST_TEST(has(h2.out, "Hint 1/2"));  // every hint so far, not only the newest
     BOOST_TEST(has(h2.out, "Hint 2/2"));
     BOOST_TEST(has(h2.out, "row 3 of K"));
     BOOST_TEST(has(h3.out, "Hint 2/2"));
     BOOST_TEST(has(h3.out, "last hint"));
+    BOOST_TEST(has(h3.out, "qkv solution 3.2"));  // where a stuck student goes next
     BOOST_TEST(has(run_qkv({"hint", "3.2", "--lang", "zh"}).out, "提示 2/2"));
     auto p = nlohmann::json::parse(run_qkv({"progress", "--format", "json"}).out);
     for (auto& e : p["exercises"])
@@ -279,4 +286,82 @@ BOOST_AUTO_TEST_CASE(every_command_has_help) {
     }
     BOOST_TEST(run_qkv({"check", "3.1", "100x100", "--lang", "fr"}).status == 2);
     BOOST_TEST(run_qkv({"exercises", "--format", "markdown"}).status == 2);
+}
+
+// Run qkv with standard output into a pipe nobody reads (closed before qkv writes): its output
+// cannot be written, as when a terminal goes away.
+int run_into_a_closed_pipe(const std::vector<std::string>& args) {
+    int fds[2];
+    BOOST_REQUIRE(::pipe(fds) == 0);
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(fds[1], 1);
+        ::close(fds[0]), ::close(fds[1]);
+        int null = ::open("/dev/null", O_WRONLY);  // its error message is not ours to read
+        ::dup2(null, 2);
+        std::vector<std::string> copy = args;
+        std::vector<char*> argv{const_cast<char*>(std::getenv("QKV_BIN"))};
+        for (auto& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    ::close(fds[0]), ::close(fds[1]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return status;
+}
+
+int attempts_of(const std::string& id, const char* field = "attempts") {
+    auto p = nlohmann::json::parse(run_qkv({"progress", "--format", "json"}).out);
+    for (auto& e : p["exercises"])
+        if (e["id"] == id) return e[field].get<int>();
+    return -1;
+}
+
+BOOST_AUTO_TEST_CASE(the_solution_when_stuck_recorded_once_seen) {
+    fresh f;
+    auto r = run_qkv({"solution", "3.1"});
+    BOOST_TEST(r.status == 0, r.err);
+    BOOST_TEST(has(r.out, "Worked solution"));
+    auto p = nlohmann::json::parse(read_file(progress_file()));
+    BOOST_TEST(p["exercises"]["3.1"]["solution_seen"] == true);
+    BOOST_TEST(has(run_qkv({"solution", "3.1", "--lang", "zh"}).out, "解题过程"));
+}
+
+BOOST_AUTO_TEST_CASE(output_that_could_not_be_written_is_not_recorded) {
+    fresh f;
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"check", "3.1", "(1, 1)"}, {"hint", "3.1"}, {"solution", "3.1"}})
+        run_into_a_closed_pipe(args);
+    bool recorded = fs::exists(progress_file()) && has(read_file(progress_file()), "\"3.1\"");
+    BOOST_TEST(!recorded, "a verdict, hint or solution nobody saw was recorded");
+    BOOST_TEST(run_qkv({"hint", "3.1"}).status == 0);  // and one that is seen is
+    BOOST_TEST(attempts_of("3.1", "hints") == 1);
+}
+
+BOOST_AUTO_TEST_CASE(twenty_checks_at_once_lose_no_record) {
+    fresh f;
+    // 20 processes started together, each checking one answer (10 on 3.1, 10 on 8.2): every one
+    // re-reads the file under the lock, so the counts come out exact.
+    std::vector<pid_t> pids;
+    for (int i = 0; i < 20; ++i) {
+        pid_t pid = ::fork();
+        if (pid == 0) {
+            int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1), ::dup2(null, 2);
+            std::string bin = std::getenv("QKV_BIN");
+            std::vector<std::string> args = i % 2 ? std::vector<std::string>{bin, "check", "3.1", "(1, 1)"}
+                                                  : std::vector<std::string>{bin, "check", "8.2", "A"};
+            std::vector<char*> argv;
+            for (auto& a : args) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            ::execv(argv[0], argv.data());
+            ::_exit(127);
+        }
+        pids.push_back(pid);
+    }
+    for (pid_t pid : pids) ::waitpid(pid, nullptr, 0);
+    BOOST_TEST(attempts_of("3.1") == 10);
+    BOOST_TEST(attempts_of("8.2") == 10);
 }

@@ -10,6 +10,7 @@
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/toml_file.hpp"
+#include "qkv/styled_text.hpp"
 #include "exercise_common.hpp"
 #include "exercise_words.hpp"
 
@@ -49,69 +50,59 @@ answer read_answer(const exercise& e, const std::string& text, const std::string
     }
 }
 
-// "S[2, 3] = 1.5669", or the expected matrix drawn as the lessons draw it.
-std::string expected_text(const exercise& e, const exercise_run& r, const render_options& o) {
-    switch (e.kind) {
-    case answer_kind::choice: return fmt::format("{}\n", e.answer);
-    case answer_kind::shape: return fmt::format("{} = {}\n", e.expected_source, r.expected.shape_str());
-    case answer_kind::number: return fmt::format("{} = {:.{}f}\n", e.expected_source, r.expected.number, o.precision);
-    case answer_kind::matrix: {
-        workspace ws{{e.expected_source, r.expected}};
-        return values_text({e.expected_source}, ws, o);
-    }
-    }
-    return "";
-}
-
 }  // namespace
 
 int cmd_check(const args& all) {
     auto [a, typed] = split_answer(all);
     output_choice choice;
-    std::string id, file;
+    std::string id, file, data, student;
     std::vector<std::string> words;
     po::options_description desc("Options");
     add_options(desc, choice, false);
+    add_student_options(desc, data, student);
     desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2")
         ("answer", po::value(&words), "the answer (several words are joined: 100 100)")
-        ("file", po::value(&file), "read the answer from a file (CSV for a matrix)")
-        ("data", po::value<std::string>(), "compute on another scenario file");
+        ("file", po::value(&file), "read the answer from a file (CSV for a matrix)");
     po::positional_options_description pos;
     pos.add("id", 1).add("answer", -1);
     po::variables_map vm;
     if (!parse("check", a, desc, pos, vm)) return 0;
     for (const std::string& w : words) typed += (typed.empty() ? "" : " ") + w;
-    if (id.empty()) throw usage_error("which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57");
-    if (typed.empty() == file.empty())
-        throw usage_error(file.empty() ? "give the answer after the id, or --file FILE" : "give the answer or --file, not both");
     render_options o = resolve(choice);
     lang l = o.language;
+    if (id.empty()) throw usage_error(pick(l, "哪一道练习？qkv check 编号 答案，如 qkv check 3.2 1.57",
+                                           "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));
+    if (typed.empty() == file.empty())
+        throw usage_error(file.empty() ? pick(l, "请在编号后面写答案，或用 --file 文件", "give the answer after the id, or --file FILE")
+                                       : pick(l, "答案和 --file 只能给一个", "give the answer or --file, not both"));
     exercise_set set = load_exercises(exercises_dir());
-    const exercise& e = need_exercise(set, id);
+    const exercise& e = need_exercise(set, id, l);
     answer ans = read_answer(e, typed, file, l);  // an unreadable answer stops here: progress untouched
-    exercise_run run = run_exercise(e, l, vm.count("data") ? vm["data"].as<std::string>() : "");
+    exercise_run run = run_exercise(e, l, data, student_name(student));
     verdict v;
     try {
         v = judge(e, ans, run);
     } catch (const input_error& err) {
         throw usage_error(err.what());
     }
-    std::string path = progress_path();
-    progress p = open_progress(path);
-    p.record(e.id, v.correct);
-    save_progress(p, path);
     std::string out;
     if (v.correct) {
-        out = fmt::format("✓ {}\n{}\n{}\n{}\n", pick(l, "正确！", "Right!"), expected_text(e, run, o),
-                          pick(l, "解题过程：", "Worked solution:"), escape_controls(exercise_words(e.solution, e, run, l), true));
+        out = fmt::format("{} {}\n{}\n{}\n{}\n", styled("✓", fmt::fg(fmt::terminal_color::green) | fmt::emphasis::bold, o.color),
+                          pick(l, "正确！", "Right!"), expected_text(e, run, o), pick(l, "解题过程：", "Worked solution:"),
+                          escape_controls(exercise_words(e.solution, e, run, l), true));
     } else {
-        out = fmt::format("✗ {}\n", pick(l, "还不对。", "Not right yet."));
+        out = fmt::format("{} {}\n", styled("✗", fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, o.color),
+                          pick(l, "还不对。", "Not right yet."));
         for (const std::string& line : explain(v, e, ans, run, set.book, l, o.precision)) out += escape_controls(line) + "\n";
         out += fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), e.id);
     }
-    write_out(out);
+    // recorded once the verdict is on screen (a check whose output could not be written is not),
+    // under the lock, so an unusable progress file stops it before anything is printed
+    change_progress(progress_path(), [&](progress& p) {
+        write_out(out);
+        p.record(e.id, v.correct);
+    });
     return v.correct ? 0 : 1;
 }
-
 
 }  // namespace qkv::cli

@@ -1,22 +1,21 @@
 // The commands that show exercises: exercises (the list), exercise (one question), hint and
 // solution. Answers are checked in commands_check.cpp.
 #include <algorithm>
-#include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "qkv/answer.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
-#include "qkv/toml_file.hpp"
+#include "qkv/styled_text.hpp"
 #include "exercise_common.hpp"
 #include "exercise_words.hpp"
 
 namespace qkv::cli {
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
 
 // --- exercises -------------------------------------------------------------------------------
 
@@ -72,23 +71,26 @@ int cmd_exercises(const args& a) {
 
 int cmd_exercise(const args& a) {
     output_choice choice;
-    std::string id, data;
+    std::string id, data, student;
     po::options_description desc("Options");
     add_options(desc, choice, false);
-    desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2")("data", po::value(&data), "compute on another scenario file");
+    add_student_options(desc, data, student);
+    desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2");
     po::positional_options_description pos;
     pos.add("id", 1);
     po::variables_map vm;
     if (!parse("exercise", a, desc, pos, vm)) return 0;
-    if (id.empty()) throw usage_error("which exercise? give its id, e.g. 3.2 (qkv exercises lists them)");
     render_options o = resolve(choice);
-    exercise_set set = load_exercises(exercises_dir());
-    const exercise& e = need_exercise(set, id);
     lang l = o.language;
-    exercise_run run = run_exercise(e, l, data);  // the numbers the question quotes and shows
+    if (id.empty()) throw usage_error(pick(l, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
+                                           "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));
+    exercise_set set = load_exercises(exercises_dir());
+    const exercise& e = need_exercise(set, id, l);
+    exercise_run run = run_exercise(e, l, data, student_name(student));  // the numbers the question quotes and shows
     std::string out = fmt::format("{} {} · {} · {}", pick(l, "练习", "Exercise"), e.id,
                                   fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
-    if (!e.shows.empty()) out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run.run.t.scenario));
+    if (!e.shows.empty() || !student_name(student).empty())
+        out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run.run.t.scenario));
     out += fmt::format("\n\n{}\n", escape_controls(exercise_words(e.question, e, run, l), true));
     for (std::size_t i = 0; i < e.choices.size(); ++i)
         out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
@@ -97,41 +99,84 @@ int cmd_exercise(const args& a) {
     const progress record = open_progress(progress_path());  // kept alive: mine refers into it
     const exercise_progress& mine = record.of(e.id);
     out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
-    out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints, e.hints.size(),
-                       pick(l, "状态：", "status: "), status_word(l, mine.state));
+    out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints,
+                       e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "), status_word(l, mine.state));
     write_out(out);
     return 0;
 }
 
+// --- hint and solution ----------------------------------------------------------------------------
 
-// --- hint -------------------------------------------------------------------------------------
+namespace {
 
-int cmd_hint(const args& a) {
+// What hint and solution read: the exercise, its run (a failure records nothing), and the options.
+struct asked {
+    exercise_set set;
+    const exercise* e = nullptr;
+    render_options o;
+    std::optional<exercise_run> run;
+};
+
+std::optional<asked> ask(const char* cmd, const args& a) {
     output_choice choice;
-    std::string id;
+    std::string id, data, student;
     po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help")("id", po::value(&id), "the exercise, e.g. 3.2")
-        ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)");
+    add_options(desc, choice, false);
+    add_student_options(desc, data, student);
+    desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2");
     po::positional_options_description pos;
     pos.add("id", 1);
     po::variables_map vm;
-    if (!parse("hint", a, desc, pos, vm)) return 0;
-    if (id.empty()) throw usage_error("which exercise? give its id, e.g. 3.2");
-    lang l = resolve(choice).language;
-    exercise_set set = load_exercises(exercises_dir());
-    const exercise& e = need_exercise(set, id);
-    exercise_run run = run_exercise(e, l);  // the numbers the hint quotes; a failure records nothing
+    if (!parse(cmd, a, desc, pos, vm)) return std::nullopt;
+    asked q;
+    q.o = resolve(choice);
+    if (id.empty()) throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2", "which exercise? give its id, e.g. 3.2"));
+    q.set = load_exercises(exercises_dir());
+    q.e = &need_exercise(q.set, id, q.o.language);
+    q.run = run_exercise(*q.e, q.o.language, data, student_name(student));
+    return q;
+}
+
+}  // namespace
+
+int cmd_hint(const args& a) {
+    std::optional<asked> q = ask("hint", a);
+    if (!q) return 0;
+    const exercise& e = *q->e;
+    lang l = q->o.language;
     std::string path = progress_path();
-    progress p = open_progress(path);
-    exercise_progress& mine = p.by_id[e.id];
-    bool more = mine.hints < static_cast<int>(e.hints.size());
-    if (more) ++mine.hints;
-    save_progress(p, path);
-    std::size_t shown = static_cast<std::size_t>(mine.hints);
-    std::string out = fmt::format("{} {}/{} · {} {}\n{}\n", pick(l, "提示", "Hint"), shown, e.hints.size(), pick(l, "练习", "exercise"),
-                                  e.id, escape_controls(exercise_words(e.hints[shown - 1], e, run, l), true));
-    if (!more) out += pick(l, "（这是最后一个提示了。）\n", "(That was the last hint.)\n");
-    write_out(out);
+    int seen = open_progress(path).of(e.id).hints;
+    bool more = seen < static_cast<int>(e.hints.size());
+    std::size_t shown = static_cast<std::size_t>(more ? seen + 1 : seen);
+    // every hint so far, the newest last: a student who comes back tomorrow reads them all again
+    std::string out;
+    for (std::size_t k = 0; k < shown; ++k)
+        out += fmt::format("{}{} {}/{} · {} {}\n{}\n", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, q->o.color),
+                           k + 1, e.hints.size(), pick(l, "练习", "exercise"), e.id,
+                           escape_controls(exercise_words(e.hints[k], e, *q->run, l), true));
+    if (!more) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + e.id + " 给出完整解答。）",
+                                               "(That was the last hint. Still stuck? qkv solution " + e.id + " shows the worked solution.)"));
+    // recorded once the student has it on screen: a hint that could not be written was not seen
+    change_progress(path, [&](progress& p) {
+        write_out(out);
+        exercise_progress& mine = p.by_id[e.id];
+        mine.hints = std::max(mine.hints, static_cast<int>(shown));
+    });
+    return 0;
+}
+
+int cmd_solution(const args& a) {
+    std::optional<asked> q = ask("solution", a);
+    if (!q) return 0;
+    const exercise& e = *q->e;
+    lang l = q->o.language;
+    std::string out = fmt::format("{} · {} {}\n\n{}\n{}\n{}\n", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q->o.color),
+                                  pick(l, "练习", "exercise"), e.id, escape_controls(exercise_words(e.question, e, *q->run, l), true),
+                                  expected_text(e, *q->run, q->o), escape_controls(exercise_words(e.solution, e, *q->run, l), true));
+    change_progress(progress_path(), [&](progress& p) {
+        write_out(out);
+        p.by_id[e.id].solution_seen = true;
+    });
     return 0;
 }
 

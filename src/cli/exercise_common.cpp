@@ -1,6 +1,8 @@
 // The pieces the exercise commands share (exercise_common.hpp).
 #include "exercise_common.hpp"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "qkv/control_text.hpp"
@@ -31,14 +33,43 @@ render_options resolve(output_choice c) {
     return resolve_output(c);
 }
 
-const exercise& need_exercise(const exercise_set& set, const std::string& id) {
+const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l) {
     if (const exercise* e = find_exercise(set, id)) return *e;
     std::vector<std::string> ids;
     for (const exercise& e : set.all) ids.push_back(e.id);
     std::string near = nearest(id, ids);
-    throw usage_error(fmt::format("no exercise '{}'{}; qkv exercises lists them", id,
-                                  near.empty() ? "" : fmt::format(" (did you mean {}?)", near)));
+    std::string hint = near.empty() ? "" : fmt::format(fmt::runtime(pick(l, "（是不是 {}？）", " (did you mean {}?)")), near);
+    throw usage_error(fmt::format(fmt::runtime(pick(l, "没有练习 '{}'{}；qkv exercises 列出全部", "no exercise '{}'{}; qkv exercises lists them")),
+                                  id, hint));
 }
+
+void add_student_options(po::options_description& desc, std::string& data, std::string& student) {
+    desc.add_options()("data", po::value(&data), "compute on another scenario file")
+        ("student", po::value(&student), "your own numbers: the same questions on values drawn from your name "
+                                         "(default: QKV_STUDENT, else the lessons' own)");
+}
+
+std::string student_name(const std::string& given) {
+    if (!given.empty()) return given;
+    const char* env = std::getenv("QKV_STUDENT");
+    return env ? env : "";
+}
+
+// "S[2, 3] = 1.5669", or the expected matrix drawn as the lessons draw it.
+std::string expected_text(const exercise& e, const exercise_run& r, const render_options& o) {
+    switch (e.kind) {
+    case answer_kind::choice: return fmt::format("{}\n", e.answer);
+    case answer_kind::shape: return fmt::format("{} = {}\n", e.expected_source, r.expected.shape_str());
+    case answer_kind::number: return fmt::format("{} = {:.{}f}\n", e.expected_source, r.expected.number, o.precision);
+    case answer_kind::matrix: {
+        workspace ws{{e.expected_source, r.expected}};
+        return values_text({e.expected_source}, ws, o);
+    }
+    }
+    return "";
+}
+
+
 
 progress open_progress(const std::string& path) {
     std::string warning;

@@ -26,8 +26,16 @@ void add_options(boost::program_options::options_description& desc, output_choic
 // The render options of those choices; --format is text or json (anything else a usage_error).
 render_options resolve(output_choice c);
 
-// The exercise with this id, or a usage_error naming the nearest one.
-const exercise& need_exercise(const exercise_set& set, const std::string& id);
+// The exercise with this id, or a usage_error (in the language) naming the nearest one.
+const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l = lang::en);
+
+// --data FILE and --student NAME: compute on another scenario, or on a student's own numbers.
+void add_student_options(boost::program_options::options_description& desc, std::string& data, std::string& student);
+// The student's name: --student, else QKV_STUDENT, else none (the lessons' own numbers).
+std::string student_name(const std::string& given);
+
+// The right answer as check and solution show it: "S[2, 3] = 1.5669", or the matrix drawn.
+std::string expected_text(const exercise& e, const exercise_run& r, const render_options& o);
 
 // The learner's progress (a warning on stderr when an unreadable file was set aside).
 progress open_progress(const std::string& path);

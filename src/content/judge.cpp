@@ -11,6 +11,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/quote.hpp"
+#include "qkv/scenario_gen.hpp"
 
 namespace qkv {
 namespace {
@@ -81,7 +82,7 @@ std::string exercise_words(const bilingual& text, const exercise& e, const exerc
     return fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id);
 }
 
-exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file) {
+exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file, const std::string& student) {
     std::string path;
     for (auto& [n, p] : lesson_files(lessons_dir()))
         if (n == e.lesson) path = p;
@@ -89,7 +90,9 @@ exercise_run run_exercise(const exercise& e, lang language, const std::string& d
     lesson l = load_lesson(path);
     std::string scen = !data_file.empty() ? data_file
                      : (fs::path(data_dir()) / (e.scenario.empty() ? l.scenario : e.scenario)).string();
-    return run_exercise(e, l, load_scenario(scen), language);
+    scenario s = load_scenario(scen);
+    if (!student.empty()) s = student_variant(s, student);
+    return run_exercise(e, l, s, language);
 }
 
 verdict judge(const exercise& e, const answer& a, const exercise_run& r) {

@@ -212,26 +212,24 @@ void save_progress(const progress& p, const std::string& path) {
 
 namespace {
 
-// An exclusive lock on PATH.lock for as long as it lives (flock: released by the kernel when the
-// process dies, so a killed qkv never leaves the class locked out).
+// An exclusive lock on the progress file's folder for as long as it lives (flock on the folder
+// itself: no lock file to leave behind; released by the kernel when the process dies, so a killed
+// qkv never leaves the class locked out).
 class progress_lock {
 public:
-    explicit progress_lock(const std::string& path) : lock_path_(path + ".lock") {
+    explicit progress_lock(const std::string& path) {
         fs::path dir = fs::path(path).parent_path();
+        if (dir.empty()) dir = ".";
         std::error_code ec;
-        if (!dir.empty()) fs::create_directories(dir, ec);
-        fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-        if (fd_ < 0) disk_error(lock_path_, "cannot open the lock file", errno);
-        struct stat st {};
-        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-            ::close(fd_);
-            throw input_error(source_loc{lock_path_, 0, 0}, "the progress lock is not a regular file; move it away");
-        }
+        fs::create_directories(dir, ec);
+        if (ec) throw input_error(source_loc{dir.string(), 0, 0}, fmt::format("cannot create the progress folder: {}", ec.message()));
+        fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd_ < 0) disk_error(dir.string(), "cannot open the progress folder", errno);
         while (::flock(fd_, LOCK_EX) != 0) {
             if (errno == EINTR) continue;
             int err = errno;
             ::close(fd_);
-            disk_error(lock_path_, "cannot lock", err);
+            disk_error(dir.string(), "cannot lock the progress folder", err);
         }
     }
     ~progress_lock() { ::close(fd_); }  // closing releases the lock
@@ -239,7 +237,6 @@ public:
     progress_lock& operator=(const progress_lock&) = delete;
 
 private:
-    std::string lock_path_;
     int fd_ = -1;
 };
 

@@ -116,6 +116,28 @@ std::vector<std::string> split_tokens(std::string_view sentence) {
     return out;
 }
 
+namespace {
+
+// FNV-1a: a fixed, portable hash, so a student's seed is the same on every machine and build.
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
+}  // namespace
+
+scenario student_variant(const scenario& own, std::string_view student) {
+    scenario out = own;
+    out.name = fmt::format("{} · {}", own.name, student);
+    std::uint64_t seed = fnv1a(student) >> 8;  // leaves room for the per-matrix streams below
+    for (auto& [name, m] : out.matrices) {
+        // X and X_src are embeddings, N(0, 1); a weight W [r, c] keeps Q's entries of order one
+        float scale = name.starts_with("X") ? 1.0f : 1.0f / std::sqrt(static_cast<float>(m.rows));
+        m = rounded(kernels::randn(m.rows, m.cols, fnv1a(name, seed)), scale);
+    }
+    return out;
+}
+
 scenario generate_scenario(const scenario_spec& spec) {
     std::size_t n = spec.tokens.size(), d = spec.d_model;
     if (n == 0) throw input_error("--tokens: give at least one token, separated by spaces");

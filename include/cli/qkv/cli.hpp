@@ -73,6 +73,7 @@ int cmd_exercises(const args& a);
 int cmd_exercise(const args& a);
 int cmd_check(const args& a);
 int cmd_hint(const args& a);
+int cmd_solution(const args& a);
 int cmd_grade(const args& a);
 int cmd_progress(const args& a);
 int cmd_bench(const args& a);

@@ -48,8 +48,9 @@ progress load_progress(const std::string& path, std::string* warning = nullptr);
 void save_progress(const progress& p, const std::string& path);
 
 // Load, change and save as one step that concurrent qkv processes take one at a time (an
-// exclusive lock on PATH.lock): each re-reads what the others saved before changing it, so twenty
-// `qkv check`s at once lose none of their records. Returns the progress as saved.
+// exclusive flock on the progress folder): each re-reads what the others saved before changing
+// it, so twenty `qkv check`s at once lose none of their records. When `change` throws (the
+// output it was to record could not be written), nothing is saved. Returns the progress as saved.
 progress update_progress(const std::string& path, const std::function<void(progress&)>& change, std::string* warning = nullptr);
 
 // Remove the file (no error when it is not there).

@@ -27,6 +27,12 @@ std::vector<std::string> split_tokens(std::string_view sentence);
 // The same spec gives the same numbers on every machine. Throws input_error on a bad spec.
 scenario generate_scenario(const scenario_spec& spec);
 
+// A student's own numbers for a scenario: the same tokens, matrices of the same names and shapes,
+// drawn again from a seed made from the name (X-like matrices from N(0, 1), weights from
+// N(0, 1/rows)) and rounded to two decimals. The same name gives the same numbers everywhere, so
+// a teacher grading a sheet recomputes exactly what the student saw.
+scenario student_variant(const scenario& own, std::string_view student);
+
 // The scenario as a scenario file (TOML) that load_scenario reads back to the same floats, as
 // long as its numbers have at most two decimals (what generate_scenario makes). `comment` goes
 // on a first line after "# ".
