@@ -86,14 +86,14 @@ std::vector<std::string> step_parts(const sub_step& s, const render_options& o) 
         if (v.is_scalar()) {
             flush();
             out.push_back(name + " = " + format_scalar(v.number, o.precision));
-        } else if (v.weights && v.is_matrix() && v.mat().rows == 1) {
-            flush();
-            out.push_back(name + " " + v.shape_str() + " " + most_weighed(v.mat(), v, 0));
         } else if (v.is_matrix() && v.mat().data.size() <= 3) {  // as short as its shape: the numbers
             flush();
             std::string numbers;
             for (float x : v.mat().data) numbers += (numbers.empty() ? "" : ", ") + format_number(x, o.precision);
             out.push_back(name + " = [" + numbers + "]");
+        } else if (v.weights && v.is_matrix() && v.mat().rows == 1) {
+            flush();
+            out.push_back(name + " " + v.shape_str() + " " + most_weighed(v.mat(), v, 0));
         } else {
             if (v.shape_str() != shape) flush(), shape = v.shape_str();
             names.push_back(name);
