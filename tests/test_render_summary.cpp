@@ -194,7 +194,7 @@ BOOST_AUTO_TEST_CASE(the_generated_scenario_is_cut_to_a_screen_unless_full) {
     auto lines = lines_of(scenario_preface(toml, with_width(100)));
     BOOST_TEST(lines.at(5) == "  [1.00, 0.00],");
     BOOST_TEST(lines.at(7) == "  [3.00, 0.00],");
-    BOOST_TEST(lines.at(8) == "  # … 15 more rows (--full shows them; the command above with -o FILE writes the whole file)");
+    BOOST_TEST(lines.at(8) == "  # … 15 more rows (--full shows them, -o FILE keeps them)");
     BOOST_TEST(lines.at(9) == "  [19.00, 0.00],");
     BOOST_TEST(lines.at(10) == "  [20.00, 0.00],");
     BOOST_TEST(lines.at(11) == "]");
