@@ -1,5 +1,6 @@
 // The terminal rendering of a trace: each value as a labelled table aligned at the decimal point,
-// attention weights also as a heatmap with their row sums. Reads the trace; computes no number.
+// attention weights also as a heatmap with their row sums; a stack of heads or a list of sub-steps
+// too tall for a screen summarised (summary.hpp). Reads the trace; computes no number.
 #include "qkv/render_text.hpp"
 
 #include <algorithm>
@@ -68,7 +69,8 @@ grid make_grid(const matrix& m, const value& v, int precision, bool full, bool e
     return g;
 }
 
-// Rows beyond a dozen and columns beyond the screen are elided numpy-style, unless --full.
+// Rows beyond a dozen (detail::text_rows) and columns beyond the screen are elided numpy-style,
+// unless --full.
 grid fit_grid(const matrix& m, const value& v, const render_options& o) {
     grid g = make_grid(m, v, o.precision, o.full, false);
     if (!o.full && g.width() > o.width) g = make_grid(m, v, o.precision, o.full, true);
