@@ -205,6 +205,25 @@ BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_scree
     BOOST_TEST(has_line_with(f160.front(), "The score matrix", ""));
 }
 
+// A slide summarises a long list of sub-steps as `qkv lesson` does (the first in full, a line for
+// each other), and --full shows every step.
+BOOST_AUTO_TEST_CASE(a_slide_summarises_sub_steps_and_full_shows_them) {
+    auto first_frame = [](std::vector<std::string> extra) {
+        std::vector<std::string> args{"lesson", "9", "--present", "--stage", "2", "--color", "never"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        auto frames = frames_of(run_qkv(args, "q\n", {{"COLUMNS", "120"}, {"LINES", "200"}, {"TERM", "xterm"}}).out);
+        BOOST_REQUIRE(!frames.empty());
+        return frames.front();
+    };
+    auto slide = first_frame({});
+    BOOST_TEST(has_line_with(slide, "t = 3  q_t, k_t, v_t [1, 4]", "a_t = [0.5462, 0.1541, 0.2997]"));
+    BOOST_TEST(has_line_with(slide, "(--full shows every step in full)", ""));
+    BOOST_TEST(!has_line_with(slide, "K_cache  [3, 4]", ""));
+    auto full = first_frame({"--full"});
+    BOOST_TEST(has_line_with(full, "K_cache  [3, 4]", ""));
+    BOOST_TEST(!has_line_with(full, "--full shows", ""));
+}
+
 BOOST_AUTO_TEST_CASE(from_a_pipe_the_stepper_letters_work_a_line_at_a_time) {
     auto r = run_qkv({"lesson", "3", "--present"}, "n\nb\ng 4\nq\nn\n", {{"TERM", "xterm"}});
     BOOST_TEST(r.status == 0);

@@ -146,7 +146,7 @@ void add_output_options(po::options_description& desc, output_choice& c) {
         ("color", po::value(&c.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR)")
         ("format", po::value(&c.format)->default_value("text"), "text, markdown, json or html")
         ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
-        ("full", po::bool_switch(&c.full), "show every row and column, never elide");
+        ("full", po::bool_switch(&c.full), "show every row, column, head and step; never elide or summarise");
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include "qkv/render_text.hpp"
 #include "qkv/scenario.hpp"
 #include "qkv/scenario_gen.hpp"
+#include "qkv/scenario_preface.hpp"
 #include "qkv/stepper.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/trace.hpp"
@@ -77,7 +78,7 @@ std::string render(const std::vector<trace>& traces, const render_options& o, co
         return render_json(all) + "\n";
     }
     if (format == "html") return render_html(traces, o, preface);
-    if (!preface.empty()) out = format == "markdown" ? "```toml\n" + preface + "```\n\n" : preface + "\n";
+    if (!preface.empty()) out = format == "markdown" ? "```toml\n" + preface + "```\n\n" : scenario_preface(preface, o) + "\n";
     for (std::size_t i = 0; i < traces.size(); ++i) {
         if (i) out += "\n";
         out += format == "markdown" ? render_markdown(traces[i], o) : render_text(traces[i], o);
@@ -179,7 +180,7 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
         }
     }
     if (r.step || r.present) {
-        if (!preface.empty()) write_out(preface + "\n");
+        if (!preface.empty()) write_out(scenario_preface(preface, o) + "\n");
         std::fflush(stdout);
         if (r.present) {
             presenter_options p;

@@ -12,7 +12,9 @@
 
 #include "qkv/control_text.hpp"
 #include "qkv/prose.hpp"
+#include "qkv/render_text.hpp"
 #include "render_cells.hpp"
+#include "summary.hpp"
 
 namespace qkv {
 namespace {
@@ -50,6 +52,7 @@ table.matrix td { text-align: right; padding: .2rem .6rem; }
 table.weights td.heat { min-width: 4.5rem; }
 table.weights td.sum, table.weights th.sum { border-left: 1px solid var(--rule); }
 .legend { display: flex; align-items: center; gap: .35rem; margin-top: .4rem; font-size: .85rem; color: var(--faint); }
+details.more > summary { cursor: pointer; color: var(--accent); margin: .75rem 0; }
 .legend .swatch { display: inline-block; width: 2.2rem; height: 1.1rem; border: 1px solid var(--rule); }
 @media print { body { max-width: none; padding: 0; } h2 { break-after: avoid; } figure { break-inside: avoid; }
                * { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
@@ -109,6 +112,17 @@ std::string table(const matrix& m, const value& v, const matrix* sums, const ren
     return out + "</tbody></table></div>\n";
 }
 
+// "2–8", or "2" alone.
+std::string span(const std::string& first, const std::string& last, std::string_view dash) {
+    return first == last ? first : first + std::string(dash) + last;
+}
+
+// The opening of a fold: "<details …><summary>heads 2–8 (open to see them)</summary>".
+std::string folded(std::string_view what, const std::string& which, const render_options& o) {
+    return fmt::format("<details class=\"more\"><summary>{} {}{}</summary>\n", html_escape(what), html_escape(which),
+                       html_escape(pick(o.language, "（点开查看）", " (open to see them)")));
+}
+
 std::string value_block(const std::string& name, const value& v, std::optional<role> r,
                         const std::optional<value>& sums, const render_options& o) {
     std::string role_part = r ? fmt::format(" <span class=\"role\">({})</span>", html_escape(detail::role_word(o.language, *r))) : "";
@@ -120,12 +134,17 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
     if (std::string axes = detail::axes_phrase(o.language, v); !axes.empty())
         out += fmt::format(" <span class=\"axes\">{}</span>", html_escape(axes));
     out += role_part + "</figcaption>\n";
+    // Heads past those text shows in full are folded away, not left out: the page keeps them all.
+    const std::size_t in_full = detail::heads_in_full(v, o.full);
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
+        if (h == in_full)
+            out += folded(tr(o.language, v.stack_axis), span(std::to_string(h + 1), std::to_string(v.mats.size()), "–"), o);
         if (v.is_stack()) out += fmt::format("<h4 class=\"head\">{} {}</h4>\n", html_escape(tr(o.language, stack_item(v))), h + 1);
         out += table(v.mats[h], v, s, o);
     }
+    if (in_full < v.mats.size()) out += "</details>\n";
     if (v.weights) out += legend(o.language);
     return out + "</figure>\n";
 }
@@ -144,10 +163,13 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
         out += fmt::format("<pre class=\"formula\"><code>{}</code></pre>\n", html_escape(f));
     for (const auto& p : detail::paragraphs(s.text)) out += fmt::format("<p class=\"text\">{}</p>\n", html_escape(p));
     for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
-    for (const auto& step : s.steps) {
-        out += fmt::format("<h3 class=\"step\">{}</h3>\n", html_escape(step.label));
-        for (const auto& [name, v] : step.values) out += value_block(name, v, std::nullopt, std::nullopt, o);
+    const std::size_t in_full = steps_in_full(s.steps, o);  // the others folded away, as heads are
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+        if (i == in_full) out += folded(pick(o.language, "步骤", "steps"), span(s.steps[i].label, s.steps.back().label, " … "), o);
+        out += fmt::format("<h3 class=\"step\">{}</h3>\n", html_escape(s.steps[i].label));
+        for (const auto& [name, v] : s.steps[i].values) out += value_block(name, v, std::nullopt, std::nullopt, o);
     }
+    if (in_full < s.steps.size()) out += "</details>\n";
     return out + "</section>\n";
 }
 

@@ -1,5 +1,6 @@
 // The terminal rendering of a trace: each value as a labelled table aligned at the decimal point,
-// attention weights also as a heatmap with their row sums. Reads the trace; computes no number.
+// attention weights also as a heatmap with their row sums; a stack of heads or a list of sub-steps
+// too tall for a screen summarised (summary.hpp). Reads the trace; computes no number.
 #include "qkv/render_text.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "qkv/styled_text.hpp"
 #include "qkv/wrap.hpp"
 #include "render_cells.hpp"
+#include "summary.hpp"
 
 namespace qkv {
 namespace {
@@ -48,9 +50,9 @@ std::vector<std::string> names_at(const std::vector<std::string>& all,
     return out;
 }
 
-grid make_grid(const matrix& m, const value& v, int precision, bool elide_rows, bool elide_cols) {
+grid make_grid(const matrix& m, const value& v, int precision, bool full, bool elide_cols) {
     grid g;
-    g.rows = detail::shown_indices(m.rows, elide_rows, 5, 5);
+    g.rows = detail::text_rows(m.rows, full);
     g.cols = detail::shown_indices(m.cols, elide_cols, 3, 3);
     g.row_names = names_at(detail::axis_names(v.rows, m.rows), g.rows);
     g.col_names = names_at(detail::axis_names(v.cols, m.cols), g.cols);
@@ -67,11 +69,11 @@ grid make_grid(const matrix& m, const value& v, int precision, bool elide_rows, 
     return g;
 }
 
-// Rows beyond a dozen and columns beyond the screen are elided numpy-style, unless --full.
+// Rows beyond a dozen (detail::text_rows) and columns beyond the screen are elided numpy-style,
+// unless --full.
 grid fit_grid(const matrix& m, const value& v, const render_options& o) {
-    bool elide_rows = !o.full && m.rows > 12;
-    grid g = make_grid(m, v, o.precision, elide_rows, false);
-    if (!o.full && g.width() > o.width) g = make_grid(m, v, o.precision, elide_rows, true);
+    grid g = make_grid(m, v, o.precision, o.full, false);
+    if (!o.full && g.width() > o.width) g = make_grid(m, v, o.precision, o.full, true);
     return g;
 }
 
@@ -141,6 +143,53 @@ void matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v
     heatmap_lines(out, g, m, sums, o);
 }
 
+// A line cut to the screen; without colour not even the cut's style reset is written.
+std::string fit(const std::string& line, const render_options& o) {
+    std::string cut = clip(line, o.width);
+    return o.color ? cut : plain(cut);
+}
+
+// `count` things a few lines each (lines_of(i)), at most eight things: the first four, "… k
+// more", the last three.
+template <class lines_of>
+void at_most_eight(std::vector<std::string>& out, std::size_t count, lines_of lines, std::string_view more,
+                   const render_options& o) {
+    for (std::size_t i : detail::shown_indices(count, true, 4, 3)) {
+        if (i == gap) out.push_back(styled(fmt::format(fmt::runtime(more), count - 7), faint, o.color));
+        else for (auto& line : lines(i)) out.push_back(std::move(line));
+    }
+}
+
+// The heads after the first ones, one line each: "head 3  [10, 10]  looks most at: 1→3 · …".
+void other_heads_lines(std::vector<std::string>& out, const value& v, std::size_t from, const render_options& o) {
+    at_most_eight(out, v.mats.size() - from, [&](std::size_t i) {
+        const matrix& m = v.mats[from + i];
+        std::string line = styled(fmt::format("{} {}", tr(o.language, stack_item(v)), from + i + 1), bold, o.color) +
+                           fmt::format("  [{}, {}]", m.rows, m.cols);
+        std::size_t used = visible_width(line) + 2;
+        if (std::string fact = detail::head_fact(v, from + i, o, o.width > used ? o.width - used : 0); !fact.empty())
+            line += "  " + escape_controls(fact);
+        return std::vector<std::string>{fit(line, o)};
+    }, pick(o.language, "…… 另有 {} 个头", "… {} more heads"), o);
+    out.push_back(styled(detail::full_note_heads(o.language), faint, o.color));
+}
+
+// A summarised sub-step: "t = 2  q_t, k_t, v_t [1, 4] · …", going on under itself (indented past
+// the label) at a " · " when the screen is too narrow for it.
+std::vector<std::string> step_summary_lines(const sub_step& step, const render_options& o) {
+    std::string label = escape_controls(step.label);
+    std::vector<std::string> out{styled(label, bold, o.color)};
+    std::string indent(display_width(label) + 2, ' ');
+    bool first = true;
+    for (const auto& raw : detail::step_parts(step, o)) {
+        std::string part = escape_controls(raw), sep = first ? "  " : " · ";
+        if (!first && visible_width(out.back() + sep + part) > o.width) out.back() += " ·", out.push_back(indent), sep = "";
+        out.back() += sep + part, first = false;
+    }
+    for (auto& line : out) line = fit(line, o);
+    return out;
+}
+
 // "S  [3, 3]  rows: queries · columns: keys  (output)"; a scalar is just "d_k = 4.0000". The axes
 // phrase may instead go on a line of its own under the name (the presenter's narrow blocks).
 std::vector<std::string> value_lines(const std::string& raw_name, const value& v, std::optional<role> r,
@@ -164,13 +213,15 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
     }
     if (!axes.empty() && place == axes_place::own_line) out.push_back(styled(axes, faint, o.color));
     if (v.is_scalar()) return out;
-    for (std::size_t h = 0; h < v.mats.size(); ++h) {
+    const std::size_t in_full = detail::heads_in_full(v, o.full);
+    for (std::size_t h = 0; h < in_full; ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
         if (v.is_stack()) out.push_back(styled(fmt::format("{} {}", tr(o.language, stack_item(v)), h + 1), bold, o.color));
         matrix_lines(out, v.mats[h], v, s, o);
-        if (v.is_stack() && h + 1 < v.mats.size()) out.emplace_back();
+        if (v.is_stack() && h + 1 < in_full) out.emplace_back();
     }
+    if (in_full < v.mats.size()) other_heads_lines(out, v, in_full, o);
     return out;
 }
 
@@ -226,6 +277,30 @@ std::vector<std::string> render_step_lines(const sub_step& step, const render_op
     return out;
 }
 
+std::size_t steps_in_full(const std::vector<sub_step>& steps, const render_options& o) {
+    constexpr std::size_t budget = 40;
+    if (o.full || steps.size() <= 1) return steps.size();
+    std::size_t total = 0, first = 0;
+    for (const auto& step : steps) {
+        total += render_step_lines(step, o).size() + 1;  // and the blank line before it
+        if (!first) first = total;
+        if (total > budget && first > budget) return 0;
+        if (total > budget) return 1;
+    }
+    return steps.size();
+}
+
+std::vector<std::string> render_steps_summary(const std::vector<sub_step>& steps, std::size_t from,
+                                              const render_options& o) {
+    std::vector<std::string> out;
+    if (from >= steps.size()) return out;
+    at_most_eight(out, steps.size() - from, [&](std::size_t i) {
+        return step_summary_lines(steps[from + i], o);
+    }, pick(o.language, "…… 另有 {} 步", "… {} more steps"), o);
+    out.push_back(styled(detail::full_note_steps(o.language), faint, o.color));
+    return out;
+}
+
 std::string render_values_text(const std::vector<shown_value>& values, const render_options& o) {
     std::string out;
     for (const auto& sv : values) out += '\n' + joined(render_value_lines(sv, o));
@@ -242,7 +317,9 @@ std::string render_text_stage(const trace& t, std::size_t stage, const render_op
         for (const auto& line : reflow(escape_controls(text, true), o.width)) out += line + '\n';
     }
     out += render_values_text(s.values, o);
-    for (const auto& step : s.steps) out += '\n' + joined(render_step_lines(step, o));
+    const std::size_t in_full = steps_in_full(s.steps, o);
+    for (std::size_t i = 0; i < in_full; ++i) out += '\n' + joined(render_step_lines(s.steps[i], o));
+    if (in_full < s.steps.size()) out += '\n' + joined(render_steps_summary(s.steps, in_full, o));
     return out;
 }
 

@@ -39,11 +39,13 @@ block block_of(std::vector<std::string> lines) {
 
 // Each shown value and each recorded sub-step as a block of its own. The axes go on a line of
 // their own under the name, so a block is as narrow as its table and two of them fit side by
-// side on 80 columns.
+// side on 80 columns. Sub-steps past those `qkv lesson` shows in full share one block of a line each.
 std::vector<block> value_blocks(const stage_trace& s, const render_options& o) {
     std::vector<block> out;
     for (const auto& sv : s.values) out.push_back(block_of(render_value_lines(sv, o, axes_place::own_line)));
-    for (const auto& step : s.steps) out.push_back(block_of(render_step_lines(step, o)));
+    const std::size_t in_full = steps_in_full(s.steps, o);
+    for (std::size_t i = 0; i < in_full; ++i) out.push_back(block_of(render_step_lines(s.steps[i], o)));
+    if (in_full < s.steps.size()) out.push_back(block_of(render_steps_summary(s.steps, in_full, o)));
     return out;
 }
 

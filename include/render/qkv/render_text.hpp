@@ -17,19 +17,31 @@ namespace qkv {
 enum class axes_place { beside_name, own_line };
 
 // One shown value as the lines of its block, without line ends: "S  [3, 3]  rows: … (output)",
-// its table (one per head for a stack; elided numpy-style when too wide), and for weights the
-// heatmap with the row sums.
+// its table (one per head for a stack; elided numpy-style when too wide or long), and for weights
+// the heatmap with the row sums. A stack too tall for a screen shows its first heads so and the
+// others one line each, unless --full.
 std::vector<std::string> render_value_lines(const shown_value& sv, const render_options& o,
                                             axes_place axes = axes_place::beside_name);
 
 // A sub-step a built-in recorded: its label, then each of its values, a blank line between them.
 std::vector<std::string> render_step_lines(const sub_step& step, const render_options& o);
 
+// No walls of numbers: how many of a stage's first sub-steps are shown in full. All of them with
+// --full or when together they take at most 40 lines; otherwise the first one when it fits in 40
+// lines alone, else none.
+std::size_t steps_in_full(const std::vector<sub_step>& steps, const render_options& o);
+
+// The sub-steps from `from` on, one line each (at most eight lines: the first four, "… k more", the
+// last three): the label, then the values' names and shapes ("t = 2  q_t, k_t, v_t [1, 4] · a_t
+// [1, 2] 很→苹果"); then the note that --full shows every step. Empty when `from` is past the last.
+std::vector<std::string> render_steps_summary(const std::vector<sub_step>& steps, std::size_t from,
+                                              const render_options& o);
+
 // Values on their own (an exercise's): each value's block after a blank line.
 std::string render_values_text(const std::vector<shown_value>& values, const render_options& o);
 
 // One stage: heading "3/7  title", formula, explanation, each value (render_value_lines), and the
-// sub-steps built-ins recorded.
+// sub-steps built-ins recorded (the first ones in full, steps_in_full; the rest summarised).
 std::string render_text_stage(const trace& t, std::size_t stage, const render_options& o);
 
 // The whole lesson: a lesson heading, then every stage.

@@ -1,0 +1,43 @@
+// No walls of numbers: when a stack of heads is too tall for a screen, which heads are shown in
+// full, and what one line says about each of the others (and about a recorded sub-step). Shared by the text and HTML renderers so
+// that both choose alike. Private to src/.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "qkv/formula.hpp"
+#include "qkv/render.hpp"
+#include "qkv/value.hpp"
+#include "render_cells.hpp"
+
+namespace qkv::detail {
+
+// The rows a text table shows: all of them up to a dozen (or with --full); up to 32, the first
+// five, "…" and the last five; beyond, four and four (a stage on a long sentence shows several).
+inline std::vector<std::size_t> text_rows(std::size_t n, bool full) {
+    std::size_t ends = n > 32 ? 4 : 5;
+    return shown_indices(n, !full && n > 12, ends, ends);
+}
+
+// How many of a stack's first heads are shown in full: every head with --full, or when together
+// they take at most 24 lines of text and none has its rows elided; otherwise only the first (the
+// others get a line each). A matrix counts as one head.
+std::size_t heads_in_full(const value& v, bool full);
+
+// Head h in a line's worth of facts: for weights, the key each query weighs most, as many as fit
+// in `room` columns ("苹果→甜 · 很→苹果 · …"); for other values the smallest and the largest
+// entry. Labels as the lesson gave them: the caller escapes them for its output.
+std::string head_fact(const value& v, std::size_t h, const render_options& o, std::size_t room);
+
+// A recorded sub-step in a line's worth of parts: its values' names and shapes, those of one shape
+// together ("q_t, k_t, v_t [1, 4]"), a single row of weights with the key it weighs most
+// ("a_t [1, 2] 很→苹果"), a value of at most three numbers with them ("m = [1.2982, 0.7835, 1.3375]").
+std::vector<std::string> step_parts(const sub_step& s, const render_options& o);
+
+// The note under a summary: --full shows every head (or step) in full.
+std::string full_note_heads(lang l);
+std::string full_note_steps(lang l);
+
+}  // namespace qkv::detail
