@@ -146,12 +146,6 @@ std::string own_scenario(const lesson& l) {
     return fs::exists(in_data) || !fs::exists(beside) ? in_data.string() : beside.string();
 }
 
-// Whether two paths name one file, however each is written (relative, with .., through a link).
-bool same_file(const std::string& a, const std::string& b) {
-    std::error_code ec;
-    return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
-
 int run_lessons(const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm) {
     check_request(r, vm);
     render_options o = resolve_output(r.choice);
@@ -165,7 +159,6 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
         std::string scen = !r.tokens.empty() ? "" : !r.data.empty() ? r.data : own_scenario(l);
         if (!scenarios.count(scen)) scenarios.emplace(scen, load_scenario(scen));
         traces.push_back(run_lesson(l, scenarios.at(scen), o.language).t);
-        traces.back().other_scenario = !r.tokens.empty() || (!r.data.empty() && !same_file(r.data, own_scenario(l)));
     }
     std::size_t start = 0;
     if (vm.count("stage")) {

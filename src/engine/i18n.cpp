@@ -63,8 +63,6 @@ std::string_view tr(lang l, std::string_view key) {
         {"no such stage", "没有这个阶段"},
         {"unknown key; h for help", "未知按键；按 h 查看帮助"},
         {"end of lesson", "本课结束"},
-        {"The explanations were written for the lesson's own scenario; the numbers below come from this one.",
-         "讲解文字是为本课自带的场景写的；下面的数字来自当前场景。"},
     };
     auto it = zh.find(key);
     return it == zh.end() ? key : it->second;

@@ -182,8 +182,6 @@ std::string article(const trace& t, const render_options& o) {
                                   html_escape(lesson_heading(t, o)));
     if (!t.scenario.empty())
         out += fmt::format("<p class=\"scenario\">{} {}</p>\n", html_escape(tr(o.language, "scenario")), html_escape(t.scenario));
-    if (t.other_scenario)
-        out += fmt::format("<p class=\"note\">{}</p>\n", html_escape(tr(o.language, "The explanations were written for the lesson's own scenario; the numbers below come from this one.")));
     if (t.stages.size() > 1) {
         out += "<nav><ol>\n";
         for (const auto& s : t.stages)

@@ -141,7 +141,6 @@ std::string render_markdown(const trace& t, const render_options& o) {
         "# " + fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + cell(t.title);
     if (!t.scenario.empty()) out += fmt::format(" · {} {}", tr(o.language, "scenario"), cell(t.scenario));
     out += '\n';
-    if (t.other_scenario) out += fmt::format("\n> {}\n", tr(o.language, "The explanations were written for the lesson's own scenario; the numbers below come from this one."));
     for (const auto& s : t.stages) out += '\n' + stage_section(t, s, o);
     return out;
 }

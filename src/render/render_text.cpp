@@ -331,7 +331,6 @@ std::string render_text(const trace& t, const render_options& o) {
     std::string rule;
     for (std::size_t i = 0; i < std::min<std::size_t>(o.width, 72); ++i) rule += "─";
     std::string out = wrapped(heading, bold, o);
-    if (t.other_scenario) out += wrapped(std::string(tr(o.language, "The explanations were written for the lesson's own scenario; the numbers below come from this one.")), faint, o);
     for (std::size_t i = 0; i < t.stages.size(); ++i)
         out += styled(rule, faint, o.color) + "\n\n" + render_text_stage(t, i, o) + '\n';
     return out;

@@ -41,7 +41,6 @@ struct trace {
     std::string title;
     lang language = lang::en;
     std::string scenario;  // its name, e.g. "苹果很甜"
-    bool other_scenario = false;     // not on the lesson's own scenario: set by whoever chose the scenario
     std::size_t stage_count = 0;     // stages in the lesson; `stages` may hold only one (--stage K)
     std::vector<stage_trace> stages;
 };
