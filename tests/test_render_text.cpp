@@ -389,6 +389,20 @@ BOOST_AUTO_TEST_CASE(chinese_prose_breaks_between_characters_not_before_punctuat
     BOOST_TEST(out.find("每一行查询") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_chinese_token_in_english_prose_is_never_split) {
+    // "Replace 苹果's weights": at every width the token and its "'s" stay on one line
+    std::string text = "But where the weight goes is another question. Replace 苹果's weights by the uniform 1/3 each.";
+    for (std::size_t width = 20; width <= 60; ++width) {
+        render_options o = plain();
+        o.width = width;
+        std::string out = render_text_stage(one_stage({}, "", text), 0, o);
+        BOOST_TEST_CONTEXT("width " << width) {
+            BOOST_TEST(out.find("苹果's") != std::string::npos);
+            for (const auto& l : lines_of(out)) BOOST_TEST(!l.starts_with("果"));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(nan_weights_are_marked_not_painted_like_zero) {
     trace t = weights_trace(matrix::of({{std::nanf(""), 0.0f, 1.0f}}));
     std::string out = render_text_stage(t, 0, plain());

@@ -39,6 +39,35 @@ std::vector<atom> glue_operators(std::vector<atom> in) {
     return out;
 }
 
+bool wide_atom(const atom& a) {
+    std::size_t n = std::min(detail::utf8_length(static_cast<unsigned char>(a.text[0])), a.text.size());
+    return display_width(std::string_view(a.text).substr(0, n)) == 2;
+}
+
+// A short run of CJK characters between spaces or latin text is one token in a sentence ("the
+// weight on 苹果's row", "行 苹果 的权重"): it stays whole, with a latin suffix written against it
+// ("'s"). A longer run is Chinese prose, which may break between any two characters.
+std::vector<atom> keep_tokens_whole(std::vector<atom> in) {
+    std::vector<atom> out;
+    for (std::size_t i = 0; i < in.size();) {
+        std::size_t end = i + 1;
+        if (wide_atom(in[i]))
+            while (end < in.size() && wide_atom(in[end]) && !in[end].space_before) ++end;
+        bool bounded = wide_atom(in[i]) && (i == 0 || in[i].space_before || !wide_atom(in[i - 1])) && end - i <= 4;
+        atom merged = in[i];
+        if (bounded) {
+            for (std::size_t k = i + 1; k < end; ++k) merged.text += in[k].text;
+            if (end < in.size() && !in[end].space_before && !wide_atom(in[end]) && display_width(in[end].text) < 12)
+                merged.text += in[end++].text;  // 苹果's
+        } else {
+            end = i + 1;
+        }
+        out.push_back(std::move(merged));
+        i = end;
+    }
+    return out;
+}
+
 std::vector<atom> atoms_of(std::string_view text) {
     std::vector<atom> out;
     bool space = false, last_wide = false;
@@ -61,7 +90,7 @@ std::vector<atom> atoms_of(std::string_view text) {
         if (ch == "]" && open > 0) --open;
         last_wide = wide, space = false;
     }
-    return glue_operators(std::move(out));
+    return glue_operators(keep_tokens_whole(std::move(out)));
 }
 
 // An atom wider than a whole line, cut into pieces that fit.
