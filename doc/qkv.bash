@@ -1,5 +1,5 @@
-# bash completion for qkv. Commands come from `qkv --help` and lesson names from `qkv list`, so
-# the completion never falls behind the program.
+# bash completion for qkv. Commands come from `qkv --help`, lesson names from `qkv list` and
+# exercise ids from `qkv exercises --ids`, so the completion never falls behind the program.
 _qkv() {
     local cur prev words cword
     if declare -F _init_completion >/dev/null; then
@@ -17,9 +17,13 @@ _qkv() {
     case $prev in
         --lang) COMPREPLY=($(compgen -W "zh en" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "text markdown json html" -- "$cur")); return ;;
+        --format)
+            local formats="text markdown json html"
+            [[ ${words[1]} == grade ]] && formats="text json csv"
+            [[ ${words[1]} == exercises || ${words[1]} == progress ]] && formats="text json"
+            COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
         --data|-o|--output|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --precision|--stage|--auto|--d-model|--heads|--seed|--tokens) return ;;
+        --precision|--stage|--auto|--d-model|--heads|--seed|--tokens|--student|--lesson) return ;;
     esac
     local cmd=${words[1]}
     if [[ $cur == -* ]]; then
@@ -37,6 +41,10 @@ _qkv() {
             local cmds
             cmds=$("$qkv" --help 2>/dev/null | awk '/^Commands:/{on=1; next} on && /^  [a-z]/{print $1} on && /^$/{on=0}')
             COMPREPLY=($(compgen -W "$cmds" -- "$cur")) ;;
+        exercise|check|hint|solution)
+            if [[ $cword -eq 2 ]]; then
+                COMPREPLY=($(compgen -W "$("$qkv" exercises --ids 2>/dev/null)" -- "$cur"))
+            fi ;;
         run|validate|grade)
             COMPREPLY=($(compgen -f -X '!*.toml' -- "$cur") $(compgen -d -- "$cur")) ;;
     esac

@@ -310,4 +310,12 @@ BOOST_AUTO_TEST_CASE(bash_completes_commands_lessons_and_options) {
     BOOST_TEST(complete("lesson soft", 2) == "softmax\n");
     BOOST_TEST(complete("lesson 3 --pre", 3) == "--precision --present\n");
     BOOST_TEST(complete("lesson 3 --format \"\"", 4) == "text markdown json html\n");
+    BOOST_TEST(complete("grade s.toml --format \"\"", 4) == "text json csv\n");
+    // exercise ids, from the exercise files (the ids of lesson 3 there, counted by the test)
+    std::string ids;
+    for (int k = 1; k <= 9; ++k)
+        if (qkv::test::read_file("lessons/exercises/03.toml").find("id = \"3." + std::to_string(k) + "\"") != std::string::npos)
+            ids += (ids.empty() ? "" : " ") + ("3." + std::to_string(k));
+    BOOST_TEST(complete("hint 3.", 2) == ids + "\n");
+    BOOST_TEST(complete("solution 9.", 2).find("9.1") != std::string::npos);
 }

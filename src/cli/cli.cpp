@@ -18,6 +18,7 @@
 #include "qkv/suggest.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv_config.hpp"
+#include "course.hpp"
 
 namespace qkv::cli {
 
@@ -38,6 +39,7 @@ const std::vector<command>& commands() {
         {"solution", "ID [options]", "the worked solution of an exercise (recorded as seen)", cmd_solution},
         {"grade", "SHEET.toml [options]", "grade an answer sheet of \"ID\" = \"ANSWER\" lines", cmd_grade},
         {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
+        {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next},
         {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench},
     };
     return table;
@@ -54,6 +56,18 @@ void print_main_help() {
     write_out(out);
 }
 
+// "Start here: lesson 0 …" or, for a returning learner, what they have done and what is next.
+// Nothing when the lessons or the progress cannot be read: the help below still is.
+void greet() {
+    try {
+        lang l = default_lang();
+        std::vector<course_lesson> course = load_course(l);
+        progress p = load_progress(progress_path());
+        write_out(where_you_are(course, p, find_next(course, p), l) + "\n\n");
+    } catch (const input_error&) {
+    }
+}
+
 int dispatch(int argc, char** argv) {
     args rest(argv + (argc > 1 ? 2 : 1), argv + argc);
     std::string name = argc > 1 ? argv[1] : "";
@@ -62,9 +76,14 @@ int dispatch(int argc, char** argv) {
         for (const command& c : commands())
             if (c.name == topic) return c.name == "formulas" ? c.run({}) : c.run({"--help"});
     }
-    if (name.empty() || name == "--help" || name == "-h" || name == "help") {
+    if (name.empty()) {  // a learner who just types qkv: where they left off, then the commands
+        greet();
         print_main_help();
-        return name.empty() ? 2 : 0;
+        return 0;
+    }
+    if (name == "--help" || name == "-h" || name == "help") {
+        print_main_help();
+        return 0;
     }
     if (name == "--version" || name == "-V") {
         write_out(fmt::format("qkv {}\n", QKV_VERSION));

@@ -1,4 +1,4 @@
-// Where a learner stands: qkv progress.
+// Where a learner stands and what comes next: qkv progress, qkv next.
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -10,6 +10,7 @@
 #include "qkv/display_width.hpp"
 #include "qkv/toml_file.hpp"
 #include "exercise_common.hpp"
+#include "course.hpp"
 #include "exercise_words.hpp"
 
 namespace qkv::cli {
@@ -27,7 +28,8 @@ int cmd_progress(const args& a) {
     desc.add_options()("reset", po::bool_switch(&reset), "forget all progress (statuses and hints)");
     po::variables_map vm;
     if (!parse("progress", a, desc, {}, vm)) return 0;
-    lang l = resolve(choice).language;
+    render_options o = resolve(choice);
+    lang l = o.language;
     std::string path = progress_path();
     if (reset) {
         reset_progress(path);
@@ -44,20 +46,49 @@ int cmd_progress(const args& a) {
         per_lesson[e.lesson].second++;
         if (mine.state == status::correct) per_lesson[e.lesson].first++, right++;
         hints += static_cast<std::size_t>(mine.hints);
-        arr.push_back({{"id", e.id}, {"status", status_name(mine.state)}, {"attempts", mine.attempts}, {"hints", mine.hints}});
+        arr.push_back({{"id", e.id}, {"status", status_name(mine.state)}, {"attempts", mine.attempts}, {"hints", mine.hints},
+                       {"solution_seen", mine.solution_seen}});
     }
     if (choice.format == "json") {
-        write_out(ojson{{"path", path}, {"exercises", arr}, {"correct", right}, {"total", set.all.size()}}.dump(2) + "\n");
+        write_out(ojson{{"path", path}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
+                        {"total", set.all.size()}}.dump(2) + "\n");
         return 0;
     }
     std::string out = fmt::format("{} ({})\n\n", pick(l, "练习进度", "Progress on the exercises"), path);
     for (auto& [lesson, c] : per_lesson)
-        out += fmt::format("  {}  {} {}/{}\n", pad(fmt::format(fmt::runtime(tr(l, "Lesson {}")), lesson), 10), bar(c.first, c.second),
+        out += fmt::format("  {}  {} {}/{}\n", pad(fmt::format(fmt::runtime(tr(l, "Lesson {}")), lesson), 10), bar(c.first, c.second, o.color),
                            c.first, c.second);
     out += fmt::format("\n{}: {}/{} · {}: {}\n", pick(l, "合计", "Total"), right, set.all.size(), pick(l, "用过的提示", "hints used"), hints);
+    std::vector<course_lesson> course = load_course(l);
+    out += where_you_are(course, p, find_next(course, p), l) + "\n";
     write_out(out);
     return 0;
 }
 
+
+// --- next -------------------------------------------------------------------------------------
+
+int cmd_next(const args& a) {
+    output_choice choice;
+    po::options_description desc("Options");
+    desc.add_options()("help,h", "show this help")
+        ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
+        ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never");
+    po::variables_map vm;
+    if (!parse("next", a, desc, {}, vm)) return 0;
+    lang l = resolve(choice).language;
+    std::vector<course_lesson> course = load_course(l);
+    next_step n = find_next(course, open_progress(progress_path()));
+    write_out(where_you_are(course, open_progress(progress_path()), n, l) + "\n\n");
+    args forward;  // the chosen language and colours go on to the lesson or exercise
+    if (!choice.lang.empty()) forward.insert(forward.end(), {"--lang", choice.lang});
+    forward.insert(forward.end(), {"--color", choice.color});
+    switch (n.k) {
+    case next_step::kind::lesson: forward.insert(forward.begin(), std::to_string(n.lesson)); return cmd_lesson(forward);
+    case next_step::kind::exercise: forward.insert(forward.begin(), n.exercise); return cmd_exercise(forward);
+    case next_step::kind::done: return 0;
+    }
+    return 0;
+}
 
 }  // namespace qkv::cli

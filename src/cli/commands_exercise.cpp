@@ -22,11 +22,20 @@ namespace po = boost::program_options;
 int cmd_exercises(const args& a) {
     output_choice choice;
     int only = 0;
+    bool ids = false;
     po::options_description desc("Options");
     add_options(desc, choice, true);
-    desc.add_options()("lesson", po::value(&only), "only the exercises of lesson N");
+    desc.add_options()("lesson", po::value(&only), "only the exercises of lesson N")
+        ("ids", po::bool_switch(&ids), "only the ids, one per line (for scripts and completion)");
     po::variables_map vm;
     if (!parse("exercises", a, desc, {}, vm)) return 0;
+    if (ids) {
+        std::string out;
+        for (const exercise& e : load_exercises(exercises_dir()).all)
+            if (!only || e.lesson == only) out += e.id + "\n";
+        write_out(out);
+        return 0;
+    }
     render_options o = resolve(choice);
     exercise_set set = load_exercises(exercises_dir());
     progress p = open_progress(progress_path());
@@ -41,7 +50,8 @@ int cmd_exercises(const args& a) {
         ojson arr = ojson::array();
         for (const exercise* e : list)
             arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
-                           {"question", questions[e->id]}, {"status", status_name(p.of(e->id).state)}});
+                           {"question", questions[e->id]}, {"status", status_name(p.of(e->id).state)},
+                           {"solution_seen", p.of(e->id).solution_seen}});
         write_out(ojson{{"exercises", arr}}.dump(2) + "\n");
         return 0;
     }
@@ -53,11 +63,16 @@ int cmd_exercises(const args& a) {
         for (; end < list.size() && list[end]->lesson == lesson; ++end) done += p.of(list[end]->id).state == status::correct;
         std::string heading = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), lesson);
         if (titles.count(lesson)) heading += " · " + titles[lesson];
-        out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i), done, end - i);
+        out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i, o.color), done, end - i);
         for (; i < end; ++i) {
             const exercise& e = *list[i];
-            out += fmt::format("  {:<5} {} {} {}\n", e.id, pad(kind_word(o.language, e.kind), 7),
-                               pad(status_word(o.language, p.of(e.id).state), 10), first_line(questions[e.id], 56));
+            const exercise_progress& mine = p.of(e.id);
+            std::string state = pad(status_word(o.language, mine.state), 10);
+            if (mine.state != status::not_tried)
+                state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
+            std::string seen = mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
+            out += fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
+                               first_line(questions[e.id], 56), seen);
         }
         out += "\n";
     }

@@ -1,4 +1,6 @@
-// qkv grade: answer sheets graded, for one student or a class.
+// qkv grade: answer sheets graded, for one student or a class. Each sheet is graded for every
+// answer it can be (an unknown id or an unreadable answer is reported for that sheet, the rest
+// still count); for a class, each question's right answers and the mistakes most of the class made.
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -17,8 +19,6 @@ namespace qkv::cli {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
-// --- grade ------------------------------------------------------------------------------------
-
 namespace {
 
 struct graded {
@@ -29,29 +29,50 @@ struct graded {
     std::vector<std::string> message;
 };
 
-// The sheet's entries: id -> (answer text, its place), every id known.
-std::map<std::string, std::pair<std::string, source_loc>> read_sheet(const std::string& path, const exercise_set& set) {
-    toml::table doc = parse_toml_file(path, "answer sheet");
-    std::map<std::string, std::pair<std::string, source_loc>> out;
+struct sheet {
+    std::string path;
+    std::string student;                     // `student = "…"`, else the file's name without .toml
+    bool own_numbers = false;                // the sheet names its student: graded on their variant
+    std::map<std::string, std::string> answers;  // id -> answer text
+    std::vector<std::string> problems;       // "file:line:column: …": what could not be graded
+    std::vector<graded> rows;
+    std::size_t right() const {
+        return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const graded& g) { return g.result == "correct"; }));
+    }
+};
+
+// The answers of a sheet; an id no exercise has is a problem of this sheet, not of the class.
+sheet read_sheet(const std::string& path, const exercise_set& set, lang l) {
+    sheet s{path, fs::path(path).stem().string(), false, {}, {}, {}};
+    toml::table doc = parse_toml_file(path, "answer sheet");  // unreadable: the caller reports it
     for (auto&& [k, v] : doc) {
         source_loc at{path, static_cast<int>(v.source().begin.line), static_cast<int>(v.source().begin.column)};
         std::string id(k.str());
-        if (!find_exercise(set, id)) throw input_error(at, fmt::format("no exercise '{}' (qkv exercises lists them)", id));
-        std::string text;
-        if (auto s = v.value<std::string>(); s && v.is_string()) text = *s;
-        else if (v.is_integer() || v.is_floating_point()) text = fmt::format("{}", *v.value<double>());
-        else throw input_error(at, fmt::format("the answer to {} must be a string (or a number)", id));
-        out[id] = {text, at};
+        if (id == "student" && v.is_string()) {
+            s.student = *v.value<std::string>();
+            s.own_numbers = true;
+            continue;
+        }
+        if (!find_exercise(set, id)) {
+            s.problems.push_back(at.str() + ": " + fmt::format(fmt::runtime(pick(l, "没有练习 '{}'（qkv exercises 列出全部），这一项不计分",
+                                                                              "no exercise '{}' (qkv exercises lists them); not graded")), id));
+            continue;
+        }
+        if (auto text = v.value<std::string>(); text && v.is_string()) s.answers[id] = *text;
+        else if (v.is_integer() || v.is_floating_point()) s.answers[id] = fmt::format("{}", *v.value<double>());
+        else s.problems.push_back(at.str() + ": " + fmt::format(fmt::runtime(pick(l, "{} 的答案必须是字符串（或数）", "the answer to {} must be a string (or a number)")), id));
     }
-    return out;
+    return s;
 }
 
-graded grade_one(const exercise& e, const std::string& given, const std::string& sheet_dir, const mistake_book& book, lang l) {
+graded grade_one(const exercise& e, const sheet& s, const mistake_book& book, lang l) {
+    const std::string& given = s.answers.at(e.id);
     graded g{&e, given, "", {}, {}};
     try {
         bool file = e.kind == answer_kind::matrix && !given.empty() && given.front() != '[';
-        answer ans = file ? read_answer_file(e.kind, (fs::path(sheet_dir) / given).string(), l) : parse_answer(e.kind, given, l);
-        exercise_run run = run_exercise(e, l);
+        std::string dir = fs::path(s.path).parent_path().string();
+        answer ans = file ? read_answer_file(e.kind, (fs::path(dir) / given).string(), l) : parse_answer(e.kind, given, l);
+        exercise_run run = run_exercise(e, l, "", s.own_numbers ? s.student : "");
         verdict v = judge(e, ans, run);
         g.result = v.correct ? "correct" : "wrong";
         g.mistakes = v.mistakes;
@@ -70,51 +91,180 @@ std::string result_word(lang l, const std::string& r) {
     return pick(l, "未作答", "no answer");
 }
 
+// The sheets named: files, and the .toml files of a folder, in name order.
+std::vector<std::string> sheet_files(const std::vector<std::string>& named) {
+    std::vector<std::string> out;
+    for (const std::string& n : named) {
+        std::error_code ec;
+        if (!fs::is_directory(n, ec)) {
+            out.push_back(n);
+            continue;
+        }
+        std::vector<std::string> in;
+        for (const auto& e : fs::directory_iterator(n, ec))
+            if (e.path().extension() == ".toml" && e.is_regular_file(ec)) in.push_back(e.path().string());
+        std::sort(in.begin(), in.end());
+        out.insert(out.end(), in.begin(), in.end());
+    }
+    return out;
+}
+
+// One question across the class: how many got it right, and the named mistakes, most made first.
+struct question {
+    const exercise* e = nullptr;
+    std::size_t right = 0, asked = 0;
+    std::vector<std::pair<std::string, std::size_t>> mistakes;  // (id, sheets)
+};
+
+std::vector<question> questions_of(const std::vector<sheet>& sheets) {
+    std::vector<question> out;
+    std::map<std::string, std::size_t> at;
+    for (const sheet& s : sheets)
+        for (const graded& g : s.rows) {
+            if (!at.count(g.e->id)) at[g.e->id] = out.size(), out.push_back({g.e, 0, 0, {}});
+            question& q = out[at[g.e->id]];
+            ++q.asked;
+            q.right += g.result == "correct";
+            for (const std::string& m : g.mistakes) {
+                auto it = std::find_if(q.mistakes.begin(), q.mistakes.end(), [&](auto& p) { return p.first == m; });
+                if (it == q.mistakes.end()) q.mistakes.emplace_back(m, 1);
+                else ++it->second;
+            }
+        }
+    for (question& q : out)
+        std::stable_sort(q.mistakes.begin(), q.mistakes.end(), [](auto& a, auto& b) { return a.second > b.second; });
+    return out;
+}
+
+std::string sheet_text(const sheet& s, lang l) {
+    std::string out = fmt::format("{}: {}{}\n", pick(l, "答题卡", "Answer sheet"), escape_controls(s.path),
+                                  s.own_numbers ? fmt::format(" · {} {}", pick(l, "学生", "student"), escape_controls(s.student)) : "");
+    for (const std::string& p : s.problems) out += "  ! " + escape_controls(p) + "\n";
+    for (const graded& g : s.rows) {
+        std::string given = g.given.empty() ? "—" : first_line(g.given, 18);
+        out += fmt::format("  {:<5} {} {} {}\n", g.e->id, pad(kind_word(l, g.e->kind), 7), pad(given, 19), result_word(l, g.result));
+        for (const std::string& m : g.message) out += "          " + escape_controls(m) + "\n";
+    }
+    return out + fmt::format("{}: {}/{}\n", pick(l, "总分", "Total"), s.right(), s.rows.size());
+}
+
+std::string class_text(const std::vector<sheet>& sheets, const std::vector<question>& qs, const mistake_book& book, const render_options& o) {
+    lang l = o.language;
+    std::string out = fmt::format(fmt::runtime(pick(l, "全班：{} 份答题卡\n\n", "Class: {} sheets\n\n")), sheets.size());
+    std::size_t name_width = 8;
+    for (const sheet& s : sheets) name_width = std::max(name_width, display_width(escape_controls(s.student)));
+    for (const sheet& s : sheets) {
+        out += fmt::format("  {} {} {}/{}\n", pad(escape_controls(s.student), name_width), bar(s.right(), s.rows.size(), o.color), s.right(), s.rows.size());
+        for (const std::string& p : s.problems) out += "      ! " + escape_controls(p) + "\n";
+    }
+    out += fmt::format("\n{}\n", pick(l, "每道题：", "Each question:"));
+    for (const question& q : qs) {
+        out += fmt::format(fmt::runtime(pick(l, "  {:<5} {} {}/{} 答对\n", "  {:<5} {} {}/{} right\n")), q.e->id, pad(kind_word(l, q.e->kind), 7), q.right, q.asked);
+        for (const auto& [id, count] : q.mistakes)
+            out += fmt::format("          {} / {}: {}\n", count, q.asked, book.count(id) ? escape_controls(book.at(id).in(l)) : id);
+    }
+    return out;
+}
+
+ojson sheet_json(const sheet& s) {
+    ojson arr = ojson::array();
+    for (const graded& g : s.rows)
+        arr.push_back({{"id", g.e->id}, {"lesson", g.e->lesson}, {"kind", kind_name(g.e->kind)}, {"answer", g.given},
+                       {"result", g.result}, {"mistakes", g.mistakes}, {"message", g.message}});
+    return {{"sheet", s.path}, {"student", s.student}, {"own_numbers", s.own_numbers}, {"exercises", arr},
+            {"correct", s.right()}, {"total", s.rows.size()}, {"problems", s.problems}};
+}
+
+ojson class_json(const std::vector<sheet>& sheets, const std::vector<question>& qs, const mistake_book& book, lang l) {
+    ojson out{{"lang", lang_code(l)}, {"sheets", ojson::array()}, {"questions", ojson::array()}};
+    for (const sheet& s : sheets) out["sheets"].push_back(sheet_json(s));
+    for (const question& q : qs) {
+        ojson ms = ojson::array();
+        for (const auto& [id, count] : q.mistakes)
+            ms.push_back({{"id", id}, {"sheets", count}, {"explanation", book.count(id) ? book.at(id).in(l) : ""}});
+        out["questions"].push_back({{"id", q.e->id}, {"right", q.right}, {"answered", q.asked}, {"mistakes", ms}});
+    }
+    return out;
+}
+
+// A CSV field: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+// A row per student, a column per question: 1 right, 0 wrong or unreadable, empty not answered.
+std::string class_csv(const std::vector<sheet>& sheets, const std::vector<question>& qs) {
+    std::string out = "student,sheet,correct,total";
+    for (const question& q : qs) out += "," + q.e->id;
+    out += "\n";
+    for (const sheet& s : sheets) {
+        out += fmt::format("{},{},{},{}", csv_field(s.student), csv_field(s.path), s.right(), s.rows.size());
+        for (const question& q : qs) {
+            auto it = std::find_if(s.rows.begin(), s.rows.end(), [&](const graded& g) { return g.e == q.e; });
+            out += ",";
+            if (it != s.rows.end() && it->result != "missing") out += it->result == "correct" ? "1" : "0";
+        }
+        out += "\n";
+    }
+    return out;
+}
+
 }  // namespace
 
 int cmd_grade(const args& a) {
     output_choice choice;
-    std::string sheet;
+    std::vector<std::string> named;
     po::options_description desc("Options");
-    add_options(desc, choice, true);
-    desc.add_options()("sheet", po::value(&sheet), "the answer sheet: \"ID\" = \"ANSWER\" lines (a CSV path for a matrix)");
+    desc.add_options()("help,h", "show this help")
+        ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
+        ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never")
+        ("format", po::value(&choice.format)->default_value("text"), "text, json or csv (a row per student, a column per question)")
+        ("sheet", po::value(&named), "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them");
     po::positional_options_description pos;
-    pos.add("sheet", 1);
+    pos.add("sheet", -1);
     po::variables_map vm;
     if (!parse("grade", a, desc, pos, vm)) return 0;
-    if (sheet.empty()) throw usage_error("which answer sheet? qkv grade SHEET.toml");
-    lang l = resolve(choice).language;
+    bool csv = choice.format == "csv";
+    if (csv) choice.format = "text";
+    render_options o = resolve(choice);
+    lang l = o.language;
+    std::vector<std::string> files = sheet_files(named);
+    if (files.empty()) throw usage_error(pick(l, "哪些答题卡？qkv grade 答题卡.toml…（或一个文件夹）", "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
     exercise_set set = load_exercises(exercises_dir());
-    auto entries = read_sheet(sheet, set);
-    if (entries.empty()) throw input_error(source_loc{sheet, 0, 0}, "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)");
-    std::vector<int> lessons;  // a sheet covers the lessons it answers, all of their exercises
-    for (auto& [id, entry] : entries) lessons.push_back(find_exercise(set, id)->lesson);
-    std::vector<graded> rows;
-    for (const exercise& e : set.all) {
-        if (std::find(lessons.begin(), lessons.end(), e.lesson) == lessons.end()) continue;
-        auto it = entries.find(e.id);
-        if (it == entries.end()) rows.push_back({&e, "", "missing", {}, {}});
-        else rows.push_back(grade_one(e, it->second.first, fs::path(sheet).parent_path().string(), set.book, l));
-    }
-    std::size_t right = std::count_if(rows.begin(), rows.end(), [](const graded& g) { return g.result == "correct"; });
-    if (choice.format == "json") {
-        ojson arr = ojson::array();
-        for (const graded& g : rows)
-            arr.push_back({{"id", g.e->id}, {"lesson", g.e->lesson}, {"kind", kind_name(g.e->kind)}, {"answer", g.given},
-                           {"result", g.result}, {"mistakes", g.mistakes}, {"message", g.message}});
-        write_out(ojson{{"sheet", sheet}, {"lang", lang_code(l)}, {"exercises", arr}, {"correct", right}, {"total", rows.size()}}.dump(2) + "\n");
-    } else {
-        std::string out = fmt::format("{}: {}\n\n", pick(l, "答题卡", "Answer sheet"), escape_controls(sheet));
-        for (const graded& g : rows) {
-            std::string given = g.given.empty() ? "—" : first_line(g.given, 18);
-            out += fmt::format("  {:<5} {} {} {}\n", g.e->id, pad(kind_word(l, g.e->kind), 7), pad(given, 19), result_word(l, g.result));
-            for (const std::string& m : g.message) out += "          " + escape_controls(m) + "\n";
+    std::vector<sheet> sheets;
+    for (const std::string& f : files) {
+        sheet s;
+        try {
+            s = read_sheet(f, set, l);
+        } catch (const input_error& e) {
+            if (files.size() == 1) throw;  // nothing at all to grade: the one-line error
+            s = sheet{f, fs::path(f).stem().string(), false, {}, {e.what()}, {}};
         }
-        out += fmt::format("\n{}: {}/{}\n", pick(l, "总分", "Total"), right, rows.size());
-        write_out(out);
+        if (files.size() == 1 && s.answers.empty()) {  // nothing to grade: one line says why
+            if (!s.problems.empty()) throw input_error(s.problems.front());
+            throw input_error(source_loc{f, 0, 0}, pick(l, "答题卡上没有答案（\"编号\" = \"答案\" 的行）",
+                                                        "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)"));
+        }
+        std::vector<int> lessons;  // a sheet covers the lessons it answers, all of their exercises
+        for (auto& [id, text] : s.answers) lessons.push_back(find_exercise(set, id)->lesson);
+        for (const exercise& e : set.all) {
+            if (std::find(lessons.begin(), lessons.end(), e.lesson) == lessons.end()) continue;
+            if (!s.answers.count(e.id)) s.rows.push_back({&e, "", "missing", {}, {}});
+            else s.rows.push_back(grade_one(e, s, set.book, l));
+        }
+        sheets.push_back(std::move(s));
     }
-    return right == rows.size() ? 0 : 1;
+    std::vector<question> qs = questions_of(sheets);
+    if (csv) write_out(class_csv(sheets, qs));
+    else if (choice.format == "json" && sheets.size() == 1) write_out(sheet_json(sheets.front()).dump(2) + "\n");
+    else if (choice.format == "json") write_out(class_json(sheets, qs, set.book, l).dump(2) + "\n");
+    else if (sheets.size() == 1) write_out(sheet_text(sheets.front(), l));
+    else write_out(class_text(sheets, qs, set.book, o));
+    bool all_right = std::all_of(sheets.begin(), sheets.end(), [](const sheet& s) { return s.problems.empty() && s.right() == s.rows.size(); });
+    return all_right ? 0 : 1;
 }
-
 
 }  // namespace qkv::cli

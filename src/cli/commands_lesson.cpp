@@ -23,6 +23,7 @@
 #include "qkv/stepper.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/trace.hpp"
+#include "course.hpp"
 
 namespace qkv::cli {
 namespace {
@@ -146,7 +147,7 @@ std::string own_scenario(const lesson& l) {
     return fs::exists(in_data) || !fs::exists(beside) ? in_data.string() : beside.string();
 }
 
-int run_lessons(const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm) {
+int run_lessons(const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm, bool course) {
     check_request(r, vm);
     render_options o = resolve_output(r.choice);
     if (vm.count("stage") && files.size() != 1) throw usage_error("--stage needs a single lesson, not 'all'");
@@ -160,6 +161,7 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
         if (!scenarios.count(scen)) scenarios.emplace(scen, load_scenario(scen));
         traces.push_back(run_lesson(l, scenarios.at(scen), o.language).t);
     }
+    if (course) add_what_next(traces, load_course(o.language));
     std::size_t start = 0;
     if (vm.count("stage")) {
         std::size_t count = traces.front().stages.size();
@@ -183,6 +185,7 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
         return run_stepper(traces, o, stepper_io{}, start);
     }
     write_out(render(traces, o, r.choice.format, preface));
+    if (course) record_lessons_read(traces);  // once it is written: `qkv next` moves on
     return 0;
 }
 
@@ -225,7 +228,7 @@ namespace {
 
 // `qkv lesson WHICH` and `qkv run FILE` differ only in their one argument and how it becomes files.
 int run_command(const args& a, std::string_view cmd, const char* argument, const char* what, const char* missing,
-                std::vector<std::string> (*files_of)(const std::string&)) {
+                std::vector<std::string> (*files_of)(const std::string&), bool course) {
     lesson_request r;
     std::string which;
     po::options_description desc("Options");
@@ -236,19 +239,19 @@ int run_command(const args& a, std::string_view cmd, const char* argument, const
     po::variables_map vm;
     if (!parse(cmd, a, desc, pos, vm)) return 0;
     if (which.empty()) throw usage_error(missing);
-    return run_lessons(files_of(which), r, vm);
+    return run_lessons(files_of(which), r, vm, course);
 }
 
 }  // namespace
 
 int cmd_lesson(const args& a) {
     return run_command(a, "lesson", "lesson", "N, a lesson name, or all",
-                       "which lesson? give a number, a name or 'all' (qkv list shows them)", select_lessons);
+                       "which lesson? give a number, a name or 'all' (qkv list shows them)", select_lessons, true);
 }
 
 int cmd_run(const args& a) {
     return run_command(a, "run", "file", "the lesson file (.toml)", "which file? qkv run my-lesson.toml (qkv validate checks it)",
-                       [](const std::string& file) { return std::vector<std::string>{file}; });
+                       [](const std::string& file) { return std::vector<std::string>{file}; }, false);
 }
 
 }  // namespace qkv::cli

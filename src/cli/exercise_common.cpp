@@ -9,6 +9,7 @@
 #include "qkv/display_width.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/render_text.hpp"
+#include "qkv/styled_text.hpp"
 #include "qkv/suggest.hpp"
 
 namespace qkv::cli {
@@ -91,12 +92,12 @@ std::map<int, std::string> lesson_titles(lang l) {
     return out;
 }
 
-std::string bar(std::size_t done, std::size_t total) {
+std::string bar(std::size_t done, std::size_t total, bool color) {
     const std::size_t width = 10;
     std::size_t full = total ? (done * width + total / 2) / total : 0;
-    std::string out;
-    for (std::size_t i = 0; i < width; ++i) out += i < full ? "█" : "░";
-    return out;
+    std::string filled, empty;
+    for (std::size_t i = 0; i < width; ++i) (i < full ? filled : empty) += i < full ? "█" : "░";
+    return styled(filled, fmt::fg(fmt::terminal_color::green), color) + styled(empty, fmt::emphasis::faint, color);
 }
 
 std::string first_line(const std::string& text, std::size_t columns) {

@@ -44,8 +44,8 @@ progress change_progress(const std::string& path, const std::function<void(progr
 
 // Every lesson's title in the language, by number.
 std::map<int, std::string> lesson_titles(lang l);
-// "███░░░░░░░": done of total in ten cells.
-std::string bar(std::size_t done, std::size_t total);
+// "███░░░░░░░": done of total in ten cells, the done ones green on a colour terminal.
+std::string bar(std::size_t done, std::size_t total, bool color = false);
 // The first line of a question or an answer, cut to fit a listing, its control characters escaped.
 std::string first_line(const std::string& text, std::size_t columns);
 // The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums.

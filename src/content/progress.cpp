@@ -1,6 +1,6 @@
 // Progress on disk: one JSON file, replaced whole by rename(2) so that a reader (or a crash) never
 // sees half of it. Format: {"version": 1, "exercises": {"3.2": {"status": "correct",
-// "attempts": 2, "hints": 1}}}.
+// "attempts": 2, "hints": 1, "solution_seen": true}}, "lessons_read": [1, 2]}.
 #include "qkv/progress.hpp"
 
 #include <cerrno>
@@ -46,6 +46,8 @@ progress from_json(const json& doc) {
         bool seen = entry.value("solution_seen", false);  // absent in files written before it existed
         p.by_id[id] = {*st, attempts, hints, seen};
     }
+    if (doc.contains("lessons_read"))  // absent in files written before it existed
+        for (const json& n : doc["lessons_read"]) p.lessons_read.insert(n.get<int>());
     return p;
 }
 
@@ -55,7 +57,9 @@ std::string to_text(const progress& p) {
         ex[id] = {{"status", status_name(e.state)}, {"attempts", e.attempts}, {"hints", e.hints}};
         if (e.solution_seen) ex[id]["solution_seen"] = true;
     }
-    return json{{"version", 1}, {"exercises", ex}}.dump(2) + "\n";
+    json doc{{"version", 1}, {"exercises", ex}};
+    if (!p.lessons_read.empty()) doc["lessons_read"] = p.lessons_read;
+    return doc.dump(2) + "\n";
 }
 
 std::string stamp() {

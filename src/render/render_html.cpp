@@ -190,6 +190,7 @@ std::string article(const trace& t, const render_options& o) {
     }
     out += "</header>\n";
     for (const auto& s : t.stages) out += stage_section(t, s, o);
+    for (const std::string& line : closing_lines(t, o.language)) out += fmt::format("<p class=\"next\">{}</p>\n", html_escape(line));
     return out + "</article>\n";
 }
 

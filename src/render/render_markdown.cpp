@@ -9,6 +9,7 @@
 
 #include "heatmap.hpp"
 #include "qkv/control_text.hpp"
+#include "qkv/render_text.hpp"
 #include "render_cells.hpp"
 
 namespace qkv {
@@ -142,6 +143,7 @@ std::string render_markdown(const trace& t, const render_options& o) {
     if (!t.scenario.empty()) out += fmt::format(" · {} {}", tr(o.language, "scenario"), cell(t.scenario));
     out += '\n';
     for (const auto& s : t.stages) out += '\n' + stage_section(t, s, o);
+    for (const std::string& line : closing_lines(t, o.language)) out += "\n" + cell(line) + "\n";
     return out;
 }
 

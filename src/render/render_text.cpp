@@ -10,6 +10,7 @@
 
 #include <fmt/color.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "heatmap.hpp"
 #include "qkv/control_text.hpp"
@@ -333,6 +334,24 @@ std::string render_text(const trace& t, const render_options& o) {
     std::string out = wrapped(heading, bold, o);
     for (std::size_t i = 0; i < t.stages.size(); ++i)
         out += styled(rule, faint, o.color) + "\n\n" + render_text_stage(t, i, o) + '\n';
+    std::vector<std::string> closing = closing_lines(t, o.language);
+    if (!closing.empty()) out += styled(rule, faint, o.color) + "\n\n";
+    for (const std::string& line : closing) out += wrapped(line, bold, o);
+    return out;
+}
+
+std::vector<std::string> closing_lines(const trace& t, lang l) {
+    std::vector<std::string> out;
+    const what_next& a = t.after;
+    if (!a.known || t.stages.size() != t.stage_count) return out;  // a file of its own, or one stage of it
+    if (!a.exercises.empty())
+        out.push_back(fmt::format(fmt::runtime(pick(l, "练一练：qkv exercise {}（本课共 {} 道练习：{}）", "Practise: qkv exercise {} ({} exercises: {})")),
+                                  a.exercises.front(), a.exercises.size(), fmt::join(a.exercises, ", ")));
+    if (a.lesson >= 0)
+        out.push_back(fmt::format(fmt::runtime(pick(l, "下一课：qkv lesson {} · {}", "Next: qkv lesson {} · {}")), a.lesson,
+                                  escape_controls(a.lesson_title)));
+    else
+        out.push_back(pick(l, "这是最后一课。qkv next 告诉你还有哪些没做完。", "This is the last lesson. qkv next says what is left to do."));
     return out;
 }
 

@@ -88,6 +88,7 @@ int run_stepper_lines(const std::vector<trace>& traces, const render_options& o,
             case action::page_or_next:
                 if (!at.next()) {
                     fmt::print(io.out, "{}\n", tr(o.language, "end of lesson"));
+                    for (const std::string& line : closing_lines(traces[at.lesson()], o.language)) fmt::print(io.out, "{}\n", line);
                     return 0;
                 }
                 draw();

@@ -76,6 +76,7 @@ int cmd_hint(const args& a);
 int cmd_solution(const args& a);
 int cmd_grade(const args& a);
 int cmd_progress(const args& a);
+int cmd_next(const args& a);
 int cmd_bench(const args& a);
 
 }  // namespace qkv::cli

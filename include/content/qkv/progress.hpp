@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,7 @@ struct exercise_progress {
 
 struct progress {
     std::map<std::string, exercise_progress> by_id;  // "3.2" -> …
+    std::set<int> lessons_read;                       // lessons shown to the end (qkv lesson N)
 
     const exercise_progress& of(const std::string& id) const;
     // A checked answer: counts it, and marks the exercise wrong or (for good) correct.

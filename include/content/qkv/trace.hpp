@@ -36,6 +36,15 @@ struct stage_trace {
     std::vector<sub_step> steps;  // recorded by built-ins that teach a process; often empty
 };
 
+// Where a learner goes after the lesson: its exercises and the next lesson (set by whoever knows
+// the course; empty for a lesson file run on its own).
+struct what_next {
+    bool known = false;                  // set: the lesson is one of the course's
+    std::vector<std::string> exercises;  // ids, in order
+    int lesson = -1;                     // the next lesson's number, or -1 for the last one
+    std::string lesson_title;
+};
+
 struct trace {
     int lesson = 0;
     std::string title;
@@ -43,6 +52,7 @@ struct trace {
     std::string scenario;  // its name, e.g. "苹果很甜"
     std::size_t stage_count = 0;     // stages in the lesson; `stages` may hold only one (--stage K)
     std::vector<stage_trace> stages;
+    what_next after;
 };
 
 // A lesson run on a scenario: what it showed, and the values it left (exercises read them).

@@ -47,4 +47,9 @@ std::string render_text_stage(const trace& t, std::size_t stage, const render_op
 // The whole lesson: a lesson heading, then every stage.
 std::string render_text(const trace& t, const render_options& o);
 
+// The lines that close a whole lesson: its exercises and the next lesson, as commands to type
+// ("Practise: qkv exercise 6.1 … (4 exercises)", "Next: qkv lesson 7 · Causal mask"). Empty when
+// the trace knows neither, or holds only some of the stages (--stage).
+std::vector<std::string> closing_lines(const trace& t, lang l);
+
 }  // namespace qkv
