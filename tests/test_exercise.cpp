@@ -298,6 +298,25 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     double s12 = mul(tm.head(tm.W_Q, 0, 64), tr(tm.head(tm.W_K, 0, 64)))[0][1];
     seen["scale_by_sqrt_d_model"] = judged("8.4", number(s12 / std::sqrt(512.0)));
     seen["cache_only_k_or_v"] = judged("9.3", number(32.0 * 32 * 128 * 2 * 4096 / (1024.0 * 1024 * 1024)));  // K alone: 1 GiB
+    seen["shape_swapped"] = judged("6.3", shape({64, 100}));                              // (d_v, n) for (n, d_v)
+    seen["batch_first"] = judged("8.6", shape({10, 1, 10}));                               // (tokens, batch, tokens)
+    seen["per_head_weights"] = judged("8.6", shape({8, 10, 10}));                          // the 8 heads not averaged
+    seen["unsplit_head"] = judged("8.1", shape({3, 4}));                                   // d_model = 4 for d_k = 2
+    seen["q_shape_for_s"] = judged("3.1", shape({100, 64}));                               // Q is [100, 64]
+    seen["mask_off_by_one"] = judged("7.1", row({1.0, 0.0, 0.0}));                         // j < 2: token 1 alone
+    seen["wrong_row"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.V)[1]));         // z(很) for z(苹果)
+    {
+        std::vector<double> no_tanh, no_memory;  // h_2 of lesson 0's RNN: tanh(x_2 + 0.5·tanh(x_1))
+        for (std::size_t j = 0; j < p.X[0].size(); ++j) {
+            no_tanh.push_back(p.X[1][j] + 0.5 * std::tanh(p.X[0][j]));
+            no_memory.push_back(std::tanh(p.X[1][j]));
+        }
+        seen["rnn_no_tanh"] = judged("0.1", row(no_tanh));
+        seen["rnn_no_memory"] = judged("0.1", row(no_memory));
+    }
+    double l_without_max = 0;  // lesson 13's l for row 1, summed against 0 instead of the row's max
+    for (double s : p.S_scaled[0]) l_without_max += std::exp(s);
+    seen["no_max_subtracted"] = judged("13.1", number(l_without_max));
     for (auto& [id, v] : seen) {
         BOOST_TEST_CONTEXT(id) {
             BOOST_TEST(!v.correct);
@@ -366,7 +385,7 @@ BOOST_AUTO_TEST_CASE(wrong_answers_say_what_is_wrong) {
         std::string text = joined(explain(v, ex("1.3"), choice('C'), run_of("1.3"), book, lang::en));
         BOOST_TEST(text.find("C is not right.") != std::string::npos);
         BOOST_TEST(text.find(ex("1.3").why_not.at('C').en) != std::string::npos);
-        BOOST_TEST(judged("1.3", choice('B')).correct);
+        BOOST_TEST(judged("1.3", choice('A')).correct);  // its options reordered: answers spread over A-D
         BOOST_TEST(judged("8.2", choice('B')).correct);  // the article's answer
     }
     BOOST_TEST(judged("3.2", number(1.5669 + 0.009)).correct);   // inside the tolerance
@@ -401,6 +420,13 @@ BOOST_AUTO_TEST_CASE(malformed_files_say_where) {
     BOOST_TEST(e.find("missing 'expected'") != std::string::npos, e);
     e = error_of("lesson = 4\n" + head.substr(head.find('\n') + 1) + "expected = \"S\"\n");
     BOOST_TEST(e.find("id '3.1' must be 4.K") != std::string::npos, e);
+    // lesson 0 (why attention) has exercises too; a negative lesson is no lesson
+    std::string zero = head;
+    zero.replace(zero.find("lesson = 3"), 10, "lesson = 0");
+    zero.replace(zero.find("3.1"), 3, "0.1");
+    BOOST_TEST(error_of(zero + "expected = \"S\"\n") == "no error");
+    e = error_of("lesson = -1\n" + head.substr(head.find('\n') + 1) + "expected = \"S\"\n");
+    BOOST_TEST(e.find("lesson must be a lesson number") != std::string::npos, e);
     e = error_of("lesson = 3\n[[exercise]]\nid = \"3.1\"\nkind = \"choice\"\nquestion = { zh = \"问\", en = \"q\" }\n"
                  "solution = { zh = \"解\", en = \"\" }\nhints = [{ zh = \"提示\", en = \"h\" }]\n");
     BOOST_TEST(e.find("zh and en must both be written") != std::string::npos, e);

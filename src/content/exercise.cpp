@@ -184,7 +184,7 @@ exercise exercise_of(const toml_reader& rd, const toml::table& t, int lesson, st
 std::optional<int> lesson_of(const toml_reader& rd, const toml::table& doc) {
     const toml::node* ln = rd.need(doc, "lesson", "exercise file");
     if (!ln) return std::nullopt;
-    if (!ln->is_integer() || ln->as_integer()->get() < 1) {
+    if (!ln->is_integer() || ln->as_integer()->get() < 0) {  // lesson 0 has exercises too
         rd.report(rd.at(*ln), "exercise file: lesson must be a lesson number");
         return std::nullopt;
     }
