@@ -21,7 +21,7 @@ namespace po = boost::program_options;
 
 int cmd_exercises(const args& a) {
     output_choice choice;
-    int only = 0;
+    int only = -1;  // -1: every lesson (lesson 0 has exercises too)
     bool ids = false;
     po::options_description desc("Options");
     add_options(desc, choice, true);
@@ -32,7 +32,7 @@ int cmd_exercises(const args& a) {
     if (ids) {
         std::string out;
         for (const exercise& e : load_exercises(exercises_dir()).all)
-            if (!only || e.lesson == only) out += e.id + "\n";
+            if (only < 0 || e.lesson == only) out += e.id + "\n";
         write_out(out);
         return 0;
     }
@@ -41,7 +41,7 @@ int cmd_exercises(const args& a) {
     progress p = open_progress(progress_path());
     std::vector<const exercise*> list;
     for (const exercise& e : set.all)
-        if (!only || e.lesson == only) list.push_back(&e);
+        if (only < 0 || e.lesson == only) list.push_back(&e);
     if (list.empty()) throw usage_error(fmt::format("lesson {} has no exercises; qkv exercises lists them all", only));
     // each question quotes its own run (its lesson on its scenario)
     std::map<std::string, std::string> questions;
