@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "qkv/control_text.hpp"
+#include "qkv/plot.hpp"
 #include "qkv/prose.hpp"
 #include "render_cells.hpp"
 
@@ -127,6 +128,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
         out += table(v.mats[h], v, s, o);
     }
     if (v.weights) out += legend(o.language);
+    if (plotted(name, v)) out += plot_svg(v, o);  // a loss over steps: its chart under the table
     return out + "</figure>\n";
 }
 

@@ -13,6 +13,7 @@
 #include "heatmap.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
+#include "qkv/plot.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/wrap.hpp"
 #include "render_cells.hpp"
@@ -171,6 +172,8 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
         matrix_lines(out, v.mats[h], v, s, o);
         if (v.is_stack() && h + 1 < v.mats.size()) out.emplace_back();
     }
+    if (plotted(raw_name, v))  // a loss over steps: its chart under the table
+        for (auto& line : plot_text(v, o)) out.push_back(std::move(line));
     return out;
 }
 

@@ -1,0 +1,210 @@
+// The backward pass of one head (softmax_backward and the chain lesson 16 writes, the gradient
+// train_head descends along) held to central finite differences that this file computes itself:
+// its own loops for the forward pass and the loss, in double, sharing no code with the engine.
+// And training: the loss falls, and two runs give the same trace.
+#define BOOST_TEST_MODULE backward
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "qkv/builtins.hpp"
+#include "qkv/formula.hpp"
+#include "qkv/kernels.hpp"
+#include "support/evaluate.hpp"
+
+using namespace qkv;
+using qkv::test::contains;
+using qkv::test::eval_error;
+using qkv::test::ev;
+
+namespace {
+
+// The float32 gradients against the exact (double) ones: float32 keeps 24 bits, about 6e-8 of
+// each number; the chain multiplies five products of length up to 9 and a softmax, which loses
+// a few hundred of those. 2e-4 of the largest gradient (at least 1) is far above that and far
+// below any mistake in the chain rule (a missing term or factor changes entries by ~10%).
+constexpr double float_chain = 2e-4;
+
+struct shapes {
+    std::size_t n, d_model, d_k, d_v;
+};
+
+// softmax(X W_Q (X W_K)^T / sqrt(d_k) [+ mask]) X W_V, then 1/2 |Z - T|^2, in double loops.
+double loss_ref(const matrix& X, const matrix& W_Q, const matrix& W_K, const matrix& W_V, const matrix& T, bool causal) {
+    const std::size_t n = X.rows, d = X.cols;
+    auto proj = [&](const matrix& W) {
+        std::vector<std::vector<double>> P(n, std::vector<double>(W.cols));
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t c = 0; c < W.cols; ++c)
+                for (std::size_t m = 0; m < d; ++m) P[i][c] += double(X(i, m)) * W(m, c);
+        return P;
+    };
+    auto Q = proj(W_Q), K = proj(W_K), V = proj(W_V);
+    double loss = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::vector<double> e(n, 0.0);
+        double sum = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            if (causal && j > i) continue;
+            double s = 0;
+            for (std::size_t c = 0; c < W_Q.cols; ++c) s += Q[i][c] * K[j][c];
+            sum += e[j] = std::exp(s / std::sqrt(double(W_Q.cols)));
+        }
+        for (std::size_t c = 0; c < W_V.cols; ++c) {
+            double z = 0;
+            for (std::size_t j = 0; j < n; ++j) z += e[j] / sum * V[j][c];
+            loss += 0.5 * (z - T(i, c)) * (z - T(i, c));
+        }
+    }
+    return loss;
+}
+
+// d loss / d W for the one of W_Q, W_K, W_V that `W` points into, by central differences.
+matrix fd_ref(const matrix& X, matrix& W_Q, matrix& W_K, matrix& W_V, const matrix& T, bool causal, matrix& W) {
+    const double eps = 1e-3;  // in double: truncation ~eps^2, rounding ~1e-16/eps, both negligible
+    matrix G(W.rows, W.cols);
+    for (std::size_t i = 0; i < W.size(); ++i) {
+        const float w = W.data[i];
+        W.data[i] = float(w + eps);
+        const double step_up = double(W.data[i]) - w;
+        const double up = loss_ref(X, W_Q, W_K, W_V, T, causal);
+        W.data[i] = float(w - eps);
+        const double step_down = w - double(W.data[i]);
+        const double down = loss_ref(X, W_Q, W_K, W_V, T, causal);
+        W.data[i] = w;
+        G.data[i] = float((up - down) / (step_up + step_down));  // the steps float really took
+    }
+    return G;
+}
+
+double scaled_gap(const matrix& got, const matrix& want) {
+    double scale = 1.0, gap = 0.0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        scale = std::max(scale, std::fabs(double(want.data[i])));
+        gap = std::max(gap, std::fabs(double(got.data[i]) - want.data[i]));
+    }
+    return gap / scale;
+}
+
+workspace random_head(const shapes& s, std::uint64_t seed) {
+    workspace ws;
+    ws["X"] = value::of(kernels::randn(s.n, s.d_model, seed));
+    ws["W_Q"] = value::of(kernels::randn(s.d_model, s.d_k, seed + 1));
+    ws["W_K"] = value::of(kernels::randn(s.d_model, s.d_k, seed + 2));
+    ws["W_V"] = value::of(kernels::randn(s.d_model, s.d_v, seed + 3));
+    ws["T"] = value::of(kernels::randn(s.n, s.d_v, seed + 4));
+    return ws;
+}
+
+// Lesson 16's chain, written as the lesson writes it.
+const char* const chain = R"(Q = X @ W_Q
+K = X @ W_K
+V = X @ W_V
+S = Q @ K^T / sqrt(cols(K)) + M
+A = softmax(S)
+Z = A @ V
+dZ = Z - T
+dV = A^T @ dZ
+dA = dZ @ V^T
+dS = softmax_backward(A, dA)
+dQ = dS @ K / sqrt(cols(K))
+dK = dS^T @ Q / sqrt(cols(K))
+dW_Q = X^T @ dQ
+dW_K = X^T @ dK
+dW_V = X^T @ dV)";
+
+const std::vector<shapes> random_shapes{{1, 3, 2, 2}, {2, 4, 4, 4}, {3, 4, 2, 3}, {5, 6, 3, 2}, {7, 5, 5, 4}, {9, 8, 4, 6}};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(softmax_backward_by_hand) {
+    // a = [0.5, 0.5], da = [1, 0]: rowsum(da * a) = 0.5, ds = a * (da - 0.5) = [0.25, -0.25]
+    workspace ws{{"A", value::of(matrix::of({{0.5f, 0.5f}}))}, {"dA", value::of(matrix::of({{1.0f, 0.0f}}))}};
+    value dS = ev("softmax_backward(A, dA)", ws);
+    BOOST_TEST(dS.mat()(0, 0) == 0.25f);
+    BOOST_TEST(dS.mat()(0, 1) == -0.25f);
+    // a constant added to a row of dA changes nothing: softmax ignores a shift of its input row
+    BOOST_TEST(max_abs_diff(ev("softmax_backward(A, dA + 3)", ws).mat(), dS.mat()) <= 1e-6f);
+    BOOST_TEST(contains(eval_error("softmax_backward(A, dA^T)", ws), "need the same shape"));
+}
+
+BOOST_AUTO_TEST_CASE(the_lessons_chain_matches_finite_differences_on_random_shapes) {
+    std::uint64_t seed = 11;
+    for (const shapes& s : random_shapes)
+        for (bool causal : {false, true}) {
+            workspace ws = random_head(s, seed += 10);
+            ws["M"] = causal ? value::of(kernels::causal_mask(s.n)) : value::of(matrix(s.n, s.n));
+            eval_context ctx{test::formula_place, "test", "chain"};
+            run_formula(parse_formula(chain, test::formula_place), ws, ctx);
+            matrix X = ws["X"].mat(), W_Q = ws["W_Q"].mat(), W_K = ws["W_K"].mat(), W_V = ws["W_V"].mat(), T = ws["T"].mat();
+            for (auto [name, W] : {std::pair{"dW_Q", &W_Q}, {"dW_K", &W_K}, {"dW_V", &W_V}}) {
+                matrix want = fd_ref(X, W_Q, W_K, W_V, T, causal, *W);
+                BOOST_TEST(scaled_gap(ws[name].mat(), want) <= float_chain,
+                           name << " n = " << s.n << " d_model = " << s.d_model << (causal ? " causal" : ""));
+            }
+            if (causal && s.n > 1)  // a masked weight is exactly 0, and so is its gradient
+                BOOST_TEST(ws["dS"].mat()(0, s.n - 1) == 0.0f);
+        }
+}
+
+BOOST_AUTO_TEST_CASE(train_head_descends_the_finite_difference_gradient) {
+    // One step of lr: (W0 - W1) / lr is the gradient train_head used, held to this file's own.
+    std::uint64_t seed = 500;
+    for (const shapes& s : random_shapes)
+        for (bool causal : {false, true}) {
+            workspace ws = random_head(s, seed += 10);
+            ws["c"] = value::scalar(causal ? 1.0f : 0.0f);
+            matrix X = ws["X"].mat(), W_Q = ws["W_Q"].mat(), W_K = ws["W_K"].mat(), W_V = ws["W_V"].mat(), T = ws["T"].mat();
+            for (auto [fn, W] : {std::pair{"W_Q", &W_Q}, {"W_K", &W_K}, {"W_V", &W_V}}) {
+                // lr = 1/1024 is a power of two: the division by it is exact
+                value got = ev(std::string("(") + fn + " - trained_" + fn + "(X, T, W_Q, W_K, W_V, 1, 1/1024, c)) * 1024", ws);
+                matrix want = fd_ref(X, W_Q, W_K, W_V, T, causal, *W);
+                // W - lr dW rounds to float at W's scale: a loss of ~6e-8 |W| / lr ≈ 1e-4 per entry
+                BOOST_TEST(scaled_gap(got.mat(), want) <= 20 * float_chain, fn << " n = " << s.n << (causal ? " causal" : ""));
+            }
+        }
+}
+
+BOOST_AUTO_TEST_CASE(fd_gradient_and_attention_loss_agree_with_this_files_loops) {
+    workspace ws = random_head({4, 5, 3, 2}, 77);
+    matrix X = ws["X"].mat(), W_Q = ws["W_Q"].mat(), W_K = ws["W_K"].mat(), W_V = ws["W_V"].mat(), T = ws["T"].mat();
+    for (int causal : {0, 1}) {
+        ws["c"] = value::scalar(float(causal));
+        double want = loss_ref(X, W_Q, W_K, W_V, T, causal);
+        BOOST_TEST(std::fabs(ev("attention_loss(X, W_Q, W_K, W_V, T, c)", ws).number - want) <= 1e-5 * std::max(1.0, want));
+        matrix g = ev("fd_gradient(X, W_Q, W_K, W_V, T, 2, 0.001, c)", ws).mat();
+        BOOST_TEST(scaled_gap(g, fd_ref(X, W_Q, W_K, W_V, T, causal, W_K)) <= float_chain);
+    }
+    BOOST_TEST(contains(eval_error("fd_gradient(X, W_Q, W_K, W_V, T, 4, 0.001)", ws), "which must be 1 (W_Q), 2 (W_K) or 3 (W_V)"));
+    BOOST_TEST(contains(eval_error("attention_loss(X, W_Q, W_K, W_V, T^T)", ws), "the target T must be [n, d_v]"));
+    BOOST_TEST(contains(eval_error("attention_loss(X, W_Q, W_V, W_K, T)", ws), "need the same d_k"));
+}
+
+BOOST_AUTO_TEST_CASE(training_lowers_the_loss_and_runs_the_same_twice) {
+    workspace ws = random_head({5, 4, 4, 4}, 900);
+    std::vector<sub_step> first, second;
+    eval_context ctx{test::formula_place, "test", "train"};
+    ctx.steps = &first;
+    auto e = parse_expression("train_head(X, T, W_Q, W_K, W_V, 30, 0.05)", test::formula_place);
+    matrix loss = evaluate(*e, ws, ctx).mat();
+    ctx.steps = &second;
+    matrix again = evaluate(*e, ws, ctx).mat();
+    BOOST_TEST(loss.rows == 30u);
+    BOOST_TEST(loss.cols == 1u);
+    for (std::size_t t = 1; t < loss.rows; ++t) BOOST_TEST(loss(t, 0) < loss(t - 1, 0), "step " << t + 1);
+    BOOST_TEST(loss(29, 0) < 0.5f * loss(0, 0));
+    BOOST_TEST((loss == again));
+    BOOST_TEST_REQUIRE(first.size() == 30u);
+    BOOST_TEST(first.back().label == "step 30");
+    for (std::size_t t = 0; t < first.size(); ++t) {
+        BOOST_TEST(first[t].values[0].second.number == loss(t, 0));
+        BOOST_TEST((first[t].values[1].second.mat() == second[t].values[1].second.mat()));
+    }
+    // the loss after the last step, from the trained weights, is below the loss before it
+    float after = ev("attention_loss(X, trained_W_Q(X, T, W_Q, W_K, W_V, 30, 0.05), trained_W_K(X, T, W_Q, W_K, W_V, 30, 0.05), "
+                     "trained_W_V(X, T, W_Q, W_K, W_V, 30, 0.05), T)", ws).number;
+    BOOST_TEST(after < loss(29, 0));
+}
