@@ -1,11 +1,13 @@
 // The backward pass of one head (softmax_backward and the chain lesson 16 writes, the gradient
 // train_head descends along) held to central finite differences that this file computes itself:
 // its own loops for the forward pass and the loss, in double, sharing no code with the engine.
-// And training: the loss falls, and two runs give the same trace.
+// And training: the loss falls, and two runs give the same trace. Then lessons 16 and 17 as a
+// learner runs them, and the chart of their loss.
 #define BOOST_TEST_MODULE backward
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -13,7 +15,11 @@
 #include "qkv/builtins.hpp"
 #include "qkv/formula.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/plot.hpp"
+#include "qkv/render_html.hpp"
+#include "qkv/render_text.hpp"
 #include "support/evaluate.hpp"
+#include "support/lessons.hpp"
 
 using namespace qkv;
 using qkv::test::contains;
@@ -207,4 +213,61 @@ BOOST_AUTO_TEST_CASE(training_lowers_the_loss_and_runs_the_same_twice) {
     float after = ev("attention_loss(X, trained_W_Q(X, T, W_Q, W_K, W_V, 30, 0.05), trained_W_K(X, T, W_Q, W_K, W_V, 30, 0.05), "
                      "trained_W_V(X, T, W_Q, W_K, W_V, 30, 0.05), T)", ws).number;
     BOOST_TEST(after < loss(29, 0));
+}
+
+// Lessons 16 and 17 as a learner runs them, on the running sentence.
+BOOST_AUTO_TEST_CASE(lesson_16_shows_the_chain_by_its_names_and_it_matches_finite_differences) {
+    const qkv::lesson_run r = test::run(16);
+    for (const char* name : {"Q", "K", "V"}) BOOST_TEST(test::shown(r.t, "forward", name).is_matrix(), name);
+    for (const auto& [stage, names] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"dZ", {"dZ"}}, {"dV-dA", {"dV", "dA"}}, {"dS", {"dS"}}, {"dQ-dK", {"dQ", "dK"}}, {"dW", {"dW_Q", "dW_K", "dW_V"}}})
+        for (const auto& name : names) BOOST_TEST(test::shown(r.t, stage, name).is_matrix(), name);
+    matrix X = r.ws.at("X").mat(), W_Q = r.ws.at("W_Q").mat(), W_K = r.ws.at("W_K").mat(), W_V = r.ws.at("W_V").mat();
+    matrix T = r.ws.at("T").mat();
+    BOOST_TEST(scaled_gap(r.ws.at("dW_Q").mat(), fd_ref(X, W_Q, W_K, W_V, T, false, W_Q)) <= float_chain);
+    BOOST_TEST(scaled_gap(r.ws.at("dW_K").mat(), fd_ref(X, W_Q, W_K, W_V, T, false, W_K)) <= float_chain);
+    BOOST_TEST(scaled_gap(r.ws.at("dW_V").mat(), fd_ref(X, W_Q, W_K, W_V, T, false, W_V)) <= float_chain);
+    BOOST_TEST(test::shown_num(r.t, "check", "largest") <= 1e-4f);
+    const matrix& dS_c = test::shown_mat(r.t, "causal", "dS_c");
+    for (std::size_t i = 0; i < dS_c.rows; ++i)
+        for (std::size_t j = i + 1; j < dS_c.cols; ++j) BOOST_TEST(dS_c(i, j) == 0.0f);
+}
+
+BOOST_AUTO_TEST_CASE(lesson_17_learns_to_fetch_the_first_token_fast_and_the_same_every_run) {
+    const auto start = std::chrono::steady_clock::now();
+    const qkv::lesson_run r = test::run(17);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    BOOST_TEST(seconds < 0.5);
+    const matrix& loss = test::shown_mat(r.t, "train", "loss");
+    BOOST_TEST(loss.rows >= 20u);
+    BOOST_TEST(loss(loss.rows - 1, 0) < 0.05f * loss(0, 0));
+    BOOST_TEST(test::stage_of(r.t, "train").steps.size() == loss.rows);
+    // before: the last row looks elsewhere; after: at the first token, by far more than before
+    const matrix& A0 = r.ws.at("A0").mat();
+    const matrix& A1 = r.ws.at("A1").mat();
+    const std::size_t last = A1.rows - 1;
+    BOOST_TEST(std::max_element(A1.row(last), A1.row(last) + A1.cols) - A1.row(last) == 0);
+    BOOST_TEST(std::max_element(A0.row(last), A0.row(last) + A0.cols) - A0.row(last) != 0);
+    BOOST_TEST(A1(last, 0) > A0(last, 0) + 0.2f);
+    // the first update by hand in stage 'one-step' is train_head's first step
+    BOOST_TEST(std::fabs(test::shown_num(r.t, "one-step", "loss_one_step") - loss(1, 0)) <= 1e-5f);
+    const qkv::lesson_run again = test::run(17);
+    BOOST_TEST((test::shown_mat(again.t, "train", "loss") == loss));
+    BOOST_TEST((again.ws.at("W_Q1").mat() == r.ws.at("W_Q1").mat()));
+}
+
+BOOST_AUTO_TEST_CASE(a_loss_over_steps_is_drawn_in_text_and_html) {
+    const qkv::lesson_run r = test::run(17);
+    std::size_t train = 0;
+    while (r.t.stages[train].id != "train") ++train;
+    qkv::render_options o;
+    const std::string text = qkv::render_text_stage(r.t, train, o);
+    BOOST_TEST(contains(text, "│█"));  // the first step is the tallest bar
+    BOOST_TEST(contains(text, "30 steps"));
+    const std::string html = qkv::render_html({r.t}, o, "");
+    BOOST_TEST(contains(html, "<polyline"));
+    // only a column named loss is drawn: the weights beside it are not
+    BOOST_TEST(!qkv::plotted("A1", r.ws.at("loss")));
+    BOOST_TEST(!qkv::plotted("loss", r.ws.at("A1")));
+    BOOST_TEST(qkv::plotted("loss", r.ws.at("loss")));
 }
