@@ -204,7 +204,7 @@ BOOST_AUTO_TEST_CASE(training_lowers_the_loss_and_runs_the_same_twice) {
     BOOST_TEST(loss(29, 0) < 0.5f * loss(0, 0));
     BOOST_TEST((loss == again));
     BOOST_TEST_REQUIRE(first.size() == 30u);
-    BOOST_TEST(first.back().label == "step 30");
+    BOOST_TEST(first.back().label == "t = 30");
     for (std::size_t t = 0; t < first.size(); ++t) {
         BOOST_TEST(first[t].values[0].second.number == loss(t, 0));
         BOOST_TEST((first[t].values[1].second.mat() == second[t].values[1].second.mat()));

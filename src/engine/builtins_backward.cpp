@@ -237,7 +237,8 @@ struct training {
 training need_training(const args_t& a, std::size_t causal_at, const char* fn, const eval_context& ctx) {
     head_args h = need_head(a, 2, 1, causal_at, fn, ctx);
     const std::size_t steps = whole(a[5], 1, fn, "steps", ctx);
-    if (steps > 100000) formula_error(ctx, fmt::format("{}: steps must be at most 100000, got {}", fn, steps));
+    if (steps > 1000)  // each step is recorded: a thousand is plenty to watch and stays small
+        formula_error(ctx, fmt::format("{}: steps must be at most 1000, got {}", fn, steps));
     if (!a[6].is_scalar() || !(a[6].number > 0.0f))
         formula_error(ctx, fmt::format("{}: lr must be a number above 0, got {}", fn, kind_text(a[6])));
     return {std::move(h), steps, a[6].number};
@@ -254,7 +255,8 @@ matrix train(training& t, const labels& tokens, eval_context* ctx) {
         if (!ctx) continue;
         value A = labelled(std::move(p.A), {tokens.names, "queries"}, {tokens.names, "keys"});
         A.weights = true;
-        record(*ctx, fmt::format("step {}", s + 1), {{"loss", value::scalar(g.loss)}, {"A", std::move(A)}});
+        // labelled t as the books write W_{t+1} = W_t − lr·dW_t, in every language
+        record(*ctx, fmt::format("t = {}", s + 1), {{"loss", value::scalar(g.loss)}, {"A", std::move(A)}});
     }
     return loss;
 }
