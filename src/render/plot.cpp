@@ -90,9 +90,12 @@ std::string plot_svg(const value& v, const render_options& o) {
         "<line x1=\"{3}\" y1=\"{5}\" x2=\"{6}\" y2=\"{5}\" stroke=\"#d2d2d7\"/>\n"
         "<text x=\"{7}\" y=\"{8}\" text-anchor=\"end\" font-size=\"11\" fill=\"#6e6e73\">{9}</text>"
         "<text x=\"{7}\" y=\"{5}\" text-anchor=\"end\" font-size=\"11\" fill=\"#6e6e73\">{10}</text>\n"
+        "<text x=\"{3}\" y=\"{12}\" font-size=\"11\" fill=\"#6e6e73\">1</text>"
+        "<text x=\"{6}\" y=\"{12}\" text-anchor=\"end\" font-size=\"11\" fill=\"#6e6e73\">{13}</text>\n"
         "<polyline fill=\"none\" stroke=\"#21918c\" stroke-width=\"2\" points=\"{11}\"/>\n</svg>\n",
         w, h + 14, fmt::format("{} 1 … {}", pick(o.language, "步", "steps"), m.rows), left - 2, pad, h - pad, w - pad,
-        left - 6, pad + 8, detail::format_number(r.top, o.precision), detail::format_number(r.base, o.precision), points);
+        left - 6, pad + 8, detail::format_number(r.top, o.precision), detail::format_number(r.base, o.precision), points,
+        h + 8, fmt::format("{} {}", m.rows, pick(o.language, "步", "steps")));
 }
 
 }  // namespace qkv
