@@ -317,6 +317,23 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     double l_without_max = 0;  // lesson 13's l for row 1, summed against 0 instead of the row's max
     for (double s : p.S_scaled[0]) l_without_max += std::exp(s);
     seen["no_max_subtracted"] = judged("13.1", number(l_without_max));
+    {  // lesson 16's backward pass by hand, the target v(甜) in every row
+        mat A = softmax_rows(p.S_scaled), dZ = mul(A, p.V);
+        for (auto& r : dZ)
+            for (std::size_t c = 0; c < r.size(); ++c) r[c] -= p.V[2][c];
+        mat dA = mul(dZ, tr(p.V)), dS = dA;
+        for (std::size_t i = 0; i < 3; ++i) {
+            double dot = 0;  // rowsum(dA ⊙ A)
+            for (std::size_t j = 0; j < 3; ++j) dot += dA[i][j] * A[i][j];
+            for (std::size_t j = 0; j < 3; ++j) dS[i][j] = A[i][j] * (dA[i][j] - dot);
+        }
+        seen["forgot_transpose_dV"] = judged("16.1", row(mul(A, dZ)[0]));
+        seen["dropped_rowsum"] = judged("16.2", number(A[0][1] * dA[0][1]));
+        seen["no_softmax_backward"] = judged("16.2", number(dA[0][1]));
+        seen["forgot_sqrt_d_k_backward"] = judged("16.3", number(mul(dS, p.K)[0][0]));
+        const workspace& ws = run_of("17.1").run.ws;  // lesson 17's random start, one step up the gradient
+        seen["gradient_ascent"] = judged("17.1", number(ws.at("W_Q0").mat()(0, 0) + ws.at("lr").number * ws.at("dW_Q").mat()(0, 0)));
+    }
     for (auto& [id, v] : seen) {
         BOOST_TEST_CONTEXT(id) {
             BOOST_TEST(!v.correct);

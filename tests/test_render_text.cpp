@@ -403,6 +403,19 @@ BOOST_AUTO_TEST_CASE(a_chinese_token_in_english_prose_is_never_split) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_number_at_the_start_of_a_line_is_not_a_list_item) {
+    // a quote filled in at the start of a source line: "d_k =\n4. The backward …" is one paragraph
+    std::string text = "this time with the whole W_Q as one head, d_k =\n4. The backward pass needs what the forward pass left.";
+    render_options o = plain();
+    o.width = 100;
+    std::string out = render_text_stage(one_stage({}, "", text), 0, o);
+    BOOST_TEST(out.find("d_k = 4. The backward") != std::string::npos, out);
+    // while a list that starts at 1 after a paragraph line is still a list
+    std::string list = "Three steps:\n1. score\n2. scale\n3. softmax";
+    std::string listed = render_text_stage(one_stage({}, "", list), 0, o);
+    BOOST_TEST(listed.find("\n2. scale") != std::string::npos, listed);
+}
+
 BOOST_AUTO_TEST_CASE(nan_weights_are_marked_not_painted_like_zero) {
     trace t = weights_trace(matrix::of({{std::nanf(""), 0.0f, 1.0f}}));
     std::string out = render_text_stage(t, 0, plain());

@@ -9,7 +9,8 @@ const std::vector<builtin>& builtins() {
         std::vector<builtin> t;
         for (auto group : {builtin_groups::softmax, builtin_groups::entries, builtin_groups::rows,
                            builtin_groups::heads, builtin_groups::statistics, builtin_groups::create,
-                           builtin_groups::sequential, builtin_groups::low_rank, builtin_groups::positions})
+                           builtin_groups::sequential, builtin_groups::low_rank, builtin_groups::positions,
+                           builtin_groups::backward})
             for (builtin& b : group()) t.push_back(std::move(b));
         return t;
     }();

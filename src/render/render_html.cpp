@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "qkv/control_text.hpp"
+#include "qkv/plot.hpp"
 #include "qkv/prose.hpp"
 #include "qkv/render_text.hpp"
 #include "render_cells.hpp"
@@ -146,6 +147,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
     }
     if (in_full < v.mats.size()) out += "</details>\n";
     if (v.weights) out += legend(o.language);
+    if (plotted(name, v)) out += plot_svg(v, o);  // a loss over steps: its chart under the table
     return out + "</figure>\n";
 }
 

@@ -15,6 +15,7 @@
 #include "heatmap.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
+#include "qkv/plot.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/wrap.hpp"
 #include "render_cells.hpp"
@@ -223,6 +224,8 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
         if (v.is_stack() && h + 1 < in_full) out.emplace_back();
     }
     if (in_full < v.mats.size()) other_heads_lines(out, v, in_full, o);
+    if (plotted(raw_name, v))  // a loss over steps: its chart under the table
+        for (auto& line : plot_text(v, o)) out.push_back(std::move(line));
     return out;
 }
 

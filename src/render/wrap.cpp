@@ -4,6 +4,7 @@
 #include "qkv/wrap.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "qkv/display_width.hpp"
 #include "qkv/prose.hpp"
@@ -195,9 +196,15 @@ std::vector<std::string> reflow(std::string_view text, std::size_t width) {
             for (auto& w : wrap_paragraph(body, width > in ? width - in : 1, "  ")) out.push_back(lead + w);
             continue;
         }
-        if (in == 0 && (list_marker(l) || indent.size())) flush(), indent.clear();
+        // As in Markdown, a numbered item interrupts a running paragraph only when it is item 1:
+        // "d_k =\n4. The backward…" is a number that ended up at the start of a line (a quote
+        // filled in), not item 4 of a list.
+        std::size_t marker = in == 0 ? list_marker(l) : 0;
+        bool in_paragraph = !joined.empty() && indent.empty();
+        if (marker && in_paragraph && std::isdigit(static_cast<unsigned char>(l[0])) && !l.starts_with("1. ")) marker = 0;
+        if (in == 0 && (marker || indent.size())) flush(), indent.clear();
         if (blank_pending) out.emplace_back(), blank_pending = false;
-        if (in == 0 && list_marker(l)) indent.assign(list_marker(l), ' ');
+        if (marker) indent.assign(marker, ' ');
         joined.push_back(trim(l));
     }
     flush();
