@@ -451,6 +451,30 @@ BOOST_AUTO_TEST_CASE(malformed_files_say_where) {
 
 // For `qkv validate`: the same reader lists every problem, each at its line, and returns the
 // exercises that read cleanly.
+BOOST_AUTO_TEST_CASE(a_wrong_shape_written_out_is_a_mistake_too) {
+    // PyTorch's per-head weights are [1, 8, 10, 10]: four dimensions, which no formula value has,
+    // so 8.6 names that mistake with shape(1, 8, 10, 10)
+    verdict v = judged("8.6", shape({1, 8, 10, 10}));
+    BOOST_TEST(!v.correct);
+    BOOST_TEST((std::find(v.mistakes.begin(), v.mistakes.end(), "per_head_weights") != v.mistakes.end()));
+    BOOST_TEST(judged("8.6", shape({1, 10, 10})).correct);
+    mistake_book book = parse_mistakes("[no_scale]\nzh = \"忘了缩放\"\nen = \"forgot to scale\"\n", "m.toml");
+    const std::string head = "lesson = 3\n[[exercise]]\nid = \"3.1\"\nquestion = { zh = \"问\", en = \"q\" }\n"
+                             "solution = { zh = \"解\", en = \"s\" }\nhints = [{ zh = \"提示\", en = \"h\" }]\nexpected = \"S\"\n";
+    auto error_of = [&](const std::string& text) {
+        try {
+            parse_exercises(text, "x.toml", book);
+        } catch (const input_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    BOOST_TEST(error_of(head + "kind = \"shape\"\nmistakes = { no_scale = \"shape(3, 4)\" }\n") == "no error");
+    BOOST_TEST(error_of(head + "kind = \"shape\"\nmistakes = { no_scale = \"shape(3, y)\" }\n").find("x.toml:9:") == 0u);
+    BOOST_TEST(error_of(head + "kind = \"number\"\nmistakes = { no_scale = \"shape(3, 4)\" }\n").find("only a shape exercise") !=
+               std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(a_reader_given_a_list_collects_every_problem) {
     mistake_book book = parse_mistakes("[no_scale]\nzh = \"忘了缩放\"\nen = \"forgot to scale\"\n", "m.toml");
     const std::string text = "lesson = 3\n"

@@ -42,7 +42,8 @@ int cmd_exercises(const args& a) {
     std::vector<const exercise*> list;
     for (const exercise& e : set.all)
         if (only < 0 || e.lesson == only) list.push_back(&e);
-    if (list.empty()) throw usage_error(fmt::format("lesson {} has no exercises; qkv exercises lists them all", only));
+    if (list.empty())
+        throw usage_error(fmt::format(fmt::runtime(pick(o.language, "第 {} 课没有练习；qkv exercises 列出全部", "lesson {} has no exercises; qkv exercises lists them all")), only));
     // each question quotes its own run (its lesson on its scenario)
     std::map<std::string, std::string> questions;
     for (const exercise* e : list) questions[e->id] = exercise_words(e->question, *e, run_exercise(*e, o.language), o.language);

@@ -41,13 +41,21 @@ std::optional<mistake_rule> mistake_of(const toml_reader& rd, const std::string&
         rd.report(rd.at(v), fmt::format("{}: '{}' is not in mistakes.toml (known: {})", where, id, known_mistakes(book)));
         return std::nullopt;
     }
-    mistake_rule m{id, {}, {}, rd.at(v)};
+    mistake_rule m{id, {}, {}, rd.at(v), {}};
     std::vector<const toml::node*> items;
     if (const toml::array* a = v.as_array()) for (auto& x : *a) items.push_back(&x);
     else items.push_back(&v);
     if (items.empty()) rd.report(rd.at(v), fmt::format("{}: mistake '{}' has no expression", where, id));
     for (const toml::node* x : items) {
         auto source = rd.string(*x, fmt::format("{}: mistakes.{}", where, id));
+        if (source && source->starts_with("shape(") && source->ends_with(")")) {  // a wrong shape written out
+            try {
+                m.shapes.push_back(parse_shape(source->substr(6, source->size() - 7)));
+            } catch (const input_error& e) {
+                rd.report(rd.at(*x), fmt::format("{}: mistakes.{}: {}", where, id, e.message()));
+            }
+            continue;
+        }
         if (expr_ptr parsed = source ? expression_of(rd, *x, *source) : nullptr) {
             m.sources.push_back(*source);
             m.exprs.push_back(std::move(parsed));
@@ -114,6 +122,9 @@ void read_computed(const toml_reader& rd, const toml::table& t, exercise& e, con
         else e.tolerance = *x;
     }
     if (const toml::node* m = t.get("mistakes")) e.mistakes = mistakes_of(rd, *m, book, where);
+    for (const mistake_rule& m : e.mistakes)
+        if (!m.shapes.empty() && e.kind != answer_kind::shape)
+            rd.report(m.where, fmt::format("{}: mistakes.{}: a written-out shape(…) fits only a shape exercise", where, m.id));
 }
 
 // id = "3.2" in the file of lesson 3; `where` becomes "exercise 3.2" once the id is good.

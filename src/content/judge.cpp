@@ -123,11 +123,16 @@ verdict judge(const exercise& e, const answer& a, const exercise_run& r) {
     }
     }
     if (v.correct) return v;
+    if (e.kind == answer_kind::shape)
+        for (const mistake_rule& m : e.mistakes)
+            for (const auto& s : m.shapes)
+                if (a.shape == s && std::find(v.mistakes.begin(), v.mistakes.end(), m.id) == v.mistakes.end()) v.mistakes.push_back(m.id);
     for (const auto& [id, val] : r.mistake_values)
         if (matches(e, a, val) && std::find(v.mistakes.begin(), v.mistakes.end(), id) == v.mistakes.end()) v.mistakes.push_back(id);
     if (e.kind == answer_kind::matrix && v.mistakes.empty() &&
         (a.m.rows != v.expected_shape[0] || a.m.cols != v.expected_shape[1]))
-        throw input_error(fmt::format("exercise {} wants a {} matrix, and the answer is {}", e.id,
+        throw input_error(fmt::format(fmt::runtime(pick(r.run.t.language, "练习 {} 要的是 {} 的矩阵，答案却是 {}",
+                                                        "exercise {} wants a {} matrix, and the answer is {}")), e.id,
                                       shape_text(v.expected_shape), shape_str(a.m)));
     return v;
 }

@@ -13,7 +13,8 @@
 //   expected = "S[2, 3]"                # shape/number/matrix: an expression, never a typed number
 //   tolerance = 0.01                    # number/matrix: largest |answer - expected| accepted
 //   shows = ["Q", "K"]                  # values shown with the question
-//   mistakes = { k_not_transposed = "(K @ Q^T)[2, 3]" }   # or a list of expressions per mistake
+//   mistakes = { k_not_transposed = "(K @ Q^T)[2, 3]" }   # or a list of expressions per mistake;
+//                                       a shape exercise may also give "shape(1, 8, 10, 10)"
 //   choices = [{ zh, en }, …]           # choice: A, B, … in order
 //   answer = "B"                        # choice
 //   why_not = { A = { zh, en } }        # choice, optional: what is wrong with a wrong choice
@@ -44,6 +45,9 @@ struct mistake_rule {
     std::vector<std::string> sources;   // the wrong computations, as written
     std::vector<expr_ptr> exprs;        // parsed, one per source
     source_loc where;
+    // Shape exercises: wrong shapes written out, "shape(1, 8, 10, 10)", for those no formula
+    // value can have (a value has at most three dimensions; PyTorch's per-head weights have four).
+    std::vector<std::vector<std::size_t>> shapes;
 };
 
 struct exercise {
