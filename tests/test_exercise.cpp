@@ -122,6 +122,16 @@ answer choice(char c) { answer a; a.kind = answer_kind::choice; a.choice = c; re
 
 verdict judged(const std::string& id, const answer& a) { return judge(ex(id), a, run_of(id)); }
 
+// The error reading an exercise file (as x.toml) gives, or "no error".
+std::string exercise_file_error(const std::string& text, const mistake_book& book) {
+    try {
+        parse_exercises(text, "x.toml", book);
+    } catch (const input_error& e) {
+        return std::string(e.what());
+    }
+    return "no error";
+}
+
 bool names(const verdict& v, const std::string& mistake) {
     return std::find(v.mistakes.begin(), v.mistakes.end(), mistake) != v.mistakes.end();
 }
@@ -411,14 +421,7 @@ BOOST_AUTO_TEST_CASE(wrong_answers_say_what_is_wrong) {
 
 BOOST_AUTO_TEST_CASE(malformed_files_say_where) {
     mistake_book book = parse_mistakes("[no_scale]\nzh = \"忘了缩放\"\nen = \"forgot to scale\"\n", "m.toml");
-    auto error_of = [&](const std::string& text) {
-        try {
-            parse_exercises(text, "x.toml", book);
-        } catch (const input_error& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
+    auto error_of = [&](const std::string& text) { return exercise_file_error(text, book); };
     const std::string head = "lesson = 3\n[[exercise]]\nid = \"3.1\"\nkind = \"number\"\n"
                              "question = { zh = \"问\", en = \"q\" }\nsolution = { zh = \"解\", en = \"s\" }\n"
                              "hints = [{ zh = \"提示\", en = \"h\" }]\n";
@@ -461,14 +464,7 @@ BOOST_AUTO_TEST_CASE(a_wrong_shape_written_out_is_a_mistake_too) {
     mistake_book book = parse_mistakes("[no_scale]\nzh = \"忘了缩放\"\nen = \"forgot to scale\"\n", "m.toml");
     const std::string head = "lesson = 3\n[[exercise]]\nid = \"3.1\"\nquestion = { zh = \"问\", en = \"q\" }\n"
                              "solution = { zh = \"解\", en = \"s\" }\nhints = [{ zh = \"提示\", en = \"h\" }]\nexpected = \"S\"\n";
-    auto error_of = [&](const std::string& text) {
-        try {
-            parse_exercises(text, "x.toml", book);
-        } catch (const input_error& e) {
-            return std::string(e.what());
-        }
-        return std::string("no error");
-    };
+    auto error_of = [&](const std::string& text) { return exercise_file_error(text, book); };
     BOOST_TEST(error_of(head + "kind = \"shape\"\nmistakes = { no_scale = \"shape(3, 4)\" }\n") == "no error");
     BOOST_TEST(error_of(head + "kind = \"shape\"\nmistakes = { no_scale = \"shape(3, y)\" }\n").find("x.toml:9:") == 0u);
     BOOST_TEST(error_of(head + "kind = \"number\"\nmistakes = { no_scale = \"shape(3, 4)\" }\n").find("only a shape exercise") !=
