@@ -14,6 +14,8 @@
 #include "qkv/cli.hpp"
 #include "qkv/command_text.hpp"
 #include "qkv/i18n.hpp"
+#include "qkv/loglog.hpp"
+#include "qkv/machine_peak.hpp"
 #include "qkv/terminal.hpp"
 
 namespace qkv::cli {
@@ -130,9 +132,31 @@ struct row {
     impl which;
     std::size_t n;
     int threads;
-    double ms, gflops, percent;
+    double ms, gflops, percent, percent_machine;  // of the sgemm peak, of the machine's FMA peak
     std::size_t extra;
 };
+
+// The two denominators: what OpenBLAS's sgemm reaches with the kernel it loaded, and what the
+// machine's own FMA units do in its widest instructions, with the kernel's name and width.
+struct peaks {
+    bench::peak sgemm;
+    bench::machine_peak machine;
+    std::string corename;
+    int kernel_bits = 0;  // 0: a kernel name qkv does not know
+    bool narrower() const { return kernel_bits && kernel_bits < machine.isa.bits; }
+};
+
+// "OpenBLAS kernel Haswell (256-bit; this CPU has 512-bit AVX-512: the sgemm peak leaves half the
+// machine unused)".
+std::string kernel_text(const peaks& p, lang l) {
+    std::string out = fmt::format(fmt::runtime(pick(l, "OpenBLAS 内核 {}", "OpenBLAS kernel {}")), p.corename.empty() ? "?" : p.corename);
+    if (p.kernel_bits) out += fmt::format(fmt::runtime(pick(l, "（{} 位）", " ({}-bit)")), p.kernel_bits);
+    if (p.narrower())
+        out += fmt::format(fmt::runtime(pick(l, "，比这颗 CPU 的 {} 位 {} 窄：sgemm 峰值没有用上整台机器",
+                                             ", narrower than this CPU's {}-bit {}: the sgemm peak leaves part of the machine unused")),
+                           p.machine.isa.bits, p.machine.isa.name);
+    return out;
+}
 
 attention::options options_for(const bench_args& b, impl which) {
     attention::options o;
@@ -153,7 +177,7 @@ std::string explain_forward(const bench_args& b) {
     return out + text("percent") + "\n";
 }
 
-std::string render_forward_text(const bench_args& b, const bench::peak& pk, const std::vector<row>& rows,
+std::string render_forward_text(const bench_args& b, const peaks& pk, const std::vector<row>& rows,
                                 const std::map<impl, std::optional<double>>& growth) {
     const lang l = b.language;
     const std::size_t d_k = b.d_model / b.heads;
@@ -162,32 +186,53 @@ std::string render_forward_text(const bench_args& b, const bench::peak& pk, cons
                           "qkv bench: multi-head attention forward, d_model = {0}, h = {1} (d_k = {2}), {3} thread{5}, {4}\n")),
         b.d_model, b.heads, d_k, b.threads, b.causal ? pick(l, "因果掩码", "causal mask") : pick(l, "无掩码", "no mask"),
         b.threads == 1 ? "" : "s");
-    out += fmt::format(fmt::runtime(pick(l, "峰值：OpenBLAS sgemm {0}×{0}×{0}，{1} 个线程：{2:.1f} GFLOP/s\n\n",
-                                         "peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{3}: {2:.1f} GFLOP/s\n\n")),
-                       pk.size, pk.threads, pk.gflops, pk.threads == 1 ? "" : "s");
-    out += fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>13}\n", pick(l, "实现", "impl"), "n", pick(l, "毫秒", "ms"),
-                       "GFLOP/s", pick(l, "占峰值", "% peak"), pick(l, "额外内存", "extra memory"));
+    out += fmt::format(fmt::runtime(pick(l, "机器峰值：{0} 位 {1} 的乘加（FMA），{2} 个线程：{3:.1f} GFLOP/s\n",
+                                         "machine peak: {0}-bit {1} fused multiply-adds on {2} thread{4}: {3:.1f} GFLOP/s\n")),
+                       pk.machine.isa.bits, pk.machine.isa.name, pk.machine.threads, pk.machine.gflops, pk.machine.threads == 1 ? "" : "s");
+    out += fmt::format(fmt::runtime(pick(l, "sgemm 峰值：OpenBLAS sgemm {0}×{0}×{0}，{1} 个线程：{2:.1f} GFLOP/s（机器峰值的 {3:.0f}%）\n",
+                                         "sgemm peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{4}: {2:.1f} GFLOP/s ({3:.0f}% of the machine's)\n")),
+                       pk.sgemm.size, pk.sgemm.threads, pk.sgemm.gflops, 100 * pk.sgemm.gflops / pk.machine.gflops,
+                       pk.sgemm.threads == 1 ? "" : "s");
+    out += kernel_text(pk, l) + "\n\n";
+    out += fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>9} {:>13}\n", pick(l, "实现", "impl"), "n", pick(l, "毫秒", "ms"),
+                       "GFLOP/s", pick(l, "占 sgemm", "% sgemm"), pick(l, "占机器", "% machine"), pick(l, "额外内存", "extra memory"));
     for (const row& r : rows)
-        out += fmt::format("{:<10} {:>6} {:>11.2f} {:>9.1f} {:>7.0f}% {:>13}\n", attention::impl_name(r.which), r.n, r.ms,
-                           r.gflops, r.percent, bench::human_bytes(double(r.extra)));
+        out += fmt::format("{:<10} {:>6} {:>11.2f} {:>9.1f} {:>7.0f}% {:>8.0f}% {:>13}\n", attention::impl_name(r.which), r.n, r.ms,
+                           r.gflops, r.percent, r.percent_machine, bench::human_bytes(double(r.extra)));
     std::vector<std::string> parts;
     for (auto& [i, k] : growth)
         parts.push_back(fmt::format("{} {}", attention::impl_name(i), k ? fmt::format("{:.2f}", *k) : "–"));
     out += fmt::format(fmt::runtime(pick(l, "\n增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}\n\n",
                                          "\ngrowth exponent (time ∝ n^k, least squares of log t on log n): {}\n\n")),
                        fmt::join(parts, ", "));
+    std::vector<loglog_series> series;  // time against n, one line per implementation
+    for (auto& [i, k] : growth) {
+        loglog_series s{std::string(attention::impl_name(i)), attention::impl_name(i)[0], {}, {}, k};
+        for (const row& r : rows)
+            if (r.which == i) s.x.push_back(double(r.n)), s.y.push_back(r.ms / 1e3);
+        series.push_back(std::move(s));
+    }
+    std::vector<std::string> chart = loglog_lines(series, "n", pick(l, "每次前向的时间", "time per forward pass"), l, 80);
+    for (const std::string& line : chart) out += line + "\n";
+    if (!chart.empty()) out += "\n";
     return out + explain_forward(b);
 }
 
-std::string render_forward_json(const bench_args& b, const bench::peak& pk, const std::vector<row>& rows,
+std::string render_forward_json(const bench_args& b, const peaks& pk, const std::vector<row>& rows,
                                 const std::map<impl, std::optional<double>>& growth) {
     json j;
-    j["peak_gflops"] = pk.gflops;
+    j["peak_gflops"] = pk.sgemm.gflops;
+    j["machine_peak_gflops"] = pk.machine.gflops;
+    j["machine_isa"] = {{"name", pk.machine.isa.name}, {"bits", pk.machine.isa.bits}};
+    j["openblas_corename"] = pk.corename;
+    j["openblas_kernel_bits"] = pk.kernel_bits ? json(pk.kernel_bits) : json(nullptr);
+    j["openblas_kernel_narrower"] = pk.narrower();
     j["results"] = json::array();
     for (const row& r : rows)
         j["results"].push_back({{"impl", attention::impl_name(r.which)}, {"n", r.n}, {"d_model", b.d_model},
                                 {"heads", b.heads}, {"threads", r.threads}, {"ms", r.ms}, {"gflops", r.gflops},
-                                {"percent_of_peak", r.percent}, {"extra_bytes", r.extra}});
+                                {"percent_of_peak", r.percent}, {"percent_of_machine_peak", r.percent_machine},
+                                {"extra_bytes", r.extra}});
     j["growth_exponent"] = json::object();
     for (auto& [i, k] : growth) j["growth_exponent"][std::string(attention::impl_name(i))] = k ? json(*k) : json(nullptr);
     return j.dump(2) + "\n";
@@ -203,8 +248,13 @@ int run_forward(const bench_args& b) {
         }
     if (!b.dump_dir.empty()) std::filesystem::create_directories(b.dump_dir);
     const status_line bar;
+    bar.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", b.threads));
+    peaks pk;
+    pk.machine = bench::measure_machine_peak(b.threads);
     bar.show(fmt::format("measuring the sgemm peak on {} thread(s) …", b.threads));
-    const bench::peak pk = bench::measure_peak(b.threads);
+    pk.sgemm = bench::measure_peak(b.threads);
+    pk.corename = blas::corename();
+    pk.kernel_bits = bench::kernel_bits(pk.corename);
     blas::set_threads(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
     std::vector<row> rows;
     std::map<impl, std::vector<double>> ns, ts;
@@ -222,8 +272,8 @@ int run_forward(const bench_args& b) {
                 [&] { Z = attention::forward(i, P.X, P.W, o); }, {.runs = b.repeats},
                 [&](int k) { bar.show(fmt::format("{} n = {}: run {} …", attention::impl_name(i), n, k)); });
             const double gflops = bench::attention_flops(n, b.d_model, b.causal) / t.median_s / 1e9;
-            rows.push_back({i, n, o.threads, t.median_s * 1e3, gflops, 100 * gflops / pk.gflops,
-                            attention::extra_bytes(i, n, b.d_model, o)});
+            rows.push_back({i, n, o.threads, t.median_s * 1e3, gflops, 100 * gflops / pk.sgemm.gflops,
+                            100 * gflops / pk.machine.gflops, attention::extra_bytes(i, n, b.d_model, o)});
             ns[i].push_back(double(n));
             ts[i].push_back(t.median_s);
             if (!b.dump_dir.empty())
@@ -281,6 +331,11 @@ int run_kv(const bench_args& b) {
     out += fmt::format(fmt::runtime(pick(l, "\n增长指数（每个词的时间 ∝ 位置^k）：有缓存 {}，无缓存 {}\n\n",
                                          "\ngrowth exponent (time per token ∝ position^k): with cache {}, without cache {}\n\n")),
                        str(k_cached), str(k_uncached));
+    std::vector<loglog_series> series{{pick(l, "无缓存", "without cache"), 'u', pos, uncached, k_uncached},
+                                      {pick(l, "有缓存", "with cache"), 'c', pos, cached, k_cached}};
+    for (const std::string& line : loglog_lines(series, pick(l, "位置", "position"), pick(l, "每个词的时间", "time per token"), l, 80))
+        out += line + "\n";
+    out += "\n";
     write_out(out + explain_kv(b));
     return 0;
 }

@@ -77,4 +77,9 @@ void set_threads(int n) { openblas_set_num_threads(n < 1 ? 1 : n); }
 
 int threads() { return openblas_get_num_threads(); }
 
+std::string corename() {
+    const char* name = openblas_get_corename();
+    return name ? name : "";
+}
+
 }  // namespace qkv::blas

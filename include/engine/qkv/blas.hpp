@@ -5,6 +5,8 @@
 // reference of each product.
 #pragma once
 
+#include <string>
+
 #include "qkv/matrix.hpp"
 
 namespace qkv::blas {
@@ -34,6 +36,9 @@ inline void gemm_raw(std::size_t m, std::size_t n, std::size_t k, float alpha,
 // Threads OpenBLAS may use (1 for the reproducible lessons; the bench sets its own).
 void set_threads(int n);
 int threads();
+// The kernel OpenBLAS chose for this CPU (openblas_get_corename): "Haswell", "SkylakeX", …
+// OPENBLAS_CORETYPE, or an OpenBLAS older than the CPU, can hold it to a narrower one.
+std::string corename();
 
 // OpenBLAS's thread count set to n for a scope, and put back when the scope ends, by an
 // exception too. Left alone when it already is n: raising OpenBLAS's count again wakes its

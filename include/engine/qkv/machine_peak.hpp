@@ -1,0 +1,34 @@
+// The machine's own floating-point peak, whatever BLAS it has: a short loop of independent fused
+// multiply-adds in the widest vector instructions this CPU runs, on each of `threads` threads.
+// `qkv bench` sets every result beside it, so that "% of peak" no longer depends on which kernel
+// OpenBLAS happened to load.
+#pragma once
+
+#include <string>
+
+namespace qkv::bench {
+
+// The widest vector instructions with FMA this CPU runs: "avx512" (16 floats), "avx2" (8, with
+// FMA) or "plain" (what the compiler makes of 4-float vectors).
+struct vector_isa {
+    std::string name;
+    int lanes = 4;      // floats per instruction
+    int bits = 128;     // register width
+};
+vector_isa widest_isa();
+
+struct machine_peak {
+    double gflops = 0;  // single precision, all threads together
+    int threads = 1;
+    vector_isa isa;
+};
+
+// Best of three timings of about 0.1 s each: a busy moment cannot lower the peak below what the
+// machine does, and percentages of it are never flattered.
+machine_peak measure_machine_peak(int threads);
+
+// The register width (bits) of an OpenBLAS kernel named by openblas_get_corename ("Haswell" 256,
+// "SkylakeX" 512, "Nehalem" 128, …); 0 when the name is not known.
+int kernel_bits(const std::string& corename);
+
+}  // namespace qkv::bench
