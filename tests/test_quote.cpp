@@ -47,6 +47,11 @@ BOOST_AUTO_TEST_CASE(numbers_rows_and_formats) {
     BOOST_TEST(fill("{A[1]^T}") == "[0.20, 0.30, 0.50]");              // a column reads as a row
     BOOST_TEST(fill("{X}") == "[[1, 0], [0, 1], [1, 1]]");             // whole numbers stay whole
     BOOST_TEST(fill("{A[2, 3] - A[2, 1]}") == "0.70");                 // 0.8 - 0.1: any expression
+    // a long row or a tall matrix is quoted in part: prose holds a few numbers, not a wall
+    BOOST_TEST(fill("{range(10)^T}") == "[1, 2, 3, …, 9, 10]");
+    BOOST_TEST(fill("{range(8)^T}") == "[1, 2, 3, 4, 5, 6, 7, 8]");
+    BOOST_TEST(fill("{identity(5)}") ==
+               "[[1, 0, 0, 0, 0], [0, 1, 0, 0, 0], …, [0, 0, 0, 0, 1]]");
 }
 
 BOOST_AUTO_TEST_CASE(tokens_shapes_and_where_a_row_looks) {

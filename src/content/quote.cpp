@@ -164,9 +164,21 @@ struct quoted {
     std::optional<double> number;  // when the quote is one number (comparisons use it)
 };
 
+// Prose quotes a few numbers, not a wall of them: a row of more than 8 shows its first 3 and last
+// 2 around "…" (a 64-wide query on a real-sized scenario), as a matrix of more than 4 rows shows
+// its first 2 and last 1.
+constexpr std::size_t most_in_prose = 8, most_rows_in_prose = 4;
+
 std::string format_row(const matrix& m, std::size_t r, number_format f) {
     std::string out = "[";
-    for (std::size_t c = 0; c < m.cols; ++c) out += (c ? ", " : "") + format_number(m(r, c), f);
+    for (std::size_t c = 0; c < m.cols; ++c) {
+        if (m.cols > most_in_prose && c == 3) {
+            out += ", …";
+            c = m.cols - 3;
+            continue;
+        }
+        out += (c ? ", " : "") + format_number(m(r, c), f);
+    }
     return out + "]";
 }
 
@@ -179,7 +191,14 @@ std::string format_matrix(const matrix& m, number_format f) {
     if (m.rows == 1) return format_row(m, 0, f);
     if (m.cols == 1) return format_row(matrix(1, m.rows, m.data), 0, f);  // a column reads as a row
     std::string out = "[";
-    for (std::size_t r = 0; r < m.rows; ++r) out += (r ? ", " : "") + format_row(m, r, f);
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        if (m.rows > most_rows_in_prose && r == 2) {
+            out += ", …";
+            r = m.rows - 2;
+            continue;
+        }
+        out += (r ? ", " : "") + format_row(m, r, f);
+    }
     return out + "]";
 }
 
