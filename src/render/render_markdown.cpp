@@ -143,7 +143,7 @@ std::string render_markdown(const trace& t, const render_options& o) {
     if (!t.scenario.empty()) out += fmt::format(" · {} {}", tr(o.language, "scenario"), cell(t.scenario));
     out += '\n';
     for (const auto& s : t.stages) out += '\n' + stage_section(t, s, o);
-    for (const std::string& line : closing_lines(t, o.language)) out += "\n" + cell(line) + "\n";
+    for (const std::string& line : closing_lines(t, o.language)) out += fmt::format("\n{}\n", cell(line));
     return out;
 }
 
