@@ -1,15 +1,12 @@
 // qkv check: one answer judged against the exercise computed on its scenario, with what is wrong
 // and which common mistake it matches; recorded in the learner's progress once it is shown.
-#include <algorithm>
-#include <filesystem>
-#include <map>
+#include <cctype>
 
 #include <fmt/format.h>
 
 #include "qkv/answer.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
-#include "qkv/toml_file.hpp"
 #include "qkv/styled_text.hpp"
 #include "exercise_common.hpp"
 #include "exercise_words.hpp"
@@ -17,7 +14,6 @@
 namespace qkv::cli {
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
 
 // --- check ------------------------------------------------------------------------------------
 

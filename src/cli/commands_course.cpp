@@ -1,22 +1,15 @@
 // Where a learner stands and what comes next: qkv progress, qkv next.
-#include <algorithm>
-#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
 
-#include "qkv/answer.hpp"
-#include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
-#include "qkv/toml_file.hpp"
-#include "exercise_common.hpp"
 #include "course.hpp"
-#include "exercise_words.hpp"
+#include "exercise_common.hpp"
 
 namespace qkv::cli {
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
 
 // --- progress ---------------------------------------------------------------------------------
 
@@ -65,7 +58,6 @@ int cmd_progress(const args& a) {
     return 0;
 }
 
-
 // --- next -------------------------------------------------------------------------------------
 
 int cmd_next(const args& a) {
@@ -78,8 +70,9 @@ int cmd_next(const args& a) {
     if (!parse("next", a, desc, {}, vm)) return 0;
     lang l = resolve(choice).language;
     std::vector<course_lesson> course = load_course(l);
-    next_step n = find_next(course, open_progress(progress_path()));
-    write_out(where_you_are(course, open_progress(progress_path()), n, l) + "\n\n");
+    const progress p = open_progress(progress_path());
+    const next_step n = find_next(course, p);
+    write_out(where_you_are(course, p, n, l) + "\n\n");
     args forward;  // the chosen language and colours go on to the lesson or exercise
     if (!choice.lang.empty()) forward.insert(forward.end(), {"--lang", choice.lang});
     forward.insert(forward.end(), {"--color", choice.color});
