@@ -1,0 +1,109 @@
+// Prose formats for quoted values (quote_format.hpp).
+#include "quote_format.hpp"
+
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace qkv::quote_detail {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+bool integral(double x) { return std::isfinite(x) && std::fabs(x) < 1e9 && x == std::round(x); }
+
+std::optional<number_format> parse_format(std::string_view f) {
+    f = trim(f);
+    if (f.empty()) return number_format{};
+    if (f == "d") return number_format{number_format::style::integer, 0};
+    if (f == "%") return number_format{number_format::style::percent, 0};
+    if (!f.starts_with('.') || f.size() < 2) return std::nullopt;
+    std::size_t i = 1;
+    int digits = 0;
+    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i])) && digits < 100) digits = digits * 10 + (f[i++] - '0');
+    if (i == 1 || digits > 9) return std::nullopt;
+    std::string_view rest = f.substr(i);
+    if (rest.empty() || rest == "f") return number_format{number_format::style::fixed, digits};
+    if (rest == "e") return number_format{number_format::style::scientific, digits};
+    if (rest == "%") return number_format{number_format::style::percent, digits};
+    return std::nullopt;
+}
+
+std::string format_number(double x, number_format f) {
+    if (std::isnan(x)) return "NaN";
+    if (std::isinf(x)) return x > 0 ? "∞" : "−∞";
+    std::string s;
+    switch (f.s) {
+    case number_format::style::automatic:
+        // whole numbers as they are (n = 3, same = 0), tiny ones in scientific, others with 2 decimals
+        if (integral(x)) s = fmt::format("{}", static_cast<long long>(x));
+        else if (std::fabs(x) < 0.005) s = fmt::format("{:.1e}", x);
+        else s = fmt::format("{:.2f}", x);
+        break;
+    case number_format::style::fixed: s = fmt::format("{:.{}f}", x, f.digits); break;
+    case number_format::style::scientific: s = fmt::format("{:.{}e}", x, f.digits); break;
+    case number_format::style::percent: s = fmt::format("{:.{}f}%", 100.0 * x, f.digits); break;
+    case number_format::style::integer: s = fmt::format("{}", static_cast<long long>(std::llround(x))); break;
+    }
+    // -0.00 is 0.00: a sign on a number printed as zero says nothing true
+    if (s.starts_with('-') && s.find_first_of("123456789") == std::string::npos) s.erase(0, 1);
+    return s;
+}
+
+
+
+// Prose quotes a few numbers, not a wall of them: a row of more than 8 shows its first 3 and last
+// 2 around "…" (a 64-wide query on a real-sized scenario), as a matrix of more than 4 rows shows
+// its first 2 and last 1.
+constexpr std::size_t most_in_prose = 8, most_rows_in_prose = 4;
+
+std::string format_row(const matrix& m, std::size_t r, number_format f) {
+    std::string out = "[";
+    for (std::size_t c = 0; c < m.cols; ++c) {
+        if (m.cols > most_in_prose && c == 3) {
+            out += ", …";
+            c = m.cols - 3;
+            continue;
+        }
+        out += (c ? ", " : "") + format_number(m(r, c), f);
+    }
+    return out + "]";
+}
+
+std::string format_matrix(const matrix& m, number_format f) {
+    if (f.s == number_format::style::automatic) {
+        bool whole = true;
+        for (float x : m.data) whole = whole && integral(x);
+        f = whole ? number_format{number_format::style::integer, 0} : number_format{number_format::style::fixed, 2};
+    }
+    if (m.rows == 1) return format_row(m, 0, f);
+    if (m.cols == 1) return format_row(matrix(1, m.rows, m.data), 0, f);  // a column reads as a row
+    std::string out = "[";
+    for (std::size_t r = 0; r < m.rows; ++r) {
+        if (m.rows > most_rows_in_prose && r == 2) {
+            out += ", …";
+            r = m.rows - 2;
+            continue;
+        }
+        out += (r ? ", " : "") + format_row(m, r, f);
+    }
+    return out + "]";
+}
+
+quoted format_value(const value& v, number_format f) {
+    if (v.is_scalar()) return {format_number(v.number, f), v.number};
+    if (v.is_matrix() && v.mat().size() == 1) return {format_number(v.mat().data[0], f), v.mat().data[0]};
+    if (v.is_matrix()) return {format_matrix(v.mat(), f), std::nullopt};
+    std::string out;
+    for (std::size_t h = 0; h < v.mats.size(); ++h)
+        out += fmt::format("{}head {}: {}", h ? "; " : "", h + 1, format_matrix(v.mats[h], f));
+    return {out, std::nullopt};
+}
+}  // namespace qkv::quote_detail
