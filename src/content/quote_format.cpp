@@ -57,24 +57,26 @@ std::string format_number(double x, number_format f) {
     return s;
 }
 
+namespace {
 
-
-// Prose quotes a few numbers, not a wall of them: a row of more than 8 shows its first 3 and last
-// 2 around "…" (a 64-wide query on a real-sized scenario), as a matrix of more than 4 rows shows
-// its first 2 and last 1.
-constexpr std::size_t most_in_prose = 8, most_rows_in_prose = 4;
-
-std::string format_row(const matrix& m, std::size_t r, number_format f) {
+// Prose quotes a few numbers, not a wall of them: "[a, b, c, …, y, z]" keeps the first `head` and
+// the last `tail` of more than `most` items (a 64-wide query on a real-sized scenario).
+template <class Item>
+std::string bracketed(std::size_t count, std::size_t most, std::size_t head, std::size_t tail, Item item) {
     std::string out = "[";
-    for (std::size_t c = 0; c < m.cols; ++c) {
-        if (m.cols > most_in_prose && c == 3) {
+    for (std::size_t i = 0; i < count; ++i) {
+        if (count > most && i == head) {
             out += ", …";
-            c = m.cols - 3;
+            i = count - tail - 1;
             continue;
         }
-        out += (c ? ", " : "") + format_number(m(r, c), f);
+        out += (i ? ", " : "") + item(i);
     }
     return out + "]";
+}
+
+std::string format_row(const matrix& m, std::size_t r, number_format f) {
+    return bracketed(m.cols, 8, 3, 2, [&](std::size_t c) { return format_number(m(r, c), f); });
 }
 
 std::string format_matrix(const matrix& m, number_format f) {
@@ -85,17 +87,10 @@ std::string format_matrix(const matrix& m, number_format f) {
     }
     if (m.rows == 1) return format_row(m, 0, f);
     if (m.cols == 1) return format_row(matrix(1, m.rows, m.data), 0, f);  // a column reads as a row
-    std::string out = "[";
-    for (std::size_t r = 0; r < m.rows; ++r) {
-        if (m.rows > most_rows_in_prose && r == 2) {
-            out += ", …";
-            r = m.rows - 2;
-            continue;
-        }
-        out += (r ? ", " : "") + format_row(m, r, f);
-    }
-    return out + "]";
+    return bracketed(m.rows, 4, 2, 1, [&](std::size_t r) { return format_row(m, r, f); });
 }
+
+}  // namespace
 
 quoted format_value(const value& v, number_format f) {
     if (v.is_scalar()) return {format_number(v.number, f), v.number};
