@@ -85,51 +85,15 @@ int cmd_exercises(const args& a) {
 
 // --- exercise ---------------------------------------------------------------------------------
 
-int cmd_exercise(const args& a) {
-    output_choice choice;
-    std::string id, data, student;
-    po::options_description desc("Options");
-    add_options(desc, choice, false);
-    add_student_options(desc, data, student);
-    desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2");
-    po::positional_options_description pos;
-    pos.add("id", 1);
-    po::variables_map vm;
-    if (!parse("exercise", a, desc, pos, vm)) return 0;
-    render_options o = resolve(choice);
-    lang l = o.language;
-    if (id.empty()) throw usage_error(pick(l, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
-                                           "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));
-    exercise_set set = load_exercises(exercises_dir());
-    const exercise& e = need_exercise(set, id, l);
-    exercise_run run = run_exercise(e, l, data, student_name(student));  // the numbers the question quotes and shows
-    std::string out = fmt::format("{} {} · {} · {}", pick(l, "练习", "Exercise"), e.id,
-                                  fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
-    if (!e.shows.empty() || !student_name(student).empty())
-        out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run.run.t.scenario));
-    out += fmt::format("\n\n{}\n", escape_controls(exercise_words(e.question, e, run, l), true));
-    for (std::size_t i = 0; i < e.choices.size(); ++i)
-        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
-                           escape_controls(exercise_words(e.choices[i], e, run, l)));
-    if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
-    const progress record = open_progress(progress_path());  // kept alive: mine refers into it
-    const exercise_progress& mine = record.of(e.id);
-    out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
-    out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints,
-                       e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "), status_word(l, mine.state));
-    write_out(out);
-    return 0;
-}
-
-// --- hint and solution ----------------------------------------------------------------------------
-
 namespace {
 
-// What hint and solution read: the exercise, its run (a failure records nothing), and the options.
+// What exercise, hint and solution read: the exercise, its run (on the student's numbers when
+// one is named; a failure records nothing), and the options.
 struct asked {
     exercise_set set;
     const exercise* e = nullptr;
     render_options o;
+    std::string student;
     std::optional<exercise_run> run;
 };
 
@@ -146,14 +110,43 @@ std::optional<asked> ask(const char* cmd, const args& a) {
     if (!parse(cmd, a, desc, pos, vm)) return std::nullopt;
     asked q;
     q.o = resolve(choice);
-    if (id.empty()) throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2", "which exercise? give its id, e.g. 3.2"));
+    if (id.empty())
+        throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
+                               "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));
     q.set = load_exercises(exercises_dir());
     q.e = &need_exercise(q.set, id, q.o.language);
-    q.run = run_exercise(*q.e, q.o.language, data, student_name(student));
+    q.student = student_name(student);
+    q.run = run_exercise(*q.e, q.o.language, data, q.student);
     return q;
 }
 
 }  // namespace
+
+int cmd_exercise(const args& a) {
+    std::optional<asked> q = ask("exercise", a);
+    if (!q) return 0;
+    const exercise& e = *q->e;
+    const exercise_run& run = *q->run;  // the numbers the question quotes and shows
+    const render_options& o = q->o;
+    lang l = o.language;
+    std::string out = fmt::format("{} {} · {} · {}", pick(l, "练习", "Exercise"), e.id,
+                                  fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
+    if (!e.shows.empty() || !q->student.empty())
+        out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run.run.t.scenario));
+    out += fmt::format("\n\n{}\n", escape_controls(exercise_words(e.question, e, run, l), true));
+    for (std::size_t i = 0; i < e.choices.size(); ++i)
+        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
+                           escape_controls(exercise_words(e.choices[i], e, run, l)));
+    if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
+    const progress record = open_progress(progress_path());  // kept alive: mine refers into it
+    const exercise_progress& mine = record.of(e.id);
+    out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
+    out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints,
+                       e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "), status_word(l, mine.state));
+    write_out(out);
+    return 0;
+}
+
 
 int cmd_hint(const args& a) {
     std::optional<asked> q = ask("hint", a);
