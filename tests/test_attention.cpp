@@ -9,6 +9,7 @@
 #include "qkv/attention.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/row_kernels.hpp"
+#include "qkv/tile_kernels.hpp"
 #include "support/close.hpp"
 
 using qkv::matrix;
@@ -102,28 +103,36 @@ BOOST_AUTO_TEST_CASE(three_implementations_agree) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(every_build_of_the_row_kernels_agrees) {
-    // The AVX-512, AVX2 and plain builds of the softmax loops, each against the reference; a build
-    // this processor cannot run is skipped (and said so).
-    const std::size_t n = 77, d = 32;
+BOOST_AUTO_TEST_CASE(every_build_of_the_kernels_agrees) {
+    // The AVX-512, AVX2 and plain builds of the softmax loops and of the fused path's block
+    // products, each against the reference; a build this processor cannot run is skipped (and
+    // said so). d = 36, h = 3: d_k = 12 fills part of one vector in every product.
+    const std::size_t n = 77, d = 36;
     const att::weights W = random_weights(d, 300);
     const matrix X = scaled(qkv::kernels::randn(n, d, 5), 3.0f);
-    att::options o;
-    o.heads = 4;
-    o.block_q = 16;
-    o.block_k = 40;  // 40 = 2·16 + 8: full vectors and a scalar tail in every row
-    const matrix ref = att::forward_reference(X, W, o);
-    const std::string was(att_detail::row_kernels_in_use());
+    const std::string was(att_detail::row_kernels_in_use()), tiles_were(att_detail::tile_kernels_in_use());
     for (const char* build : {"avx512", "avx2", "plain"}) {
         if (!att_detail::use_row_kernels(build)) {
             BOOST_TEST_MESSAGE("this processor cannot run the " << build << " build; skipped");
             continue;
         }
+        BOOST_TEST_REQUIRE(att_detail::use_tile_kernels(build));
         BOOST_TEST(att_detail::row_kernels_in_use() == build);
-        BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f, build);
-        BOOST_TEST(rel_diff(att::forward_blas(X, W, o), ref) < 1e-4f, build);
+        for (bool causal : {false, true}) {
+            att::options o;
+            o.heads = 3;
+            o.causal = causal;
+            o.block_q = 16;
+            o.block_k = 40;  // 40 = 2·16 + 8: full vectors and a scalar tail in every row
+            const matrix ref = att::forward_reference(X, W, o);
+            BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f, build << ", causal = " << causal);
+            BOOST_TEST(rel_diff(att::forward_blas(X, W, o), ref) < 1e-4f, build << ", causal = " << causal);
+            o.block_q = o.block_k = 0;  // the tuned blocks: 64 query rows, 256 keys, one partial block
+            BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f, build << " tuned blocks, causal = " << causal);
+        }
     }
     BOOST_TEST(att_detail::use_row_kernels(was));
+    BOOST_TEST(att_detail::use_tile_kernels(tiles_were));
     BOOST_TEST(!att_detail::use_row_kernels("avx1024"));
 }
 
@@ -142,9 +151,9 @@ BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
     matrix X = scaled(qkv::kernels::randn(n, d, 42), 0.1f);
     for (std::size_t j = 0; j < n; ++j)
         for (std::size_t c = 0; c < d; ++c) X(j, c) += 0.5f * float(j + 1);
-    const std::string was(att_detail::row_kernels_in_use());
+    const std::string was(att_detail::row_kernels_in_use()), tiles_were(att_detail::tile_kernels_in_use());
     for (const char* build : {"avx512", "avx2", "plain"}) {
-        if (!att_detail::use_row_kernels(build)) continue;
+        if (!att_detail::use_row_kernels(build) || !att_detail::use_tile_kernels(build)) continue;
         for (bool causal : {false, true}) {
             att::options o;
             o.heads = 1;
@@ -156,6 +165,7 @@ BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
         }
     }
     BOOST_TEST(att_detail::use_row_kernels(was));
+    BOOST_TEST(att_detail::use_tile_kernels(tiles_were));
 }
 
 BOOST_AUTO_TEST_CASE(first_values_shown) {

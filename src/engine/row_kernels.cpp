@@ -139,6 +139,15 @@ float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n)
     const __m512 mv = _mm512_set1_ps(m);
     __m512 acc = _mm512_setzero_ps(), top = _mm512_set1_ps(neg_inf);
     std::size_t j = 0;
+    // two vectors a step into two sums and maxima: one chain of adds would hold each step to
+    // the add's latency, two let the steps overlap
+    __m512 acc2 = _mm512_setzero_ps(), top2 = _mm512_set1_ps(neg_inf);
+    for (; j + 32 <= n; j += 32) {
+        _mm512_storeu_ps(s + j, exp2_avx512(_mm512_loadu_ps(s + j), mv, top, acc, 0xffff));
+        _mm512_storeu_ps(s + j + 16, exp2_avx512(_mm512_loadu_ps(s + j + 16), mv, top2, acc2, 0xffff));
+    }
+    acc = _mm512_add_ps(acc, acc2);
+    top = _mm512_max_ps(top, top2);
     for (; j + 16 <= n; j += 16) _mm512_storeu_ps(s + j, exp2_avx512(_mm512_loadu_ps(s + j), mv, top, acc, 0xffff));
     if (j < n) {
         const __mmask16 in = __mmask16((1u << (n - j)) - 1);
@@ -154,15 +163,6 @@ constexpr row_kernels builds[] = {{"avx512", row_max_avx512, exp2_sum_avx512},
                                   {"avx2", row_max_avx2, exp2_sum_avx2},
                                   {"plain", row_max_plain, exp2_sum_plain}};
 
-bool cpu_runs(std::string_view build) {
-    __builtin_cpu_init();
-    if (build == "avx512")
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-    if (build == "avx2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return build == "plain";
-}
-
 // The build in use, as a pointer a test may re-point.
 const row_kernels*& active_build() {
     static const row_kernels* k = [] {
@@ -174,6 +174,15 @@ const row_kernels*& active_build() {
 }
 
 }  // namespace
+
+bool cpu_runs(std::string_view build) {
+    __builtin_cpu_init();
+    if (build == "avx512")
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+    if (build == "avx2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return build == "plain";
+}
 
 const row_kernels& active_row_kernels() { return *active_build(); }
 

@@ -30,6 +30,10 @@ float exp2_row(float* s, std::size_t n);
 // softmax computes exp(s) as 2^(s · log2 e), the factor folded into the product that makes s.)
 float exp2_approx(float x);
 
+// Whether this processor runs the build `build` ("avx512", "avx2", "plain"); the tile kernels
+// (tile_kernels.hpp) come in the same three.
+bool cpu_runs(std::string_view build);
+
 // Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
 bool use_row_kernels(std::string_view build);
 std::string_view row_kernels_in_use();

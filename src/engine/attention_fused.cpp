@@ -1,0 +1,227 @@
+// Multi-head attention without the n × n matrix: key blocks and an online softmax, every product
+// on the tile kernels of tile_kernels.hpp, so the speed is this CPU's and not the kernel OpenBLAS
+// happened to load. Letters: n tokens, d = d_model, h heads, d_k = d / h, g heads per pass,
+// wg = g·d_k columns per pass, bq / bk rows per query / key block.
+#include "attention_fused.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numbers>
+#include <stdexcept>
+
+#include "qkv/parallel_for.hpp"
+#include "qkv/row_kernels.hpp"
+#include "qkv/tile_kernels.hpp"
+
+namespace qkv::attention {
+
+namespace {
+
+using detail::active_row_kernels;
+using detail::causal_band;
+using detail::operand_b;
+using detail::row_kernels;
+using detail::tile_gemm;
+constexpr float log2e = std::numbers::log2e_v<float>;
+
+// Token rows per task when the keys and values are projected.
+constexpr std::size_t proj_rows = 192;
+
+void scale_row(float* z, std::size_t n, float c) {
+    for (std::size_t j = 0; j < n; ++j) z[j] *= c;
+}
+
+// A row-major operand as the tile kernels read it.
+operand_b rows_of(const float* B, std::size_t ld) { return {B, ld, detail::panel_cols}; }
+
+}  // namespace
+
+fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
+    // Measured on Zen 5 (n = 4096, d_k = 64, one thread): 512 query rows amortise each key
+    // block over many rows; 256 keys of K^T (64 KiB) and of V (64 KiB) sit in the 1 MiB L2
+    // beside a 512 × 256 block of S. Smaller query blocks when n is small, so every thread gets a few.
+    std::size_t bq = o.block_q;
+    if (bq == 0) {
+        bq = 512;
+        while (bq > 64 && n < bq * 2 * std::size_t(std::max(1, o.threads))) bq /= 2;
+    }
+    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 256, 0};
+    // K^T's rows one cache line more than a multiple of 64 bytes apart: at n = 4096 they would
+    // otherwise be 16 KiB apart, and the 64 rows a scores tile reads would share one set of the L1
+    p.ldk = (n + 15) / 16 * 16 + 16;
+    p.g = o.heads_per_pass;
+    if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide h
+        p.g = 1;
+        for (std::size_t g = o.heads; g >= 1; --g)
+            if (o.heads % g == 0 && (p.ldk + n) * g * p.d_k * sizeof(float) <= o.max_kv_bytes) {
+                p.g = g;
+                break;
+            }
+    }
+    if (p.g == 0 || o.heads % p.g != 0)
+        throw std::invalid_argument(fmt::format("attention: {} heads per pass do not divide {} heads", p.g, o.heads));
+    return p;
+}
+
+namespace {
+
+// How far (in log2 units) a key block's scores may rise above a row's running max m before m is
+// raised: weights up to 2^16, summed over a few thousand keys, stay far inside a float.
+constexpr float lazy_headroom = 16.0f;
+
+struct scratch {
+    float* Q;  // [bq, wg]: this block's queries, already times log2(e) / sqrt(d_k)
+    float* Z;  // [bq, wg]: this block's head outputs side by side
+    float* S;  // [bq, bk]: scores of one key block, then their exp in place
+    float* m;  // [bq]: running max of each row (up to lazy_headroom below the true one)
+    float* l;  // [bq]: running sum of 2^(s − m) of each row
+};
+
+scratch scratch_at(const fused_plan& p, float* base) {
+    const std::size_t wg = p.g * p.d_k;
+    float* S = base + 2 * p.bq * wg;
+    return {base, base + p.bq * wg, S, S + p.bq * p.bk, S + p.bq * p.bk + p.bq};
+}
+
+// Row i of a key block's scores s [v visible of cols] becomes P = 2^(s − m) in place and joins
+// the running max m and sum l. m is raised lazily: a block whose scores stay within lazy_headroom
+// of it keeps it, so most blocks take one pass over s and leave Z as it is.
+void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z, std::size_t d_k, const float* q,
+              const float* Kt, std::size_t ldk) {
+    const row_kernels& k = active_row_kernels();
+    float s_max;
+    if (first) {  // (with the mask too: key 0 is visible to every row)
+        m = k.row_max(s, v);
+        l = k.exp2_sum(s, v, m, s_max);
+        return;
+    }
+    float sum = k.exp2_sum(s, v, m, s_max);
+    if (s_max <= m + lazy_headroom) {
+        l += sum;
+        return;
+    }
+    // rare: scores rose far above m. Bring this block to the new max s_max …
+    if (s_max - m <= 100.0f) {
+        const float c = std::exp2(m - s_max);  // 2^(s − m) · 2^(m − s_max) = 2^(s − s_max)
+        scale_row(s, v, c);
+        sum *= c;
+    } else {  // … computing the scores again when 2^(s − m) may have met the clamp at 2^127
+        tile_gemm(1, v, d_k, 1.0f, q, d_k, rows_of(Kt, ldk), false, s, v);
+        sum = k.exp2_sum(s, v, s_max, s_max);
+    }
+    // … and what was summed under the old m to it: old terms were 2^(s − m)
+    const float c = std::exp2(m - s_max);
+    l = l * c + sum;
+    scale_row(z, d_k, c);
+    m = s_max;
+}
+
+// Z (rows, d_k; stride ld) = softmax(Q K^T) V for queries q0 … q0+rows−1 against every key,
+// one key block at a time: the running max m and sum l let each block be folded in as it comes.
+// Q and Z have row stride ld; Kt is this head's K^T, [d_k, n] (stride p.ldk); V is this head's
+// values, [n, d_k]. With the mask, key blocks after the last query are never touched and the
+// tiles of a diagonal block above the diagonal are skipped.
+void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows, const float* Q,
+                  const float* Kt, const float* V, std::size_t ld, float* Z, const scratch& w) {
+    const std::size_t key_end = causal ? q0 + rows : p.n;
+    for (std::size_t k0 = 0; k0 < key_end; k0 += p.bk) {
+        const std::size_t cols = std::min(p.bk, key_end - k0);
+        const bool first = k0 == 0;
+        const std::ptrdiff_t shift = std::ptrdiff_t(q0) - std::ptrdiff_t(k0);
+        // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K^T[:, k0 …] [d_k, cols]
+        tile_gemm(rows, cols, p.d_k, 1.0f, Q, ld, rows_of(Kt + k0, p.ldk), false, w.S, p.bk,
+                  causal ? causal_band{causal_band::columns, shift} : causal_band{});
+        // pass 2: per row, P = 2^(s − m) in place, the masked part 0
+        for (std::size_t i = 0; i < rows; ++i) {
+            float* s = w.S + i * p.bk;
+            const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
+            std::fill(s + v, s + cols, 0.0f);
+            if (v > 0) fold_row(s, v, first, w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * ld, Kt + k0, p.ldk);
+        }
+        // pass 3: Z (+)= P [rows, cols] @ V[k0 …] [cols, d_k]
+        tile_gemm(rows, p.d_k, cols, 1.0f, w.S, p.bk, rows_of(V + k0 * p.d_k, p.d_k), !first, Z, ld,
+                  causal ? causal_band{causal_band::depth, shift} : causal_band{});
+    }
+    // pass 4: divide by the sum, so each row of weights summed to 1
+    for (std::size_t i = 0; i < rows; ++i) scale_row(Z + i * ld, p.d_k, 1.0f / w.l[i]);
+}
+
+// One pass's weights packed into panels of 64 columns: W_Q, W_K, W_V [d, wg] and W_O [wg, d].
+struct packed_weights {
+    std::unique_ptr<float[]> buffer;
+    operand_b W_Q, W_K, W_V, W_O;
+};
+
+packed_weights pack_pass(const fused_plan& p, const weights& W, std::size_t c0) {
+    const std::size_t wg = p.g * p.d_k, in = detail::packed_floats(p.d, wg), out = detail::packed_floats(wg, p.d);
+    packed_weights P{std::unique_ptr<float[]>(new float[3 * in + out]), {}, {}, {}, {}};
+    float* b = P.buffer.get();
+    P.W_Q = detail::pack_panels(p.d, wg, W.W_Q.data.data() + c0, p.d, b);
+    P.W_K = detail::pack_panels(p.d, wg, W.W_K.data.data() + c0, p.d, b + in);
+    P.W_V = detail::pack_panels(p.d, wg, W.W_V.data.data() + c0, p.d, b + 2 * in);
+    P.W_O = detail::pack_panels(wg, p.d, W.W_O.row(c0), p.d, b + 3 * in);
+    return P;
+}
+
+// K_g^T [wg, ldk] and V_g (g heads of [n, d_k]) for tokens r0 …, through tmp [proj_rows, wg].
+void project_keys_values(const fused_plan& p, const matrix& X, const packed_weights& P, std::size_t r0, float* tmp,
+                         float* Kt_g, float* V_g) {
+    const std::size_t rows = std::min(proj_rows, p.n - r0), wg = p.g * p.d_k;
+    tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_K, false, tmp, wg);  // K rows [rows, wg]
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t c = 0; c < wg; ++c) Kt_g[c * p.ldk + r0 + i] = tmp[i * wg + c];
+    tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_V, false, tmp, wg);  // V rows [rows, wg]
+    for (std::size_t j = 0; j < p.g; ++j)
+        for (std::size_t i = 0; i < rows; ++i)
+            std::copy_n(tmp + i * wg + j * p.d_k, p.d_k, V_g + (j * p.n + r0 + i) * p.d_k);
+}
+
+// Output rows q0 … of one query block, for the heads of pass `pass` (added to earlier passes).
+void query_block(const fused_plan& p, bool causal, const matrix& X, const packed_weights& P, std::size_t pass,
+                 const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
+    const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.g * p.d_k;
+    // Q [rows, wg] = X[q0 …] @ W_Q[:, pass …] · log2(e) / sqrt(d_k): scores come out ready for 2^x
+    tile_gemm(rows, wg, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q, false, w.Q, wg);
+    for (std::size_t j = 0; j < p.g; ++j)
+        attend_block(p, causal, q0, rows, w.Q + j * p.d_k, Kt_g + j * p.d_k * p.ldk, V_g + j * p.n * p.d_k, wg,
+                     w.Z + j * p.d_k, w);
+    // out[q0 …] (+)= Z [rows, wg] @ W_O[pass rows …, :]: the sum over heads of head_i · W_O,i
+    tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, pass > 0, out.row(q0), p.d);
+}
+
+}  // namespace
+
+matrix forward_fused(const matrix& X, const weights& W, const options& o) {
+    check_shapes(X, W, o);
+    const fused_plan p = plan_fused(X.rows, X.cols, o);
+    const int threads = std::max(1, o.threads);
+    const std::size_t wg = p.g * p.d_k, n_qb = (p.n + p.bq - 1) / p.bq;
+    // not zeroed: every float is read only after it is written
+    const std::unique_ptr<float[]> KV(new float[p.kv_floats()]);  // K_g^T: [wg, ldk], V_g: g × [n, d_k]
+    const std::unique_ptr<float[]> work(new float[threads * p.scratch_floats()]);
+    float *Kt_g = KV.get(), *V_g = KV.get() + wg * p.ldk;
+    matrix out(p.n, p.d);  // out: [n, d]
+    for (std::size_t pass = 0; pass * p.g < p.h; ++pass) {
+        const packed_weights P = pack_pass(p, W, pass * wg);
+        parallel_for((p.n + proj_rows - 1) / proj_rows, threads, [&](std::size_t t, int worker) {
+            project_keys_values(p, X, P, t * proj_rows, work.get() + worker * p.scratch_floats(), Kt_g, V_g);
+        });
+        parallel_for(n_qb, threads, [&](std::size_t t, int worker) {
+            // with the causal mask late blocks cost most: hand them out first
+            const std::size_t qb = o.causal ? n_qb - 1 - t : t;
+            query_block(p, o.causal, X, P, pass, Kt_g, V_g, qb * p.bq,
+                        scratch_at(p, work.get() + worker * p.scratch_floats()), out);
+        });
+    }
+    return out;
+}
+
+std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {
+    const fused_plan p = plan_fused(n, d, o);
+    const std::size_t wg = p.g * p.d_k;
+    const std::size_t packed = 3 * detail::packed_floats(d, wg) + detail::packed_floats(wg, d);
+    return p.kv_floats() + std::size_t(std::max(1, o.threads)) * p.scratch_floats() + packed;
+}
+
+}  // namespace qkv::attention

@@ -1,0 +1,278 @@
+// The fused attention's block products (tile_kernels.hpp): a micro-kernel per build that keeps a
+// tile of C of up to 6 rows × 64 columns in registers while it walks k, and the loops that lay
+// those tiles over C, a slice of k at a time so the slice of B they share stays in the L1 cache.
+#include "qkv/tile_kernels.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "qkv/row_kernels.hpp"
+
+// GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() as the unused source of their masked
+// builtins and then warn that it is uninitialised (GCC bug 105593); not ours to fix.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+namespace qkv::attention::detail {
+
+namespace {
+
+// Rows of C one micro-kernel call keeps in registers: 6 × 4 AVX-512 accumulators (24 of 32
+// registers) or 6 × 2 AVX2 ones (12 of 16), leaving room for B's row and A's broadcast. Each
+// step of k then loads 4 (2) vectors of B and 6 floats of A for 24 (12) multiply-adds.
+constexpr std::size_t tile_rows = 6;
+
+// One call: C (rows ≤ 6, cols ≤ 64) (+)= alpha · A (rows, k) · B (k, cols), B rows ld apart.
+using tile_fn = void (*)(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
+                         std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate);
+
+// --- AVX-512: 16 lanes; the last vector of a row is masked, so any cols ≤ 64 takes one path ---
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512vl,avx512bw,avx512dq,fma")
+
+template <int R, int V>
+[[gnu::always_inline]] inline void tile_avx512_t(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                 std::size_t ldb, float* C, std::size_t ldc, __mmask16 last,
+                                                 float alpha, bool accumulate) {
+    // every loop over r and v unrolled, so the accumulators become registers and not an array
+    __m512 c[R][V];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) c[r][v] = _mm512_setzero_ps();
+#pragma GCC unroll 2
+    for (std::size_t t = 0; t < k; ++t) {
+        const float* b_row = B + t * ldb;
+        __m512 b[V];
+#pragma GCC unroll 4
+        for (int v = 0; v < V - 1; ++v) b[v] = _mm512_loadu_ps(b_row + 16 * v);
+        b[V - 1] = _mm512_maskz_loadu_ps(last, b_row + 16 * (V - 1));  // with a full mask as fast as a load
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            const __m512 a = _mm512_set1_ps(A[r * lda + t]);
+#pragma GCC unroll 4
+            for (int v = 0; v < V; ++v) c[r][v] = _mm512_fmadd_ps(a, b[v], c[r][v]);
+        }
+    }
+    const __m512 alpha_v = _mm512_set1_ps(alpha);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) {
+            float* out = C + r * ldc + 16 * v;
+            const __mmask16 m = v == V - 1 ? last : __mmask16(0xffff);
+            __m512 x = alpha == 1.0f ? c[r][v] : _mm512_mul_ps(c[r][v], alpha_v);
+            if (accumulate) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, out));
+            _mm512_mask_storeu_ps(out, m, x);
+        }
+}
+
+template <int R>
+void tile_avx512_rows(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
+                      std::size_t ldc, std::size_t cols, float alpha, bool accumulate) {
+    const std::size_t vectors = (cols + 15) / 16;
+    const __mmask16 last = __mmask16(0xffffu >> (16 * vectors - cols));
+    switch (vectors) {
+        case 4: return tile_avx512_t<R, 4>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
+        case 3: return tile_avx512_t<R, 3>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
+        case 2: return tile_avx512_t<R, 2>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
+        default: return tile_avx512_t<R, 1>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
+    }
+}
+
+void tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
+                 std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
+    switch (rows) {
+        case 6: return tile_avx512_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        case 5: return tile_avx512_rows<5>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        case 4: return tile_avx512_rows<4>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        case 3: return tile_avx512_rows<3>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        case 2: return tile_avx512_rows<2>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        default: return tile_avx512_rows<1>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+    }
+}
+
+#pragma GCC pop_options
+
+// --- AVX2: 8 lanes, 16 columns at a time; a part-filled last 16 goes through masked moves ---
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+
+template <int R, bool Full>
+[[gnu::always_inline]] inline void tile16_avx2_t(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                 std::size_t ldb, float* C, std::size_t ldc, __m256i in0, __m256i in1,
+                                                 float alpha, bool accumulate) {
+    __m256 c[R][2];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) c[r][0] = c[r][1] = _mm256_setzero_ps();
+#pragma GCC unroll 2
+    for (std::size_t t = 0; t < k; ++t) {
+        const float* b_row = B + t * ldb;
+        // AMD's masked loads are as fast as plain ones, its masked stores are not: only the
+        // last tile of C, once, is stored through a mask
+        const __m256 b0 = Full ? _mm256_loadu_ps(b_row) : _mm256_maskload_ps(b_row, in0);
+        const __m256 b1 = Full ? _mm256_loadu_ps(b_row + 8) : _mm256_maskload_ps(b_row + 8, in1);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            const __m256 a = _mm256_broadcast_ss(A + r * lda + t);
+            c[r][0] = _mm256_fmadd_ps(a, b0, c[r][0]);
+            c[r][1] = _mm256_fmadd_ps(a, b1, c[r][1]);
+        }
+    }
+    const __m256 alpha_v = _mm256_set1_ps(alpha);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        float* out = C + r * ldc;
+        __m256 x0 = _mm256_mul_ps(c[r][0], alpha_v), x1 = _mm256_mul_ps(c[r][1], alpha_v);
+        if (Full) {
+            if (accumulate) x0 = _mm256_add_ps(x0, _mm256_loadu_ps(out)), x1 = _mm256_add_ps(x1, _mm256_loadu_ps(out + 8));
+            _mm256_storeu_ps(out, x0);
+            _mm256_storeu_ps(out + 8, x1);
+        } else {
+            if (accumulate)
+                x0 = _mm256_add_ps(x0, _mm256_maskload_ps(out, in0)), x1 = _mm256_add_ps(x1, _mm256_maskload_ps(out + 8, in1));
+            _mm256_maskstore_ps(out, in0, x0);
+            _mm256_maskstore_ps(out + 8, in1, x1);
+        }
+    }
+}
+
+template <int R>
+void tile_avx2_rows(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
+                    std::size_t ldc, std::size_t cols, float alpha, bool accumulate) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (std::size_t j = 0; j < cols; j += 16) {
+        const std::size_t w = std::min<std::size_t>(16, cols - j);
+        if (w == 16) {
+            tile16_avx2_t<R, true>(k, A, lda, B + j, ldb, C + j, ldc, lane, lane, alpha, accumulate);
+        } else {  // lanes below w (or w − 8) are in
+            const __m256i in0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(w)), lane);
+            const __m256i in1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(w) - 8), lane);
+            tile16_avx2_t<R, false>(k, A, lda, B + j, ldb, C + j, ldc, in0, in1, alpha, accumulate);
+        }
+    }
+}
+
+void tile_avx2(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
+               std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
+    switch (rows) {
+        case 6: return tile_avx2_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        case 5: return tile_avx2_rows<5>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        case 4: return tile_avx2_rows<4>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        case 3: return tile_avx2_rows<3>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        case 2: return tile_avx2_rows<2>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+        default: return tile_avx2_rows<1>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+    }
+}
+
+#pragma GCC pop_options
+
+// --- plain: loops the compiler vectorises for whatever the baseline is (SSE2 on x86-64) ---
+
+void tile_plain(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
+                std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
+    for (std::size_t r = 0; r < rows; ++r) {
+        float c[panel_cols] = {};
+        for (std::size_t t = 0; t < k; ++t) {
+            const float a = A[r * lda + t];
+            const float* b_row = B + t * ldb;
+            for (std::size_t j = 0; j < cols; ++j) c[j] += a * b_row[j];
+        }
+        float* out = C + r * ldc;
+        for (std::size_t j = 0; j < cols; ++j) out[j] = alpha * c[j] + (accumulate ? out[j] : 0.0f);
+    }
+}
+
+struct tile_build {
+    std::string_view name;
+    tile_fn tile;
+};
+
+constexpr tile_build builds[] = {{"avx512", tile_avx512}, {"avx2", tile_avx2}, {"plain", tile_plain}};
+
+const tile_build*& active_build() {
+    static const tile_build* b = [] {
+        for (const tile_build& t : builds)
+            if (cpu_runs(t.name)) return &t;
+        return &builds[2];
+    }();
+    return b;
+}
+
+// Terms of k per sweep of the tiles: 128 rows of a 64-column panel of B are 32 KiB, which stay
+// in a 48 KiB L1 cache while every row tile of A passes over them.
+constexpr std::size_t k_slice = 128;
+
+// Of tile rows i0 … i0+rows−1, how far along the band lets the last row go (columns or terms).
+std::size_t band_end(const causal_band& band, std::size_t i0, std::size_t rows, std::size_t full) {
+    const std::ptrdiff_t end = std::ptrdiff_t(i0 + rows) + band.shift;
+    return end <= 0 ? 0 : std::min(full, std::size_t(end));
+}
+
+}  // namespace
+
+std::size_t packed_floats(std::size_t k, std::size_t n) { return k * ((n + panel_cols - 1) / panel_cols) * panel_cols; }
+
+operand_b pack_panels(std::size_t k, std::size_t n, const float* B, std::size_t ldb, float* out) {
+    for (std::size_t j0 = 0; j0 < n; j0 += panel_cols) {
+        const std::size_t w = std::min(panel_cols, n - j0);
+        float* panel = out + j0 * k;  // j0 / 64 panels of k · 64 floats before this one
+        for (std::size_t r = 0; r < k; ++r) {
+            std::memcpy(panel + r * panel_cols, B + r * ldb + j0, w * sizeof(float));
+            std::fill(panel + r * panel_cols + w, panel + (r + 1) * panel_cols, 0.0f);
+        }
+    }
+    return {out, panel_cols, k * panel_cols};
+}
+
+void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
+               const operand_b& B, bool accumulate, float* C, std::size_t ldc, causal_band band) {
+    const tile_fn tile = active_build()->tile;
+    if (k == 0) {  // an empty sum: C = 0, or C as it was
+        for (std::size_t i = 0; i < m && !accumulate; ++i) std::fill(C + i * ldc, C + i * ldc + n, 0.0f);
+        return;
+    }
+    for (std::size_t t0 = 0; t0 < k; t0 += k_slice) {
+        const std::size_t depth = std::min(k_slice, k - t0);
+        for (std::size_t j0 = 0; j0 < n; j0 += panel_cols) {
+            const float* B_slice = B.p + (j0 / panel_cols) * B.panel_stride + t0 * B.ld;
+            for (std::size_t i0 = 0; i0 < m; i0 += tile_rows) {
+                const std::size_t rows = std::min(tile_rows, m - i0);
+                std::size_t cols = std::min(panel_cols, n - j0), terms = depth;
+                if (band.kind == causal_band::columns) {
+                    const std::size_t end = band_end(band, i0, rows, n);
+                    if (end <= j0) continue;  // the whole panel is masked for these rows
+                    cols = std::min(cols, end - j0);
+                } else if (band.kind == causal_band::depth) {
+                    const std::size_t end = band_end(band, i0, rows, k);
+                    if (end <= t0) {  // nothing left to add; the first slice still owes C its zeros
+                        if (t0 == 0 && !accumulate)
+                            for (std::size_t r = 0; r < rows; ++r) std::fill_n(C + (i0 + r) * ldc + j0, cols, 0.0f);
+                        continue;
+                    }
+                    terms = std::min(depth, end - t0);
+                }
+                tile(terms, A + i0 * lda + t0, lda, B_slice, B.ld, C + i0 * ldc + j0, ldc, rows, cols, alpha,
+                     accumulate || t0 > 0);
+            }
+        }
+    }
+}
+
+bool use_tile_kernels(std::string_view build) {
+    for (const tile_build& b : builds)
+        if (b.name == build && cpu_runs(build)) {
+            active_build() = &b;
+            return true;
+        }
+    return false;
+}
+
+std::string_view tile_kernels_in_use() { return active_build()->name; }
+
+}  // namespace qkv::attention::detail

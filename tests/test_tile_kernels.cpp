@@ -1,0 +1,122 @@
+// The fused attention's own block products (tile_kernels.hpp), every build this processor runs,
+// against products summed in double by the test itself: odd sizes that leave part-filled tiles,
+// vectors and panels, B row-major and packed, alpha and accumulate, and the causal bands.
+#define BOOST_TEST_MODULE tile_kernels
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "qkv/kernels.hpp"
+#include "qkv/tile_kernels.hpp"
+
+namespace detail = qkv::attention::detail;
+using qkv::matrix;
+
+namespace {
+
+// The builds this processor runs; the one in use is put back afterwards.
+std::vector<std::string> runnable_builds() {
+    const std::string was(detail::tile_kernels_in_use());
+    std::vector<std::string> out;
+    for (const char* b : {"avx512", "avx2", "plain"})
+        if (detail::use_tile_kernels(b)) out.push_back(b);
+        else BOOST_TEST_MESSAGE("this processor cannot run the " << b << " build; skipped");
+    BOOST_TEST_REQUIRE(detail::use_tile_kernels(was));
+    return out;
+}
+
+// alpha · A[i, 0 … terms) · B[0 … terms, j] + c, summed in double.
+double product(const matrix& A, const matrix& B, std::size_t i, std::size_t j, std::size_t terms, float alpha, double c) {
+    double s = 0;
+    for (std::size_t t = 0; t < terms; ++t) s += double(A(i, t)) * double(B(t, j));
+    return alpha * s + c;
+}
+
+// Each entry within float rounding of a k-term sum of products of unit-sized numbers: about
+// sqrt(k) · 6e-8 relative in practice, bounded here by k · 1.2e-7 (the worst case of k roundings).
+double tolerance(std::size_t k, double scale) { return (double(k) + 2) * 1.2e-7 * scale + 1e-7; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(products_of_every_shape_match_the_double_sums) {
+    const std::string was(detail::tile_kernels_in_use());
+    for (const std::string& build : runnable_builds()) {
+        BOOST_TEST_REQUIRE(detail::use_tile_kernels(build));
+        for (std::size_t m : {1, 5, 6, 7, 13})
+            for (std::size_t n : {1, 15, 16, 17, 63, 64, 65, 130})
+                for (std::size_t k : {1, 3, 64, 129, 300}) {
+                    const matrix A = qkv::kernels::randn(m, k, 11 + m), B = qkv::kernels::randn(k, n, 12 + n);
+                    const matrix C0 = qkv::kernels::randn(m, n, 13);
+                    std::vector<float> packed(detail::packed_floats(k, n));
+                    const detail::operand_b rows{B.data.data(), n, detail::panel_cols};
+                    const detail::operand_b panels = detail::pack_panels(k, n, B.data.data(), n, packed.data());
+                    for (bool use_packed : {false, true})
+                        for (bool accumulate : {false, true}) {
+                            matrix C = C0;
+                            const float alpha = accumulate ? 0.5f : 1.0f;
+                            detail::tile_gemm(m, n, k, alpha, A.data.data(), k, use_packed ? panels : rows, accumulate,
+                                              C.data.data(), n);
+                            double worst = 0;
+                            for (std::size_t i = 0; i < m; ++i)
+                                for (std::size_t j = 0; j < n; ++j) {
+                                    const double want = product(A, B, i, j, k, alpha, accumulate ? C0(i, j) : 0.0);
+                                    worst = std::max(worst, std::fabs(C(i, j) - want) - tolerance(k, 1.0 + std::fabs(want)));
+                                }
+                            BOOST_TEST(worst <= 0.0, build << " m = " << m << ", n = " << n << ", k = " << k
+                                                           << (use_packed ? ", packed" : ", row-major")
+                                                           << (accumulate ? ", accumulate" : ""));
+                        }
+                }
+    }
+    BOOST_TEST(detail::use_tile_kernels(was));
+    BOOST_TEST(!detail::use_tile_kernels("avx1024"));
+}
+
+BOOST_AUTO_TEST_CASE(causal_bands_compute_what_the_mask_keeps) {
+    // Scores: row i of a query block starting 5 keys after the key block (shift = 5) sees
+    // columns j < i + 6; the entries it sees must be the product, the rest keep their sentinel
+    // or the product (a tile computes up to its last row's limit). Values: row i sums only the
+    // terms t < i + 1 + shift, where P is 0 beyond; with shift = −3 rows 0 … 1 sum nothing and
+    // must come out 0, not the sentinel.
+    const std::string was(detail::tile_kernels_in_use());
+    const float sentinel = std::numeric_limits<float>::quiet_NaN();
+    for (const std::string& build : runnable_builds()) {
+        BOOST_TEST_REQUIRE(detail::use_tile_kernels(build));
+        const std::size_t m = 20, n = 100, k = 70;
+        const matrix A = qkv::kernels::randn(m, k, 1), B = qkv::kernels::randn(k, n, 2);
+        const detail::operand_b rows{B.data.data(), n, detail::panel_cols};
+        matrix S(m, n);
+        std::fill(S.data.begin(), S.data.end(), sentinel);
+        detail::tile_gemm(m, n, k, 1.0f, A.data.data(), k, rows, false, S.data.data(), n, {detail::causal_band::columns, 5});
+        bool seen_ok = true;
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = 0; j < std::min(n, i + 6); ++j)
+                seen_ok &= std::fabs(S(i, j) - product(A, B, i, j, k, 1.0f, 0.0)) <= tolerance(k, 1.0 + std::fabs(S(i, j)));
+        BOOST_TEST(seen_ok, build << ": scores inside the band");
+        BOOST_TEST(std::isnan(S(0, 99)), build << ": a panel wholly outside the band is not touched");
+
+        for (std::ptrdiff_t shift : {-3, 0, 40}) {
+            matrix P = A;  // as the softmax leaves it: 0 where row i may not look
+            for (std::size_t i = 0; i < m; ++i)
+                for (std::size_t t = 0; t < k; ++t)
+                    if (std::ptrdiff_t(t) >= std::ptrdiff_t(i) + 1 + shift) P(i, t) = 0.0f;
+            matrix Z(m, n);
+            std::fill(Z.data.begin(), Z.data.end(), sentinel);
+            detail::tile_gemm(m, n, k, 1.0f, P.data.data(), k, rows, false, Z.data.data(), n, {detail::causal_band::depth, shift});
+            bool ok = true;
+            for (std::size_t i = 0; i < m; ++i) {
+                const std::ptrdiff_t end = std::ptrdiff_t(i) + 1 + shift;
+                const std::size_t terms = end <= 0 ? 0 : std::min<std::size_t>(k, std::size_t(end));
+                for (std::size_t j = 0; j < n; ++j) {
+                    const double want = product(P, B, i, j, terms, 1.0f, 0.0);
+                    ok &= std::fabs(Z(i, j) - want) <= tolerance(k, 1.0 + std::fabs(want));
+                }
+            }
+            BOOST_TEST(ok, build << ": values with depth band shift " << shift);
+        }
+    }
+    BOOST_TEST(detail::use_tile_kernels(was));
+}
