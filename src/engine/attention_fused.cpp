@@ -25,9 +25,6 @@ using detail::row_kernels;
 using detail::tile_gemm;
 constexpr float log2e = std::numbers::log2e_v<float>;
 
-// Token rows per task when the keys and values are projected.
-constexpr std::size_t proj_rows = 192;
-
 void scale_row(float* z, std::size_t n, float c) {
     for (std::size_t j = 0; j < n; ++j) z[j] *= c;
 }
@@ -38,23 +35,21 @@ operand_b rows_of(const float* B, std::size_t ld) { return {B, ld, detail::panel
 }  // namespace
 
 fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
-    // Measured on Zen 5 (n = 4096, d_k = 64, one thread): 512 query rows amortise each key
-    // block over many rows; 256 keys of K^T (64 KiB) and of V (64 KiB) sit in the 1 MiB L2
+    // Measured on Zen 5 (n = 4096, d_k = 64, one thread, GFLOP/s): bq × bk = 512 × 256: 210;
+    // 512 × 128: 211; 256 × 256: 203; 128 × 256: 190; 64 × 256: 170. 512 query rows amortise each
+    // key block over many rows; 256 keys of K^T (64 KiB) and of V (64 KiB) sit in the 1 MiB L2
     // beside a 512 × 256 block of S. Smaller query blocks when n is small, so every thread gets a few.
     std::size_t bq = o.block_q;
     if (bq == 0) {
         bq = 512;
         while (bq > 64 && n < bq * 2 * std::size_t(std::max(1, o.threads))) bq /= 2;
     }
-    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 256, 0};
-    // K^T's rows one cache line more than a multiple of 64 bytes apart: at n = 4096 they would
-    // otherwise be 16 KiB apart, and the 64 rows a scores tile reads would share one set of the L1
-    p.ldk = (n + 15) / 16 * 16 + 16;
+    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 256};
     p.g = o.heads_per_pass;
     if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide h
         p.g = 1;
         for (std::size_t g = o.heads; g >= 1; --g)
-            if (o.heads % g == 0 && (p.ldk + n) * g * p.d_k * sizeof(float) <= o.max_kv_bytes) {
+            if (o.heads % g == 0 && (p.key_blocks() * p.kb_ld() + n) * g * p.d_k * sizeof(float) <= o.max_kv_bytes) {
                 p.g = g;
                 break;
             }
@@ -88,7 +83,7 @@ scratch scratch_at(const fused_plan& p, float* base) {
 // the running max m and sum l. m is raised lazily: a block whose scores stay within lazy_headroom
 // of it keeps it, so most blocks take one pass over s and leave Z as it is.
 void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z, std::size_t d_k, const float* q,
-              const float* Kt, std::size_t ldk) {
+              const operand_b& Kt) {
     const row_kernels& k = active_row_kernels();
     float s_max;
     if (first) {  // (with the mask too: key 0 is visible to every row)
@@ -107,7 +102,7 @@ void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z,
         scale_row(s, v, c);
         sum *= c;
     } else {  // … computing the scores again when 2^(s − m) may have met the clamp at 2^127
-        tile_gemm(1, v, d_k, 1.0f, q, d_k, rows_of(Kt, ldk), false, s, v);
+        tile_gemm(1, v, d_k, 1.0f, q, d_k, Kt, false, s, v);
         sum = k.exp2_sum(s, v, s_max, s_max);
     }
     // … and what was summed under the old m to it: old terms were 2^(s − m)
@@ -119,9 +114,9 @@ void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z,
 
 // Z (rows, d_k; stride ld) = softmax(Q K^T) V for queries q0 … q0+rows−1 against every key,
 // one key block at a time: the running max m and sum l let each block be folded in as it comes.
-// Q and Z have row stride ld; Kt is this head's K^T, [d_k, n] (stride p.ldk); V is this head's
-// values, [n, d_k]. With the mask, key blocks after the last query are never touched and the
-// tiles of a diagonal block above the diagonal are skipped.
+// Q and Z have row stride ld; Kt is this head's K^T, key block by key block (fused_plan); V is
+// this head's values, [n, d_k]. With the mask, key blocks after the last query are never touched
+// and the tiles of a diagonal block above the diagonal are skipped.
 void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows, const float* Q,
                   const float* Kt, const float* V, std::size_t ld, float* Z, const scratch& w) {
     const std::size_t key_end = causal ? q0 + rows : p.n;
@@ -129,15 +124,16 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         const std::size_t cols = std::min(p.bk, key_end - k0);
         const bool first = k0 == 0;
         const std::ptrdiff_t shift = std::ptrdiff_t(q0) - std::ptrdiff_t(k0);
+        const operand_b Kt_block = rows_of(Kt + (k0 / p.bk) * p.d_k * p.kb_ld(), p.kb_ld());  // [d_k, cols]
         // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K^T[:, k0 …] [d_k, cols]
-        tile_gemm(rows, cols, p.d_k, 1.0f, Q, ld, rows_of(Kt + k0, p.ldk), false, w.S, p.bk,
+        tile_gemm(rows, cols, p.d_k, 1.0f, Q, ld, Kt_block, false, w.S, p.bk,
                   causal ? causal_band{causal_band::columns, shift} : causal_band{});
         // pass 2: per row, P = 2^(s − m) in place, the masked part 0
         for (std::size_t i = 0; i < rows; ++i) {
             float* s = w.S + i * p.bk;
             const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
             std::fill(s + v, s + cols, 0.0f);
-            if (v > 0) fold_row(s, v, first, w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * ld, Kt + k0, p.ldk);
+            if (v > 0) fold_row(s, v, first, w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * ld, Kt_block);
         }
         // pass 3: Z (+)= P [rows, cols] @ V[k0 …] [cols, d_k]
         tile_gemm(rows, p.d_k, cols, 1.0f, w.S, p.bk, rows_of(V + k0 * p.d_k, p.d_k), !first, Z, ld,
@@ -164,13 +160,19 @@ packed_weights pack_pass(const fused_plan& p, const weights& W, std::size_t c0) 
     return P;
 }
 
-// K_g^T [wg, ldk] and V_g (g heads of [n, d_k]) for tokens r0 …, through tmp [proj_rows, wg].
-void project_keys_values(const fused_plan& p, const matrix& X, const packed_weights& P, std::size_t r0, float* tmp,
-                         float* Kt_g, float* V_g) {
-    const std::size_t rows = std::min(proj_rows, p.n - r0), wg = p.g * p.d_k;
+// Key block b's K^T (g heads, [d_k, bk] each) and values (into V_g, g heads of [n, d_k]),
+// through tmp [bk, wg].
+void project_key_block(const fused_plan& p, const matrix& X, const packed_weights& P, std::size_t b, float* tmp,
+                       float* Kt_g, float* V_g) {
+    const std::size_t r0 = b * p.bk, rows = std::min(p.bk, p.n - r0), wg = p.wg(), kb_ld = p.kb_ld();
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_K, false, tmp, wg);  // K rows [rows, wg]
-    for (std::size_t i = 0; i < rows; ++i)
-        for (std::size_t c = 0; c < wg; ++c) Kt_g[c * p.ldk + r0 + i] = tmp[i * wg + c];
+    // transposed 16 columns at a time: each row of tmp is read a cache line at a time
+    for (std::size_t j = 0; j < p.g; ++j) {
+        float* Kt = Kt_g + (j * p.key_blocks() + b) * p.d_k * kb_ld;  // head j's block b: [d_k, kb_ld]
+        for (std::size_t c0 = 0; c0 < p.d_k; c0 += 16)
+            for (std::size_t i = 0; i < rows; ++i)
+                for (std::size_t c = c0; c < std::min(p.d_k, c0 + 16); ++c) Kt[c * kb_ld + i] = tmp[i * wg + j * p.d_k + c];
+    }
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_V, false, tmp, wg);  // V rows [rows, wg]
     for (std::size_t j = 0; j < p.g; ++j)
         for (std::size_t i = 0; i < rows; ++i)
@@ -184,7 +186,7 @@ void query_block(const fused_plan& p, bool causal, const matrix& X, const packed
     // Q [rows, wg] = X[q0 …] @ W_Q[:, pass …] · log2(e) / sqrt(d_k): scores come out ready for 2^x
     tile_gemm(rows, wg, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q, false, w.Q, wg);
     for (std::size_t j = 0; j < p.g; ++j)
-        attend_block(p, causal, q0, rows, w.Q + j * p.d_k, Kt_g + j * p.d_k * p.ldk, V_g + j * p.n * p.d_k, wg,
+        attend_block(p, causal, q0, rows, w.Q + j * p.d_k, Kt_g + j * p.key_blocks() * p.d_k * p.kb_ld(), V_g + j * p.n * p.d_k, wg,
                      w.Z + j * p.d_k, w);
     // out[q0 …] (+)= Z [rows, wg] @ W_O[pass rows …, :]: the sum over heads of head_i · W_O,i
     tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, pass > 0, out.row(q0), p.d);
@@ -198,14 +200,14 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     const int threads = std::max(1, o.threads);
     const std::size_t wg = p.g * p.d_k, n_qb = (p.n + p.bq - 1) / p.bq;
     // not zeroed: every float is read only after it is written
-    const std::unique_ptr<float[]> KV(new float[p.kv_floats()]);  // K_g^T: [wg, ldk], V_g: g × [n, d_k]
+    const std::unique_ptr<float[]> KV(new float[p.kv_floats()]);  // K_g^T: g × blocks × [d_k, kb_ld], V_g: g × [n, d_k]
     const std::unique_ptr<float[]> work(new float[threads * p.scratch_floats()]);
-    float *Kt_g = KV.get(), *V_g = KV.get() + wg * p.ldk;
+    float *Kt_g = KV.get(), *V_g = KV.get() + p.g * p.key_blocks() * p.d_k * p.kb_ld();
     matrix out(p.n, p.d);  // out: [n, d]
     for (std::size_t pass = 0; pass * p.g < p.h; ++pass) {
         const packed_weights P = pack_pass(p, W, pass * wg);
-        parallel_for((p.n + proj_rows - 1) / proj_rows, threads, [&](std::size_t t, int worker) {
-            project_keys_values(p, X, P, t * proj_rows, work.get() + worker * p.scratch_floats(), Kt_g, V_g);
+        parallel_for(p.key_blocks(), threads, [&](std::size_t b, int worker) {
+            project_key_block(p, X, P, b, work.get() + worker * p.scratch_floats(), Kt_g, V_g);
         });
         parallel_for(n_qb, threads, [&](std::size_t t, int worker) {
             // with the causal mask late blocks cost most: hand them out first

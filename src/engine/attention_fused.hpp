@@ -9,15 +9,19 @@
 
 namespace qkv::attention {
 
-// Tokens n, d = d_model, h heads of d_k, g heads per pass, bq / bk rows per query / key block,
-// ldk the row stride of K^T (n padded, see plan_fused).
+// Tokens n, d = d_model, h heads of d_k, g heads per pass, bq / bk rows per query / key block.
+// K^T is kept key block by key block: head j's block b is [d_k, bk] with rows kb_ld apart.
 struct fused_plan {
-    std::size_t n, d, h, d_k, g, bq, bk, ldk;
+    std::size_t n, d, h, d_k, g, bq, bk;
     std::size_t wg() const { return g * d_k; }
-    std::size_t kv_floats() const { return wg() * ldk + n * wg(); }  // K_g^T, V_g
-    // per thread: Q, Z, S, m, l while attending; the same floats hold a projection's rows before
+    std::size_t key_blocks() const { return (n + bk - 1) / bk; }
+    // a block's rows a cache line more than its width apart: a multiple of 1 KiB would put the
+    // rows a scores tile reads into a few sets of the L1 cache
+    std::size_t kb_ld() const { return bk + 16; }
+    std::size_t kv_floats() const { return g * key_blocks() * d_k * kb_ld() + n * wg(); }  // K_g^T, V_g
+    // per thread: Q, Z, S, m, l while attending; the same floats hold a key block's projections before
     std::size_t scratch_floats() const {
-        return std::max(2 * bq * wg() + bq * bk + 2 * bq, std::min<std::size_t>(192, n) * wg());
+        return std::max(2 * bq * wg() + bq * bk + 2 * bq, std::min(bk, n) * wg());
     }
 };
 

@@ -44,7 +44,7 @@ template <int R, int V>
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 4
         for (int v = 0; v < V; ++v) c[r][v] = _mm512_setzero_ps();
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (std::size_t t = 0; t < k; ++t) {
         const float* b_row = B + t * ldb;
         __m512 b[V];
