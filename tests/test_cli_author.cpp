@@ -276,6 +276,30 @@ BOOST_AUTO_TEST_CASE(version_and_help_topics) {
     BOOST_TEST(run_qkv({"lesson", "--help"}).out.find("--present") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(bench_reports_both_peaks_and_which_kernels_ran) {
+    // Small sizes, one run each: this checks what the report says and that its arithmetic holds,
+    // never a time. GFLOP/s is the formulas' work over the time: 4 projections of 2·n·d² and
+    // QKᵀ and A·V of 2·n²·d each (n = 64, d = 512: 4·2·64·512² + 2·2·64²·512 = 134 217 728 + 8 388 608 = 142 606 336 FLOP).
+    const auto r = run_qkv({"bench", "--n", "64", "--impl", "blas,fused", "--format", "json", "--repeats", "1"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const std::string kernels = j.at("fused_kernels");
+    BOOST_TEST((kernels == "avx512" || kernels == "avx2" || kernels == "plain"), kernels);
+    const double machine = j.at("machine_peak_gflops"), sgemm = j.at("peak_gflops");
+    BOOST_TEST(machine > 0.0);
+    BOOST_TEST(sgemm > 0.0);
+    BOOST_TEST(!j.at("openblas_corename").get<std::string>().empty());
+    BOOST_TEST_REQUIRE(j.at("results").size() == 2u);
+    for (const auto& row : j.at("results")) {
+        const double ms = row.at("ms"), gflops = row.at("gflops");
+        BOOST_TEST(std::fabs(gflops - 142606336.0 / (ms / 1e3) / 1e9) <= 1e-6 * gflops, row.dump());
+        BOOST_TEST(std::fabs(row.at("percent_of_machine_peak").get<double>() - 100 * gflops / machine) <= 1e-6 * gflops);
+        BOOST_TEST(std::fabs(row.at("percent_of_peak").get<double>() - 100 * gflops / sgemm) <= 1e-6 * gflops);
+    }
+    const auto text = run_qkv({"bench", "--n", "64", "--impl", "fused", "--repeats", "1"});
+    BOOST_TEST(text.out.find(fmt::format("qkv's own {} tile kernels, not OpenBLAS", kernels)) != std::string::npos, text.out);
+}
+
 BOOST_AUTO_TEST_CASE(every_builtin_is_listed_by_the_program_and_in_the_lesson_guide) {
     auto f = run_qkv({"formulas"});
     std::string guide = read_file("lessons/README.md");

@@ -155,7 +155,9 @@ std::string kernel_text(const peaks& p, lang l) {
         out += fmt::format(fmt::runtime(pick(l, "，比这颗 CPU 的 {} 位 {} 窄：sgemm 峰值没有用上整台机器",
                                              ", narrower than this CPU's {}-bit {}: the sgemm peak leaves part of the machine unused")),
                            p.machine.isa.bits, p.machine.isa.name);
-    return out;
+    return out + fmt::format(fmt::runtime(pick(l, "\nfused 的乘积用 qkv 自己的 {} 分块内核，不用 OpenBLAS",
+                                               "\nfused runs its products on qkv's own {} tile kernels, not OpenBLAS")),
+                             attention::fused_kernels_in_use());
 }
 
 attention::options options_for(const bench_args& b, impl which) {
@@ -227,6 +229,7 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
     j["openblas_corename"] = pk.corename;
     j["openblas_kernel_bits"] = pk.kernel_bits ? json(pk.kernel_bits) : json(nullptr);
     j["openblas_kernel_narrower"] = pk.narrower();
+    j["fused_kernels"] = attention::fused_kernels_in_use();
     j["results"] = json::array();
     for (const row& r : rows)
         j["results"].push_back({{"impl", attention::impl_name(r.which)}, {"n", r.n}, {"d_model", b.d_model},

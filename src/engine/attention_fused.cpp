@@ -219,6 +219,8 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     return out;
 }
 
+std::string_view fused_kernels_in_use() { return detail::tile_kernels_in_use(); }
+
 std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {
     const fused_plan p = plan_fused(n, d, o);
     const std::size_t wg = p.g * p.d_k;

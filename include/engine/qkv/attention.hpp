@@ -42,6 +42,10 @@ matrix forward(impl which, const matrix& X, const weights& W, const options& o);
 std::size_t extra_bytes(impl which, std::size_t n, std::size_t d_model, const options& o);
 
 std::string_view impl_name(impl which);
+
+// The build of the tile kernels forward_fused runs on: "avx512", "avx2" or "plain", the widest this
+// processor runs (tile_kernels.hpp); never OpenBLAS's.
+std::string_view fused_kernels_in_use();
 std::optional<impl> parse_impl(std::string_view name);
 
 // The softmax's row kernels, and how to pin one build of them for a test: row_kernels.hpp.
