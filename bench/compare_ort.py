@@ -1,0 +1,209 @@
+#!/usr/bin/python3
+"""qkv's attention against ONNX Runtime's fused CPU MultiHeadAttention on the same weights.
+
+For each n, full and causal attention, and each thread count: runs `qkv bench --format json
+--dump-dir DIR` (which writes X, W_Q, W_K, W_V, W_O and qkv's output Z as .npy files), builds an ONNX
+graph of the same layer from them (bench/compare_ort_model.py: MatMuls and com.microsoft.
+MultiHeadAttention, unidirectional = 1 when causal) in a scratch folder, times it in npm's
+onnxruntime-node with as many intra-op threads (bench/compare_ort_run.mjs), checks that the outputs
+agree and prints qkv's speed as a ratio to ORT's. A tool for people, not a test: it exits 0, saying
+how to install them, when python3-onnx, node or onnxruntime-node is missing.
+
+    apt-get install python3-onnx nodejs npm
+    ORT_DIR=$(mktemp -d) && (cd "$ORT_DIR" && npm install --ignore-scripts onnxruntime-node)
+    /usr/bin/python3 bench/compare_ort.py --ort-dir "$ORT_DIR" --qkv build/src/qkv --openblas-free
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    import numpy as np
+except ImportError:  # another python3 than Debian's (pyenv, a venv): missing_tools says which to use
+    np = None
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNNER = os.path.join(HERE, "compare_ort_run.mjs")
+WEIGHTS = ("W_Q", "W_K", "W_V", "W_O")
+QKV_ENV = dict(os.environ)  # qkv sets its own thread counts; it gets the environment as it came
+# The same less OPENBLAS_CORETYPE, for --openblas-free: OpenBLAS then picks the kernel for this CPU.
+# Only the qkv command gets it; this process and its environment keep the variable as they found it.
+QKV_ENV_FREE = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+
+INSTALL_ORT = """onnxruntime-node is not installed{where}; nothing to compare. Install it in a scratch
+folder (--ignore-scripts: its install script would otherwise try to fetch a GPU provider):
+
+    ORT_DIR=$(mktemp -d) && (cd "$ORT_DIR" && npm install --ignore-scripts onnxruntime-node)
+
+then pass --ort-dir "$ORT_DIR" (or set QKV_ORT_DIR)."""
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--qkv", default=os.environ.get("QKV_BIN", "build/src/qkv"),
+                    help="the qkv program (default: $QKV_BIN, else build/src/qkv)")
+    ap.add_argument("--ort-dir", default=os.environ.get("QKV_ORT_DIR"),
+                    help="the folder where `npm install --ignore-scripts onnxruntime-node` was run "
+                         "(default: $QKV_ORT_DIR)")
+    ap.add_argument("--n", default="4096", help="sequence lengths, comma-separated (default 4096)")
+    ap.add_argument("--d-model", type=int, default=512, help="width of each token (default 512)")
+    ap.add_argument("--heads", type=int, default=8, help="attention heads h (default 8)")
+    ap.add_argument("--threads", default="1,2", help="thread counts, comma-separated (both sides use as many; default 1,2)")
+    ap.add_argument("--attention", default="full,causal", help="full, causal or both, comma-separated (default both)")
+    ap.add_argument("--impl", default="fused", help="the qkv implementation to compare (default fused)")
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs on each side, after one warm-up (default 5)")
+    ap.add_argument("--openblas-free", action="store_true",
+                    help="also time qkv with OPENBLAS_CORETYPE unset (only in the qkv command), so the "
+                         "table has a column for the environment as it is and one with OpenBLAS free")
+    ap.add_argument("--tolerance", type=float, default=1e-4,
+                    help="largest |qkv - ORT| / max(1, max |ORT|) allowed. Both are float32 but sum in "
+                         "different orders (blocked, online softmax against ORT's own): over d_model "
+                         "and n terms that stays under 1e-6 relative (2e-7 to 4e-7 measured at n = 100 "
+                         "and 4096); 1e-4 leaves room for larger sizes and is "
+                         "still far below a real mistake (the other mask, or one head for eight, gives 0.4 "
+                         "to 1); default 1e-4")
+    ap.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    return ap.parse_args()
+
+
+def missing_tools(a):
+    """Why the comparison cannot run here, with how to install what is missing; None when it can."""
+    try:
+        import onnx  # noqa: F401  (compare_ort_model needs it)
+    except ImportError:
+        onnx = None
+    if np is None or onnx is None:
+        return (f"{'numpy' if np is None else 'onnx'} is missing from {sys.executable} (Debian: apt-get install "
+                "python3-onnx, which brings python3-numpy, and run /usr/bin/python3); nothing to compare.")
+    if shutil.which("node") is None:
+        return "node is not installed (Debian: apt-get install nodejs npm); nothing to compare."
+    if not a.ort_dir or not os.path.isfile(os.path.join(a.ort_dir, "node_modules", "onnxruntime-node", "package.json")):
+        return INSTALL_ORT.format(where=f" in {a.ort_dir}" if a.ort_dir else " (no --ort-dir, no QKV_ORT_DIR)")
+    return None
+
+
+def run_qkv(a, n, threads, causal, out_dir, env):
+    """qkv's median ms, the OpenBLAS kernel it loaded, and its inputs and output, for one case."""
+    cmd = [a.qkv, "bench", "--n", str(n), "--d-model", str(a.d_model), "--heads", str(a.heads),
+           "--threads", str(threads), "--impl", a.impl, "--format", "json", "--dump-dir", out_dir]
+    if a.repeats:
+        cmd += ["--repeats", str(a.repeats)]
+    if causal:
+        cmd.append("--causal")
+    report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout)
+    row = next(r for r in report["results"] if r["impl"] == a.impl and r["n"] == n)
+    load = lambda name: np.load(os.path.join(out_dir, name))
+    arrays = {name: load(f"{name}.npy") for name in WEIGHTS}
+    arrays["X"] = load(f"X_n{n}.npy")
+    Z = load(f"Z_{a.impl}_n{n}.npy")
+    return {"ms": row["ms"], "corename": report.get("openblas_corename"), "arrays": arrays, "Z": Z}
+
+
+def run_ort(a, arrays, n, threads, causal, scratch):
+    """ORT's median ms, its version and its output Z for the same inputs and weights."""
+    from compare_ort_model import save_attention_model
+    tag = f"n{n}_{'causal' if causal else 'full'}"
+    model = save_attention_model(os.path.join(scratch, f"attention_{tag}.onnx"), arrays, n, a.d_model, a.heads, causal)
+    x_bin, z_bin = os.path.join(scratch, f"X_{tag}.bin"), os.path.join(scratch, f"Z_ort_{tag}_t{threads}.bin")
+    np.ascontiguousarray(arrays["X"], dtype="<f4").tofile(x_bin)
+    cmd = ["node", RUNNER, a.ort_dir, model, x_bin, str(n), str(a.d_model), str(threads), str(a.repeats), z_bin]
+    out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    Z = np.fromfile(z_bin, dtype="<f4").reshape(n, a.d_model)
+    return {"ms": out["ms"], "version": out["onnxruntime_node"], "Z": Z}
+
+
+def rel_diff(Z, expect):
+    return float(np.max(np.abs(Z - expect)) / max(1.0, float(np.max(np.abs(expect)))))
+
+
+def same_inputs(x, y):
+    return all(np.array_equal(x[k], y[k]) for k in x)
+
+
+def run_case(a, n, causal, threads, scratch):
+    """One row of the table: ORT against qkv as is (and with OpenBLAS free when asked)."""
+    label = f"n = {n}, {'causal' if causal else 'full'}, {threads} thread(s)"
+    print(f"  qkv {label} …", file=sys.stderr, flush=True)
+    as_is = run_qkv(a, n, threads, causal, os.path.join(scratch, "as_is"), QKV_ENV)
+    print(f"  ORT {label} …", file=sys.stderr, flush=True)
+    ort = run_ort(a, as_is["arrays"], n, threads, causal, scratch)
+    row = {"n": n, "attention": "causal" if causal else "full", "threads": threads, "ort_ms": ort["ms"],
+           "qkv_ms": as_is["ms"], "ratio": ort["ms"] / as_is["ms"], "max_rel_diff": rel_diff(as_is["Z"], ort["Z"]),
+           "openblas_corename": as_is["corename"], "ort_version": ort["version"]}
+    if a.openblas_free:
+        print(f"  qkv {label}, OpenBLAS free …", file=sys.stderr, flush=True)
+        free = run_qkv(a, n, threads, causal, os.path.join(scratch, "free"), QKV_ENV_FREE)
+        if not same_inputs(as_is["arrays"], free["arrays"]):
+            raise SystemExit("qkv wrote different inputs on its two runs; cannot compare them to one ORT run")
+        row.update({"qkv_ms_openblas_free": free["ms"], "ratio_openblas_free": ort["ms"] / free["ms"],
+                    "openblas_free_corename": free["corename"]})
+        row["max_rel_diff"] = max(row["max_rel_diff"], rel_diff(free["Z"], ort["Z"]))
+    return row
+
+
+def render_text(a, rows):
+    first = rows[0]
+    coretype = os.environ.get("OPENBLAS_CORETYPE")
+    env_text = f"OPENBLAS_CORETYPE={coretype}" if coretype else "OPENBLAS_CORETYPE unset"
+    lines = [f"qkv {a.impl} vs ONNX Runtime {first['ort_version']} (onnxruntime-node, CPU) "
+             f"com.microsoft.MultiHeadAttention: d_model = {a.d_model}, h = {a.heads}",
+             f"OpenBLAS kernel qkv loaded: {first['openblas_corename']} (environment as is: {env_text})"
+             + (f"; {first['openblas_free_corename']} (OpenBLAS free)" if a.openblas_free else "")]
+    head = f"{'n':>6} {'attention':>9} {'threads':>7} {'ORT ms':>10} {'qkv ms':>10} {'ORT/qkv':>8}"
+    if a.openblas_free:
+        head += f" {'qkv ms free':>12} {'ORT/free':>9}"
+    lines.append(head + f" {'max rel diff':>13}")
+    for r in rows:
+        line = (f"{r['n']:>6} {r['attention']:>9} {r['threads']:>7} {r['ort_ms']:>10.2f} {r['qkv_ms']:>10.2f} "
+                f"{r['ratio']:>7.2f}×")
+        if a.openblas_free:
+            line += f" {r['qkv_ms_openblas_free']:>12.2f} {r['ratio_openblas_free']:>8.2f}×"
+        lines.append(line + f" {r['max_rel_diff']:>13.2e}")
+    lines.append("(ORT/qkv is qkv's speed ÷ ORT's, ORT ms / qkv ms: above 1 means qkv is faster; "
+                 f"medians of {a.repeats} runs after a warm-up)")
+    return "\n".join(lines)
+
+
+def main():
+    a = parse_args()
+    why_not = missing_tools(a)
+    if why_not:
+        print(json.dumps({"skipped": why_not}) if a.format == "json" else why_not)
+        return 0
+    if not os.access(a.qkv, os.X_OK):
+        print(f"no qkv program at {a.qkv} (build it, or pass --qkv / set QKV_BIN)", file=sys.stderr)
+        return 2
+    sizes = [int(s) for s in a.n.split(",")]
+    thread_counts = [int(t) for t in a.threads.split(",")]
+    kinds = [k.strip() for k in a.attention.split(",")]
+    if not set(kinds) <= {"full", "causal"}:
+        print(f"--attention takes full and causal, not {a.attention}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="qkv-ort-") as scratch:
+        try:
+            rows = [run_case(a, n, kind == "causal", t, scratch) for n in sizes for kind in kinds for t in thread_counts]
+        except subprocess.CalledProcessError as e:  # qkv refused the sizes, or node/ORT failed: say what it said
+            print(f"{os.path.basename(e.cmd[0])} failed ({e.returncode}): {e.stderr.strip()}", file=sys.stderr)
+            return 2
+    worst = max(r["max_rel_diff"] for r in rows)
+    agree = worst <= a.tolerance
+    if a.format == "json":
+        print(json.dumps({"d_model": a.d_model, "heads": a.heads, "impl": a.impl, "repeats": a.repeats,
+                          "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"), "tolerance": a.tolerance,
+                          "agree": agree, "rows": rows}, indent=2))
+    else:
+        print(render_text(a, rows))
+        if agree:
+            print(f"outputs agree within {a.tolerance:.0e}")
+    if not agree:
+        print(f"outputs differ: {worst:.2e} > {a.tolerance:.0e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
