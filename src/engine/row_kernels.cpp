@@ -139,15 +139,6 @@ float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n)
     const __m512 mv = _mm512_set1_ps(m);
     __m512 acc = _mm512_setzero_ps(), top = _mm512_set1_ps(neg_inf);
     std::size_t j = 0;
-    // two vectors a step into two sums and maxima: one chain of adds would hold each step to
-    // the add's latency, two let the steps overlap
-    __m512 acc2 = _mm512_setzero_ps(), top2 = _mm512_set1_ps(neg_inf);
-    for (; j + 32 <= n; j += 32) {
-        _mm512_storeu_ps(s + j, exp2_avx512(_mm512_loadu_ps(s + j), mv, top, acc, 0xffff));
-        _mm512_storeu_ps(s + j + 16, exp2_avx512(_mm512_loadu_ps(s + j + 16), mv, top2, acc2, 0xffff));
-    }
-    acc = _mm512_add_ps(acc, acc2);
-    top = _mm512_max_ps(top, top2);
     for (; j + 16 <= n; j += 16) _mm512_storeu_ps(s + j, exp2_avx512(_mm512_loadu_ps(s + j), mv, top, acc, 0xffff));
     if (j < n) {
         const __mmask16 in = __mmask16((1u << (n - j)) - 1);
