@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(causal_bands_compute_what_the_mask_keeps) {
         BOOST_TEST(seen_ok, build << ": scores inside the band");
         BOOST_TEST(std::isnan(S(0, 99)), build << ": a panel wholly outside the band is not touched");
 
-        for (std::ptrdiff_t shift : {-3, 0, 40}) {
+        for (std::ptrdiff_t shift : {-3, 0, 40, 69}) {  // 69: every row sees all 70 terms, no band at all
             matrix P = A;  // as the softmax leaves it: 0 where row i may not look
             for (std::size_t i = 0; i < m; ++i)
                 for (std::size_t t = 0; t < k; ++t)

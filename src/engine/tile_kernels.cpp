@@ -25,7 +25,8 @@ namespace {
 // step of k then loads 4 (2) vectors of B and 6 floats of A for 24 (12) multiply-adds.
 constexpr std::size_t tile_rows = 6;
 
-// One call: C (rows ≤ 6, cols ≤ 64) (+)= alpha · A (rows, k) · B (k, cols), B rows ld apart.
+// One call: C (rows, cols ≤ 64) (+)= alpha · A (rows, k) · B (k, cols), B rows ld apart: a
+// column of tiles down one panel, 6 rows at a time.
 using tile_fn = void (*)(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                          std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate);
 
@@ -86,7 +87,14 @@ void tile_avx512_rows(std::size_t k, const float* A, std::size_t lda, const floa
 
 void tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                  std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
+    // the common case, whole 6 × 64 tiles down the panel, in one loop without a call per tile
+    if (cols == panel_cols)
+        for (; rows >= 6; rows -= 6, A += 6 * lda, C += 6 * ldc)
+            tile_avx512_t<6, 4>(k, A, lda, B, ldb, C, ldc, __mmask16(0xffff), alpha, accumulate);
+    for (; rows > 6; rows -= 6, A += 6 * lda, C += 6 * ldc)
+        tile_avx512_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
     switch (rows) {
+        case 0: return;
         case 6: return tile_avx512_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
         case 5: return tile_avx512_rows<5>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
         case 4: return tile_avx512_rows<4>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
@@ -160,7 +168,10 @@ void tile_avx2_rows(std::size_t k, const float* A, std::size_t lda, const float*
 
 void tile_avx2(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
+    for (; rows > 6; rows -= 6, A += 6 * lda, C += 6 * ldc)
+        tile_avx2_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
     switch (rows) {
+        case 0: return;
         case 6: return tile_avx2_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
         case 5: return tile_avx2_rows<5>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
         case 4: return tile_avx2_rows<4>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
@@ -233,6 +244,9 @@ operand_b pack_panels(std::size_t k, std::size_t n, const float* B, std::size_t 
 void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                const operand_b& B, bool accumulate, float* C, std::size_t ldc, causal_band band) {
     const tile_fn tile = active_build()->tile;
+    // a band that leaves even row 0 everything (a key block wholly before the queries) is no band
+    if (band.kind != causal_band::none && band.shift + 1 >= std::ptrdiff_t(band.kind == causal_band::columns ? n : k))
+        band.kind = causal_band::none;
     if (k == 0) {  // an empty sum: C = 0, or C as it was
         for (std::size_t i = 0; i < m && !accumulate; ++i) std::fill(C + i * ldc, C + i * ldc + n, 0.0f);
         return;
@@ -241,6 +255,11 @@ void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const f
         const std::size_t depth = std::min(k_slice, k - t0);
         for (std::size_t j0 = 0; j0 < n; j0 += panel_cols) {
             const float* B_slice = B.p + (j0 / panel_cols) * B.panel_stride + t0 * B.ld;
+            if (band.kind == causal_band::none) {  // every tile down the panel, in one call
+                tile(depth, A + t0, lda, B_slice, B.ld, C + j0, ldc, m, std::min(panel_cols, n - j0), alpha,
+                     accumulate || t0 > 0);
+                continue;
+            }
             for (std::size_t i0 = 0; i0 < m; i0 += tile_rows) {
                 const std::size_t rows = std::min(tile_rows, m - i0);
                 std::size_t cols = std::min(panel_cols, n - j0), terms = depth;
