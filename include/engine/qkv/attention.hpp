@@ -1,6 +1,7 @@
 // Multi-head attention forward at scale, three ways that give the same numbers: the plain loops
 // the lessons teach, per-head BLAS with the whole n × n matrix, and a fused kernel that never
-// holds it (key blocks, online softmax). `qkv bench` times them; tests hold them together.
+// holds it (key blocks, online softmax) and makes its products on its own tile kernels
+// (tile_kernels.hpp) rather than OpenBLAS. `qkv bench` times them; tests hold them together.
 #pragma once
 
 #include <cstddef>
