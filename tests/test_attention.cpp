@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "qkv/attention.hpp"
 #include "qkv/kernels.hpp"
@@ -192,6 +193,27 @@ BOOST_AUTO_TEST_CASE(fast_exp2_within_a_millionth) {
     }
     BOOST_TEST_MESSAGE("worst relative error of exp2_approx on [-120, 0]: " << worst);
     BOOST_TEST(worst < 1e-6);
+    // Each build's row of exps (AVX-512 has its own reduction and polynomial) over the same
+    // points, taken against m = 3 so the row holds x + 3: the exps, their sum and the row's max.
+    const std::string was(att_detail::row_kernels_in_use());
+    for (const char* build : {"avx512", "avx2", "plain"}) {
+        if (!att_detail::use_row_kernels(build)) continue;
+        std::vector<float> s(240001);
+        for (std::size_t i = 0; i < s.size(); ++i) s[i] = 3.0f + (-120.0f + 120.0f * float(i) / 240000.0f);
+        const std::vector<float> scores = s;
+        float s_max = 0;
+        const float sum = att_detail::active_row_kernels().exp2_sum(s.data(), s.size(), 3.0f, s_max);
+        double row_worst = 0.0, exact_sum = 0.0;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            const double exact = std::exp2(double(scores[i]) - 3.0);
+            exact_sum += exact;
+            row_worst = std::max(row_worst, std::fabs(s[i] - exact) / exact);
+        }
+        BOOST_TEST(row_worst < 1e-6, build << ": worst relative error " << row_worst);
+        BOOST_TEST(std::fabs(sum - exact_sum) / exact_sum < 1e-5, build << ": sum " << sum << " against " << exact_sum);
+        BOOST_TEST(s_max == scores.back(), build);
+    }
+    BOOST_TEST(att_detail::use_row_kernels(was));
     BOOST_TEST(att_detail::exp2_approx(0.0f) == 1.0f);   // 2^0 · (1 + 0): exactly one
     BOOST_TEST(att_detail::exp2_approx(-3.0f) == 0.125f);  // r = 0: exactly 2^-3
     BOOST_TEST(att_detail::exp2_approx(-1000.0f) < 1e-37f);

@@ -106,7 +106,7 @@ void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z,
         const float c = std::exp2(m - s_max);  // 2^(s − m) · 2^(m − s_max) = 2^(s − s_max)
         scale_row(s, v, c);
         sum *= c;
-    } else {  // … computing the scores again when 2^(s − m) may have met the clamp at 2^127
+    } else {  // … computing the scores again when 2^(s − m) may have saturated at 2^127
         tile_gemm(1, v, d_k, 1.0f, q, d_k, Kt, false, s, v);
         sum = k.exp2_sum(s, v, s_max, s_max);
     }

@@ -15,8 +15,8 @@ struct row_kernels {
     float (*row_max)(const float* s, std::size_t n);
     // s[j] = 2^(s[j] - m) in place over [0, n); returns their sum, and in s_max the largest s[j]
     // as it was. m need not be the max: the fused softmax passes the max of earlier key blocks and
-    // checks s_max afterwards (2^x is clamped at 2^127, so a result is only to be trusted when
-    // s_max - m is well below that).
+    // checks s_max afterwards (2^x saturates at 2^127, clamped or as inf depending on the build,
+    // so a result is only to be trusted when s_max - m is well below that).
     float (*exp2_sum)(float* s, std::size_t n, float m, float& s_max);
 };
 
