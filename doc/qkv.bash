@@ -17,6 +17,7 @@ _qkv() {
     case $prev in
         --lang) COMPREPLY=($(compgen -W "zh en" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --kernels) COMPREPLY=($(compgen -W "avx512 avx2 plain" -- "$cur")); return ;;
         --format)
             local formats="text markdown json html"
             [[ ${words[1]} == grade ]] && formats="text json csv"

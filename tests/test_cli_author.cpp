@@ -298,6 +298,13 @@ BOOST_AUTO_TEST_CASE(bench_reports_both_peaks_and_which_kernels_ran) {
     }
     const auto text = run_qkv({"bench", "--n", "64", "--impl", "fused", "--repeats", "1"});
     BOOST_TEST(text.out.find(fmt::format("qkv's own {} tile kernels, not OpenBLAS", kernels)) != std::string::npos, text.out);
+    // --kernels pins a build: plain runs on any processor
+    const auto plain = run_qkv({"bench", "--n", "64", "--impl", "fused", "--format", "json", "--repeats", "1", "--kernels", "plain"});
+    BOOST_TEST_REQUIRE(plain.status == 0, plain.err);
+    BOOST_TEST(nlohmann::json::parse(plain.out).at("fused_kernels") == "plain");
+    const auto bad = run_qkv({"bench", "--kernels", "avx1024"});
+    BOOST_TEST(bad.status == 2);
+    BOOST_TEST(bad.err == "qkv bench: --kernels must be avx512, avx2 or plain, not 'avx1024'\n", bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(every_builtin_is_listed_by_the_program_and_in_the_lesson_guide) {

@@ -26,7 +26,7 @@ using attention::impl;
 using json = nlohmann::ordered_json;
 
 struct bench_args {
-    std::string mode, n_list, impl_list, format, lang_name, dump_dir;
+    std::string mode, n_list, impl_list, format, lang_name, dump_dir, kernels;
     std::size_t d_model = 512, heads = 8, tokens = 2048;
     int threads = 1, repeats = 0;
     bool causal = false, force = false;
@@ -101,6 +101,7 @@ bench_args parse_bench_args(const args& a, bool& help) {
         ("impl", po::value(&b.impl_list)->default_value("blas,fused"), "reference, blas, fused (comma-separated; reference is slow)")
         ("repeats", po::value(&b.repeats)->default_value(0), "timed runs per size (0: enough for a stable median)")
         ("tokens", po::value(&b.tokens)->default_value(2048), "bench kv: tokens to decode")
+        ("kernels", po::value(&b.kernels), "qkv's own kernels (fused products, softmax exps): avx512, avx2 or plain (default: the widest this CPU runs)")
         ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory")
         ("format", po::value(&b.format)->default_value("text"), "text or json")
         ("lang", po::value(&b.lang_name), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
@@ -121,6 +122,12 @@ bench_args parse_bench_args(const args& a, bool& help) {
     if (b.threads < 1 || b.threads > 256) throw usage_error("--threads must be 1 to 256");
     if (b.repeats < 0 || b.repeats > 1000) throw usage_error("--repeats must be 0 to 1000");
     if (b.tokens < 2 || b.tokens > (1u << 20)) throw usage_error("--tokens must be 2 to 1048576");
+    if (!b.kernels.empty() && !attention::use_kernels(b.kernels)) {
+        if (b.kernels != "avx512" && b.kernels != "avx2" && b.kernels != "plain")
+            throw usage_error(fmt::format("--kernels must be avx512, avx2 or plain, not '{}'", b.kernels));
+        throw usage_error(fmt::format("--kernels {}: this processor cannot run them (it runs {})", b.kernels,
+                                      attention::fused_kernels_in_use()));
+    }
     b.sizes = parse_sizes(b.n_list);
     b.impls = parse_impls(b.impl_list);
     return b;

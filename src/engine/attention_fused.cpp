@@ -226,6 +226,11 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
 
 std::string_view fused_kernels_in_use() { return detail::tile_kernels_in_use(); }
 
+bool use_kernels(std::string_view build) {
+    // both or neither: each refuses only a build this processor cannot run, and that is the same test
+    return detail::cpu_runs(build) && detail::use_tile_kernels(build) && detail::use_row_kernels(build);
+}
+
 std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {
     const fused_plan p = plan_fused(n, d, o);
     const std::size_t wg = p.g * p.d_k;

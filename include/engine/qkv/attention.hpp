@@ -47,6 +47,9 @@ std::string_view impl_name(impl which);
 // The build of the tile kernels forward_fused runs on: "avx512", "avx2" or "plain", the widest this
 // processor runs (tile_kernels.hpp); never OpenBLAS's.
 std::string_view fused_kernels_in_use();
+// Pins qkv's own kernels (the fused products and every softmax's exps) to the build `build`;
+// false, and nothing changed, when this processor cannot run it.
+bool use_kernels(std::string_view build);
 std::optional<impl> parse_impl(std::string_view name);
 
 // The softmax's row kernels, and how to pin one build of them for a test: row_kernels.hpp.
