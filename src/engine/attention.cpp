@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <memory>
 #include <numbers>
 #include <stdexcept>
 #include <vector>
@@ -22,14 +20,9 @@ namespace qkv::attention {
 namespace {
 
 using blas::trans;
-using detail::active_row_kernels;
 using detail::exp2_row;
-using detail::row_kernels;
+using detail::scale_row;
 constexpr float log2e = std::numbers::log2e_v<float>;
-
-void scale_row(float* z, std::size_t n, float c) {
-    for (std::size_t j = 0; j < n; ++j) z[j] *= c;
-}
 
 // Keys row i may see: all of them, or with the causal mask those up to and including i.
 std::size_t visible(std::size_t i, std::size_t n, bool causal) { return causal ? std::min(i + 1, n) : n; }

@@ -13,6 +13,7 @@
 #include "qkv/parallel_for.hpp"
 #include "qkv/row_kernels.hpp"
 #include "qkv/tile_kernels.hpp"
+#include "build_choice.hpp"
 
 namespace qkv::attention {
 
@@ -22,12 +23,9 @@ using detail::active_row_kernels;
 using detail::causal_band;
 using detail::operand_b;
 using detail::row_kernels;
+using detail::scale_row;
 using detail::tile_gemm;
 constexpr float log2e = std::numbers::log2e_v<float>;
-
-void scale_row(float* z, std::size_t n, float c) {
-    for (std::size_t j = 0; j < n; ++j) z[j] *= c;
-}
 
 // A row-major operand as the tile kernels read it.
 operand_b rows_of(const float* B, std::size_t ld) { return {B, ld, detail::panel_cols}; }

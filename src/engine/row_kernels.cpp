@@ -8,13 +8,8 @@
 #include <cstring>
 #include <limits>
 
-// GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() as the unused source of their masked
-// builtins and then warn that it is uninitialised (GCC bug 105593); not ours to fix.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "build_choice.hpp"
+#include "x86_intrinsics.hpp"
 
 namespace qkv::attention::detail {
 
@@ -155,28 +150,18 @@ constexpr row_kernels builds[] = {{"avx512", row_max_avx512, exp2_sum_avx512},
                                   {"avx2", row_max_avx2, exp2_sum_avx2},
                                   {"plain", row_max_plain, exp2_sum_plain}};
 
-// The build in use, as a pointer a test may re-point.
-const row_kernels*& active_build() {
-    static const row_kernels* k = [] {
-        for (const row_kernels& b : builds)
-            if (cpu_runs(b.name)) return &b;
-        return &builds[2];
-    }();
-    return k;
+build_choice<row_kernels, 3>& choice() {
+    static build_choice<row_kernels, 3> c(builds);
+    return c;
 }
 
 }  // namespace
 
-bool cpu_runs(std::string_view build) {
-    __builtin_cpu_init();
-    if (build == "avx512")
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-    if (build == "avx2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return build == "plain";
-}
+const row_kernels& active_row_kernels() { return choice().active(); }
 
-const row_kernels& active_row_kernels() { return *active_build(); }
+void scale_row(float* z, std::size_t n, float c) {
+    for (std::size_t j = 0; j < n; ++j) z[j] *= c;
+}
 
 float exp2_row(float* s, std::size_t n) {
     const row_kernels& k = active_row_kernels();
@@ -184,15 +169,8 @@ float exp2_row(float* s, std::size_t n) {
     return k.exp2_sum(s, n, k.row_max(s, n), s_max);
 }
 
-bool use_row_kernels(std::string_view build) {
-    for (const row_kernels& b : builds)
-        if (b.name == build && cpu_runs(build)) {
-            active_build() = &b;
-            return true;
-        }
-    return false;
-}
+bool use_row_kernels(std::string_view build) { return choice().use(build); }
 
-std::string_view row_kernels_in_use() { return active_build()->name; }
+std::string_view row_kernels_in_use() { return choice().active().name; }
 
 }  // namespace qkv::attention::detail

@@ -5,16 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
-#include "qkv/row_kernels.hpp"
-
-// GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() as the unused source of their masked
-// builtins and then warn that it is uninitialised (GCC bug 105593); not ours to fix.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "build_choice.hpp"
+#include "x86_intrinsics.hpp"
 
 namespace qkv::attention::detail {
 
@@ -29,6 +23,21 @@ constexpr std::size_t tile_rows = 6;
 // column of tiles down one panel, 6 rows at a time.
 using tile_fn = void (*)(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                          std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate);
+
+// f(std::integral_constant<int, R>{}) for R = rows, 1 … 6: a tile of that many rows, its size a
+// constant in each build's code. (The lambdas passed in are compiled for their build's target.)
+template <class F>
+[[gnu::always_inline]] inline void by_rows(std::size_t rows, F&& f) {
+    switch (rows) {
+        case 6: return f(std::integral_constant<int, 6>{});
+        case 5: return f(std::integral_constant<int, 5>{});
+        case 4: return f(std::integral_constant<int, 4>{});
+        case 3: return f(std::integral_constant<int, 3>{});
+        case 2: return f(std::integral_constant<int, 2>{});
+        case 1: return f(std::integral_constant<int, 1>{});
+        default: return;
+    }
+}
 
 // --- AVX-512: 16 lanes; the last vector of a row is masked, so any cols ≤ 64 takes one path ---
 
@@ -93,15 +102,7 @@ void tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
             tile_avx512_t<6, 4>(k, A, lda, B, ldb, C, ldc, __mmask16(0xffff), alpha, accumulate);
     for (; rows > 6; rows -= 6, A += 6 * lda, C += 6 * ldc)
         tile_avx512_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-    switch (rows) {
-        case 0: return;
-        case 6: return tile_avx512_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        case 5: return tile_avx512_rows<5>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        case 4: return tile_avx512_rows<4>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        case 3: return tile_avx512_rows<3>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        case 2: return tile_avx512_rows<2>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        default: return tile_avx512_rows<1>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-    }
+    by_rows(rows, [&](auto R) { tile_avx512_rows<R.value>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate); });
 }
 
 #pragma GCC pop_options
@@ -170,15 +171,7 @@ void tile_avx2(std::size_t k, const float* A, std::size_t lda, const float* B, s
                std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
     for (; rows > 6; rows -= 6, A += 6 * lda, C += 6 * ldc)
         tile_avx2_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-    switch (rows) {
-        case 0: return;
-        case 6: return tile_avx2_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        case 5: return tile_avx2_rows<5>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        case 4: return tile_avx2_rows<4>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        case 3: return tile_avx2_rows<3>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        case 2: return tile_avx2_rows<2>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-        default: return tile_avx2_rows<1>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-    }
+    by_rows(rows, [&](auto R) { tile_avx2_rows<R.value>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate); });
 }
 
 #pragma GCC pop_options
@@ -206,13 +199,9 @@ struct tile_build {
 
 constexpr tile_build builds[] = {{"avx512", tile_avx512}, {"avx2", tile_avx2}, {"plain", tile_plain}};
 
-const tile_build*& active_build() {
-    static const tile_build* b = [] {
-        for (const tile_build& t : builds)
-            if (cpu_runs(t.name)) return &t;
-        return &builds[2];
-    }();
-    return b;
+build_choice<tile_build, 3>& choice() {
+    static build_choice<tile_build, 3> c(builds);
+    return c;
 }
 
 // Terms of k per sweep of the tiles: 128 rows of a 64-column panel of B are 32 KiB, which stay
@@ -243,7 +232,7 @@ operand_b pack_panels(std::size_t k, std::size_t n, const float* B, std::size_t 
 
 void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                const operand_b& B, bool accumulate, float* C, std::size_t ldc, causal_band band) {
-    const tile_fn tile = active_build()->tile;
+    const tile_fn tile = choice().active().tile;
     // a band that leaves even row 0 everything (a key block wholly before the queries) is no band
     if (band.kind != causal_band::none && band.shift + 1 >= std::ptrdiff_t(band.kind == causal_band::columns ? n : k))
         band.kind = causal_band::none;
@@ -283,15 +272,8 @@ void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const f
     }
 }
 
-bool use_tile_kernels(std::string_view build) {
-    for (const tile_build& b : builds)
-        if (b.name == build && cpu_runs(build)) {
-            active_build() = &b;
-            return true;
-        }
-    return false;
-}
+bool use_tile_kernels(std::string_view build) { return choice().use(build); }
 
-std::string_view tile_kernels_in_use() { return active_build()->name; }
+std::string_view tile_kernels_in_use() { return choice().active().name; }
 
 }  // namespace qkv::attention::detail

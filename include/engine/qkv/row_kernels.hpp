@@ -23,16 +23,15 @@ struct row_kernels {
 // The build in use: the best this processor runs, unless a test pinned another.
 const row_kernels& active_row_kernels();
 
+// z[0, n) *= c: a row of weights or of outputs brought to another scale.
+void scale_row(float* z, std::size_t n, float c);
+
 // A row's softmax numerators in place, 2^(s[j] - max): returns their sum.
 float exp2_row(float* s, std::size_t n);
 
 // 2^x to about 2e-7 relative, in plain arithmetic GCC vectorises; exposed for its test. (The
 // softmax computes exp(s) as 2^(s · log2 e), the factor folded into the product that makes s.)
 float exp2_approx(float x);
-
-// Whether this processor runs the build `build` ("avx512", "avx2", "plain"); the tile kernels
-// (tile_kernels.hpp) come in the same three.
-bool cpu_runs(std::string_view build);
 
 // Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
 bool use_row_kernels(std::string_view build);
