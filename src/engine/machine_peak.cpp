@@ -11,7 +11,7 @@
 #include <vector>
 
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "x86_intrinsics.hpp"
 #endif
 
 namespace qkv::bench {
