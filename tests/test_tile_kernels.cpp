@@ -29,7 +29,8 @@ std::vector<std::string> runnable_builds() {
 }
 
 // alpha · A[i, 0 … terms) · B[0 … terms, j] + c, summed in double.
-double product(const matrix& A, const matrix& B, std::size_t i, std::size_t j, std::size_t terms, float alpha, double c) {
+double product(const matrix& A, const matrix& B, std::size_t i, std::size_t j, std::size_t terms, float alpha,
+               double c) {
     double s = 0;
     for (std::size_t t = 0; t < terms; ++t) s += double(A(i, t)) * double(B(t, j));
     return alpha * s + c;
@@ -63,7 +64,8 @@ BOOST_AUTO_TEST_CASE(products_of_every_shape_match_the_double_sums) {
                             for (std::size_t i = 0; i < m; ++i)
                                 for (std::size_t j = 0; j < n; ++j) {
                                     const double want = product(A, B, i, j, k, alpha, accumulate ? C0(i, j) : 0.0);
-                                    worst = std::max(worst, std::fabs(C(i, j) - want) - tolerance(k, 1.0 + std::fabs(want)));
+                                    worst = std::max(worst,
+                                                     std::fabs(C(i, j) - want) - tolerance(k, 1.0 + std::fabs(want)));
                                 }
                             BOOST_TEST(worst <= 0.0, build << " m = " << m << ", n = " << n << ", k = " << k
                                                            << (use_packed ? ", packed" : ", row-major")
@@ -90,22 +92,25 @@ BOOST_AUTO_TEST_CASE(causal_bands_compute_what_the_mask_keeps) {
         const detail::operand_b rows{B.data.data(), n, detail::panel_cols};
         matrix S(m, n);
         std::fill(S.data.begin(), S.data.end(), sentinel);
-        detail::tile_gemm(m, n, k, 1.0f, A.data.data(), k, rows, false, S.data.data(), n, {detail::causal_band::columns, 5});
+        detail::tile_gemm(m, n, k, 1.0f, A.data.data(), k, rows, false, S.data.data(), n,
+                          {detail::causal_band::columns, 5});
         bool seen_ok = true;
         for (std::size_t i = 0; i < m; ++i)
             for (std::size_t j = 0; j < std::min(n, i + 6); ++j)
-                seen_ok &= std::fabs(S(i, j) - product(A, B, i, j, k, 1.0f, 0.0)) <= tolerance(k, 1.0 + std::fabs(S(i, j)));
+                seen_ok &=
+                    std::fabs(S(i, j) - product(A, B, i, j, k, 1.0f, 0.0)) <= tolerance(k, 1.0 + std::fabs(S(i, j)));
         BOOST_TEST(seen_ok, build << ": scores inside the band");
         BOOST_TEST(std::isnan(S(0, 99)), build << ": a panel wholly outside the band is not touched");
 
         for (std::ptrdiff_t shift : {-3, 0, 40, 69}) {  // 69: every row sees all 70 terms, no band at all
-            matrix P = A;  // as the softmax leaves it: 0 where row i may not look
+            matrix P = A;                               // as the softmax leaves it: 0 where row i may not look
             for (std::size_t i = 0; i < m; ++i)
                 for (std::size_t t = 0; t < k; ++t)
                     if (std::ptrdiff_t(t) >= std::ptrdiff_t(i) + 1 + shift) P(i, t) = 0.0f;
             matrix Z(m, n);
             std::fill(Z.data.begin(), Z.data.end(), sentinel);
-            detail::tile_gemm(m, n, k, 1.0f, P.data.data(), k, rows, false, Z.data.data(), n, {detail::causal_band::depth, shift});
+            detail::tile_gemm(m, n, k, 1.0f, P.data.data(), k, rows, false, Z.data.data(), n,
+                              {detail::causal_band::depth, shift});
             bool ok = true;
             for (std::size_t i = 0; i < m; ++i) {
                 const std::ptrdiff_t end = std::ptrdiff_t(i) + 1 + shift;

@@ -77,7 +77,7 @@ struct scratch {
 };
 
 scratch scratch_at(const fused_plan& p, float* base) {
-    const std::size_t wg = p.g * p.d_k;
+    const std::size_t wg = p.wg();
     float* S = base + 2 * p.bq * wg;
     return {base, base + p.bq * wg, S, S + p.bq * p.bk, S + p.bq * p.bk + p.bq};
 }
@@ -120,8 +120,8 @@ void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z,
 // Q and Z have row stride ld; Kt is this head's K^T, key block by key block (fused_plan); V is
 // this head's values, [n, d_k]. With the mask, key blocks after the last query are never touched
 // and the tiles of a diagonal block above the diagonal are skipped.
-void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows, const float* Q,
-                  const float* Kt, const float* V, std::size_t ld, float* Z, const scratch& w) {
+void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows, const float* Q, const float* Kt,
+                  const float* V, std::size_t ld, float* Z, const scratch& w) {
     const std::size_t key_end = causal ? q0 + rows : p.n;
     for (std::size_t k0 = 0; k0 < key_end; k0 += p.bk) {
         const std::size_t cols = std::min(p.bk, key_end - k0);
@@ -153,7 +153,7 @@ struct packed_weights {
 };
 
 packed_weights pack_pass(const fused_plan& p, const weights& W, std::size_t c0) {
-    const std::size_t wg = p.g * p.d_k, in = detail::packed_floats(p.d, wg), out = detail::packed_floats(wg, p.d);
+    const std::size_t wg = p.wg(), in = detail::packed_floats(p.d, wg), out = detail::packed_floats(wg, p.d);
     packed_weights P{std::unique_ptr<float[]>(new float[3 * in + out]), {}, {}, {}, {}};
     float* b = P.buffer.get();
     P.W_Q = detail::pack_panels(p.d, wg, W.W_Q.data.data() + c0, p.d, b);
@@ -174,7 +174,8 @@ void project_key_block(const fused_plan& p, const matrix& X, const packed_weight
         float* Kt = Kt_g + (j * p.key_blocks() + b) * p.d_k * kb_ld;  // head j's block b: [d_k, kb_ld]
         for (std::size_t c0 = 0; c0 < p.d_k; c0 += 16)
             for (std::size_t i = 0; i < rows; ++i)
-                for (std::size_t c = c0; c < std::min(p.d_k, c0 + 16); ++c) Kt[c * kb_ld + i] = tmp[i * wg + j * p.d_k + c];
+                for (std::size_t c = c0; c < std::min(p.d_k, c0 + 16); ++c)
+                    Kt[c * kb_ld + i] = tmp[i * wg + j * p.d_k + c];
     }
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_V, false, tmp, wg);  // V rows [rows, wg]
     for (std::size_t j = 0; j < p.g; ++j)
@@ -185,12 +186,13 @@ void project_key_block(const fused_plan& p, const matrix& X, const packed_weight
 // Output rows q0 … of one query block, for the heads of pass `pass` (added to earlier passes).
 void query_block(const fused_plan& p, bool causal, const matrix& X, const packed_weights& P, std::size_t pass,
                  const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
-    const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.g * p.d_k;
+    const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.wg();
     // Q [rows, wg] = X[q0 …] @ W_Q[:, pass …] · log2(e) / sqrt(d_k): scores come out ready for 2^x
     tile_gemm(rows, wg, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q, false, w.Q, wg);
-    for (std::size_t j = 0; j < p.g; ++j)
-        attend_block(p, causal, q0, rows, w.Q + j * p.d_k, Kt_g + j * p.key_blocks() * p.d_k * p.kb_ld(), V_g + j * p.n * p.d_k, wg,
-                     w.Z + j * p.d_k, w);
+    for (std::size_t j = 0; j < p.g; ++j) {
+        const float* Kt = Kt_g + j * p.key_blocks() * p.d_k * p.kb_ld();  // head j's K^T, block by block
+        attend_block(p, causal, q0, rows, w.Q + j * p.d_k, Kt, V_g + j * p.n * p.d_k, wg, w.Z + j * p.d_k, w);
+    }
     // out[q0 …] (+)= Z [rows, wg] @ W_O[pass rows …, :]: the sum over heads of head_i · W_O,i
     tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, pass > 0, out.row(q0), p.d);
 }
@@ -201,7 +203,7 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     check_shapes(X, W, o);
     const fused_plan p = plan_fused(X.rows, X.cols, o);
     const int threads = std::max(1, o.threads);
-    const std::size_t wg = p.g * p.d_k, n_qb = (p.n + p.bq - 1) / p.bq;
+    const std::size_t wg = p.wg(), n_qb = (p.n + p.bq - 1) / p.bq;
     // not zeroed: every float is read only after it is written
     const std::unique_ptr<float[]> KV(new float[p.kv_floats()]);  // K_g^T: g × blocks × [d_k, kb_ld], V_g: g × [n, d_k]
     const std::unique_ptr<float[]> work(new float[threads * p.scratch_floats()]);
@@ -231,7 +233,7 @@ bool use_kernels(std::string_view build) {
 
 std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {
     const fused_plan p = plan_fused(n, d, o);
-    const std::size_t wg = p.g * p.d_k;
+    const std::size_t wg = p.wg();
     const std::size_t packed = 3 * detail::packed_floats(d, wg) + detail::packed_floats(wg, d);
     return p.kv_floats() + std::size_t(std::max(1, o.threads)) * p.scratch_floats() + packed;
 }

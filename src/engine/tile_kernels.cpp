@@ -139,12 +139,17 @@ template <int R, bool Full>
         float* out = C + r * ldc;
         __m256 x0 = _mm256_mul_ps(c[r][0], alpha_v), x1 = _mm256_mul_ps(c[r][1], alpha_v);
         if (Full) {
-            if (accumulate) x0 = _mm256_add_ps(x0, _mm256_loadu_ps(out)), x1 = _mm256_add_ps(x1, _mm256_loadu_ps(out + 8));
+            if (accumulate) {
+                x0 = _mm256_add_ps(x0, _mm256_loadu_ps(out));
+                x1 = _mm256_add_ps(x1, _mm256_loadu_ps(out + 8));
+            }
             _mm256_storeu_ps(out, x0);
             _mm256_storeu_ps(out + 8, x1);
         } else {
-            if (accumulate)
-                x0 = _mm256_add_ps(x0, _mm256_maskload_ps(out, in0)), x1 = _mm256_add_ps(x1, _mm256_maskload_ps(out + 8, in1));
+            if (accumulate) {
+                x0 = _mm256_add_ps(x0, _mm256_maskload_ps(out, in0));
+                x1 = _mm256_add_ps(x1, _mm256_maskload_ps(out + 8, in1));
+            }
             _mm256_maskstore_ps(out, in0, x0);
             _mm256_maskstore_ps(out + 8, in1, x1);
         }
