@@ -9,6 +9,7 @@
 #include <memory>
 #include <numbers>
 #include <stdexcept>
+#include <vector>
 
 #include "qkv/parallel_for.hpp"
 #include "qkv/row_kernels.hpp"
@@ -69,7 +70,7 @@ namespace {
 constexpr float lazy_headroom = 16.0f;
 
 struct scratch {
-    float* Q;  // [bq, wg]: this block's queries, already times log2(e) / sqrt(d_k)
+    float* Q;  // [bq, d_k]: one head's queries for this block, already times log2(e) / sqrt(d_k)
     float* Z;  // [bq, wg]: this block's head outputs side by side
     float* S;  // [bq, bk]: scores of one key block, then their exp in place
     float* m;  // [bq]: running max of each row (up to lazy_headroom below the true one)
@@ -77,9 +78,9 @@ struct scratch {
 };
 
 scratch scratch_at(const fused_plan& p, float* base) {
-    const std::size_t wg = p.wg();
-    float* S = base + 2 * p.bq * wg;
-    return {base, base + p.bq * wg, S, S + p.bq * p.bk, S + p.bq * p.bk + p.bq};
+    float* Z = base + p.bq * p.d_k;
+    float* S = Z + p.bq * p.wg();
+    return {base, Z, S, S + p.bq * p.bk, S + p.bq * p.bk + p.bq};
 }
 
 // Row i of a key block's scores s [v visible of cols] becomes P = 2^(s − m) in place and joins
@@ -117,7 +118,7 @@ void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z,
 
 // Z (rows, d_k; stride ld) = softmax(Q K^T) V for queries q0 … q0+rows−1 against every key,
 // one key block at a time: the running max m and sum l let each block be folded in as it comes.
-// Q and Z have row stride ld; Kt is this head's K^T, key block by key block (fused_plan); V is
+// Q has row stride d_k and Z row stride ld; Kt is this head's K^T, key block by key block (fused_plan); V is
 // this head's values, [n, d_k]. With the mask, key blocks after the last query are never touched
 // and the tiles of a diagonal block above the diagonal are skipped.
 void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows, const float* Q, const float* Kt,
@@ -129,14 +130,14 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         const std::ptrdiff_t shift = std::ptrdiff_t(q0) - std::ptrdiff_t(k0);
         const operand_b Kt_block = rows_of(Kt + (k0 / p.bk) * p.d_k * p.kb_ld(), p.kb_ld());  // [d_k, cols]
         // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K^T[:, k0 …] [d_k, cols]
-        tile_gemm(rows, cols, p.d_k, 1.0f, Q, ld, Kt_block, false, w.S, p.bk,
+        tile_gemm(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, false, w.S, p.bk,
                   causal ? causal_band{causal_band::columns, shift} : causal_band{});
         // pass 2: per row, P = 2^(s − m) in place, the masked part 0
         for (std::size_t i = 0; i < rows; ++i) {
             float* s = w.S + i * p.bk;
             const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
             std::fill(s + v, s + cols, 0.0f);
-            if (v > 0) fold_row(s, v, first, w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * ld, Kt_block);
+            if (v > 0) fold_row(s, v, first, w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * p.d_k, Kt_block);
         }
         // pass 3: Z (+)= P [rows, cols] @ V[k0 …] [cols, d_k]
         tile_gemm(rows, p.d_k, cols, 1.0f, w.S, p.bk, rows_of(V + k0 * p.d_k, p.d_k), !first, Z, ld,
@@ -146,20 +147,32 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
     for (std::size_t i = 0; i < rows; ++i) scale_row(Z + i * ld, p.d_k, 1.0f / w.l[i]);
 }
 
-// One pass's weights packed into panels of 64 columns: W_Q, W_K, W_V [d, wg] and W_O [wg, d].
+// One pass's weights packed into panels of 64 columns: W_K, W_V [d, wg], W_O [wg, d], and W_Q
+// head by head ([d, d_k] each), so that each head's queries come out as their own block.
 struct packed_weights {
     std::unique_ptr<float[]> buffer;
-    operand_b W_Q, W_K, W_V, W_O;
+    operand_b W_K, W_V, W_O;
+    std::vector<operand_b> W_Q;  // one per head of the pass
 };
+
+// Floats of one pass's packed weights: W_K and W_V, W_O, and W_Q head by head.
+std::size_t packed_pass_floats(const fused_plan& p) {
+    return 2 * detail::packed_floats(p.d, p.wg()) + detail::packed_floats(p.wg(), p.d) +
+           p.g * detail::packed_floats(p.d, p.d_k);
+}
 
 packed_weights pack_pass(const fused_plan& p, const weights& W, std::size_t c0) {
     const std::size_t wg = p.wg(), in = detail::packed_floats(p.d, wg), out = detail::packed_floats(wg, p.d);
-    packed_weights P{std::unique_ptr<float[]>(new float[3 * in + out]), {}, {}, {}, {}};
+    const std::size_t head = detail::packed_floats(p.d, p.d_k);
+    packed_weights P{std::unique_ptr<float[]>(new float[packed_pass_floats(p)]), {}, {}, {}, {}};
     float* b = P.buffer.get();
-    P.W_Q = detail::pack_panels(p.d, wg, W.W_Q.data.data() + c0, p.d, b);
-    P.W_K = detail::pack_panels(p.d, wg, W.W_K.data.data() + c0, p.d, b + in);
-    P.W_V = detail::pack_panels(p.d, wg, W.W_V.data.data() + c0, p.d, b + 2 * in);
-    P.W_O = detail::pack_panels(wg, p.d, W.W_O.row(c0), p.d, b + 3 * in);
+    P.W_K = detail::pack_panels(p.d, wg, W.W_K.data.data() + c0, p.d, b);
+    P.W_V = detail::pack_panels(p.d, wg, W.W_V.data.data() + c0, p.d, b + in);
+    P.W_O = detail::pack_panels(wg, p.d, W.W_O.row(c0), p.d, b + 2 * in);
+    for (std::size_t j = 0; j < p.g; ++j) {
+        float* to = b + 2 * in + out + j * head;
+        P.W_Q.push_back(detail::pack_panels(p.d, p.d_k, W.W_Q.data.data() + c0 + j * p.d_k, p.d, to));
+    }
     return P;
 }
 
@@ -187,11 +200,11 @@ void project_key_block(const fused_plan& p, const matrix& X, const packed_weight
 void query_block(const fused_plan& p, bool causal, const matrix& X, const packed_weights& P, std::size_t pass,
                  const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
     const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.wg();
-    // Q [rows, wg] = X[q0 …] @ W_Q[:, pass …] · log2(e) / sqrt(d_k): scores come out ready for 2^x
-    tile_gemm(rows, wg, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q, false, w.Q, wg);
     for (std::size_t j = 0; j < p.g; ++j) {
+        // Q_j [rows, d_k] = X[q0 …] @ W_Q[:, head j] · log2(e) / sqrt(d_k): scores come out ready for 2^x
+        tile_gemm(rows, p.d_k, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q[j], false, w.Q, p.d_k);
         const float* Kt = Kt_g + j * p.key_blocks() * p.d_k * p.kb_ld();  // head j's K^T, block by block
-        attend_block(p, causal, q0, rows, w.Q + j * p.d_k, Kt, V_g + j * p.n * p.d_k, wg, w.Z + j * p.d_k, w);
+        attend_block(p, causal, q0, rows, w.Q, Kt, V_g + j * p.n * p.d_k, wg, w.Z + j * p.d_k, w);
     }
     // out[q0 …] (+)= Z [rows, wg] @ W_O[pass rows …, :]: the sum over heads of head_i · W_O,i
     tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, pass > 0, out.row(q0), p.d);
@@ -233,9 +246,7 @@ bool use_kernels(std::string_view build) {
 
 std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {
     const fused_plan p = plan_fused(n, d, o);
-    const std::size_t wg = p.wg();
-    const std::size_t packed = 3 * detail::packed_floats(d, wg) + detail::packed_floats(wg, d);
-    return p.kv_floats() + std::size_t(std::max(1, o.threads)) * p.scratch_floats() + packed;
+    return p.kv_floats() + std::size_t(std::max(1, o.threads)) * p.scratch_floats() + packed_pass_floats(p);
 }
 
 }  // namespace qkv::attention

@@ -20,7 +20,9 @@ struct fused_plan {
     std::size_t kb_ld() const { return bk + 16; }
     std::size_t kv_floats() const { return g * key_blocks() * d_k * kb_ld() + n * wg(); }  // K_g^T, V_g
     // per thread: Q, Z, S, m, l while attending; the same floats hold a key block's projections before
-    std::size_t scratch_floats() const { return std::max(2 * bq * wg() + bq * bk + 2 * bq, std::min(bk, n) * wg()); }
+    std::size_t scratch_floats() const {
+        return std::max(bq * d_k + bq * wg() + bq * bk + 2 * bq, std::min(bk, n) * wg());
+    }
 };
 
 fused_plan plan_fused(std::size_t n, std::size_t d, const options& o);
