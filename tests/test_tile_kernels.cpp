@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qkv/kernels.hpp"
@@ -48,7 +49,7 @@ BOOST_AUTO_TEST_CASE(products_of_every_shape_match_the_double_sums) {
         BOOST_TEST_REQUIRE(detail::use_tile_kernels(build));
         for (std::size_t m : {1, 5, 6, 7, 13})
             for (std::size_t n : {1, 15, 16, 17, 63, 64, 65, 130})
-                for (std::size_t k : {1, 3, 64, 129, 300}) {
+                for (std::size_t k : {1, 3, 64, 129, 300, 600}) {  // 600: more than one slice of k
                     const matrix A = qkv::kernels::randn(m, k, 11 + m), B = qkv::kernels::randn(k, n, 12 + n);
                     const matrix C0 = qkv::kernels::randn(m, n, 13);
                     std::vector<float> packed(detail::packed_floats(k, n));
@@ -102,25 +103,30 @@ BOOST_AUTO_TEST_CASE(causal_bands_compute_what_the_mask_keeps) {
         BOOST_TEST(seen_ok, build << ": scores inside the band");
         BOOST_TEST(std::isnan(S(0, 99)), build << ": a panel wholly outside the band is not touched");
 
-        for (std::ptrdiff_t shift : {-3, 0, 40, 69}) {  // 69: every row sees all 70 terms, no band at all
-            matrix P = A;                               // as the softmax leaves it: 0 where row i may not look
+        // 69: every row sees all 70 terms, no band at all. With 600 terms, more than one slice of
+        // k: shift 100 ends every row's terms in the first slice, 500 and 520 in the second.
+        const matrix A600 = qkv::kernels::randn(m, 600, 3), B600 = qkv::kernels::randn(600, n, 4);
+        for (auto [kk, shift] : {std::pair<std::size_t, std::ptrdiff_t>{k, -3}, {k, 0}, {k, 40}, {k, 69}, {600, 100},
+                                 {600, 500}, {600, 520}}) {
+            matrix P = kk == k ? A : A600;  // as the softmax leaves it: 0 where row i may not look
+            const matrix& V = kk == k ? B : B600;
             for (std::size_t i = 0; i < m; ++i)
-                for (std::size_t t = 0; t < k; ++t)
+                for (std::size_t t = 0; t < kk; ++t)
                     if (std::ptrdiff_t(t) >= std::ptrdiff_t(i) + 1 + shift) P(i, t) = 0.0f;
             matrix Z(m, n);
             std::fill(Z.data.begin(), Z.data.end(), sentinel);
-            detail::tile_gemm(m, n, k, 1.0f, P.data.data(), k, rows, false, Z.data.data(), n,
-                              {detail::causal_band::depth, shift});
+            detail::tile_gemm(m, n, kk, 1.0f, P.data.data(), kk, {V.data.data(), n, detail::panel_cols}, false,
+                              Z.data.data(), n, {detail::causal_band::depth, shift});
             bool ok = true;
             for (std::size_t i = 0; i < m; ++i) {
                 const std::ptrdiff_t end = std::ptrdiff_t(i) + 1 + shift;
-                const std::size_t terms = end <= 0 ? 0 : std::min<std::size_t>(k, std::size_t(end));
+                const std::size_t terms = end <= 0 ? 0 : std::min<std::size_t>(kk, std::size_t(end));
                 for (std::size_t j = 0; j < n; ++j) {
-                    const double want = product(P, B, i, j, terms, 1.0f, 0.0);
-                    ok &= std::fabs(Z(i, j) - want) <= tolerance(k, 1.0 + std::fabs(want));
+                    const double want = product(P, V, i, j, terms, 1.0f, 0.0);
+                    ok &= std::fabs(Z(i, j) - want) <= tolerance(kk, 1.0 + std::fabs(want));
                 }
             }
-            BOOST_TEST(ok, build << ": values with depth band shift " << shift);
+            BOOST_TEST(ok, build << ": values with depth band shift " << shift << " over " << kk << " terms");
         }
     }
     BOOST_TEST(detail::use_tile_kernels(was));
