@@ -56,6 +56,10 @@ def parse_args():
     ap.add_argument("--attention", default="full,causal", help="full, causal or both, comma-separated (default both)")
     ap.add_argument("--impl", default="fused", help="the qkv implementation to compare (default fused)")
     ap.add_argument("--repeats", type=int, default=5, help="timed runs on each side, after one warm-up (default 5)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="times each case is run, qkv and ORT in turn; the table then gives the median of "
+                         "the rounds' ratios and their lowest and highest, since a shared machine's speed "
+                         "drifts by several percent from minute to minute (default 1)")
     ap.add_argument("--openblas-free", action="store_true",
                     help="also time qkv with OPENBLAS_CORETYPE unset (only in the qkv command), so the "
                          "table has a column for the environment as it is and one with OpenBLAS free")
@@ -124,24 +128,47 @@ def same_inputs(x, y):
     return all(np.array_equal(x[k], y[k]) for k in x)
 
 
+def median(xs):
+    xs = sorted(xs)
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
 def run_case(a, n, causal, threads, scratch):
-    """One row of the table: ORT against qkv as is (and with OpenBLAS free when asked)."""
+    """One row of the table: ORT against qkv as is (and with OpenBLAS free when asked), a.rounds
+    times in turn, so both sides meet the machine's drift alike."""
     label = f"n = {n}, {'causal' if causal else 'full'}, {threads} thread(s)"
-    print(f"  qkv {label} …", file=sys.stderr, flush=True)
-    as_is = run_qkv(a, n, threads, causal, os.path.join(scratch, "as_is"), QKV_ENV)
-    print(f"  ORT {label} …", file=sys.stderr, flush=True)
-    ort = run_ort(a, as_is["arrays"], n, threads, causal, scratch)
-    row = {"n": n, "attention": "causal" if causal else "full", "threads": threads, "ort_ms": ort["ms"],
-           "qkv_ms": as_is["ms"], "ratio": ort["ms"] / as_is["ms"], "max_rel_diff": rel_diff(as_is["Z"], ort["Z"]),
-           "openblas_corename": as_is["corename"], "ort_version": ort["version"]}
+    ort_ms, qkv_ms, free_ms, diff, first = [], [], [], 0.0, None
+    for r in range(a.rounds):
+        round_text = f", round {r + 1} of {a.rounds}" if a.rounds > 1 else ""
+        print(f"  qkv {label}{round_text} …", file=sys.stderr, flush=True)
+        as_is = run_qkv(a, n, threads, causal, os.path.join(scratch, "as_is"), QKV_ENV)
+        if first is None:
+            first = as_is
+        elif not same_inputs(first["arrays"], as_is["arrays"]):
+            raise SystemExit("qkv wrote different inputs on two rounds; cannot compare them to one another")
+        print(f"  ORT {label}{round_text} …", file=sys.stderr, flush=True)
+        ort = run_ort(a, as_is["arrays"], n, threads, causal, scratch)
+        qkv_ms.append(as_is["ms"])
+        ort_ms.append(ort["ms"])
+        diff = max(diff, rel_diff(as_is["Z"], ort["Z"]))
+        if a.openblas_free:
+            print(f"  qkv {label}{round_text}, OpenBLAS free …", file=sys.stderr, flush=True)
+            free = run_qkv(a, n, threads, causal, os.path.join(scratch, "free"), QKV_ENV_FREE)
+            if not same_inputs(as_is["arrays"], free["arrays"]):
+                raise SystemExit("qkv wrote different inputs on its two runs; cannot compare them to one ORT run")
+            free_ms.append(free["ms"])
+            diff = max(diff, rel_diff(free["Z"], ort["Z"]))
+    ratios = [o / q for o, q in zip(ort_ms, qkv_ms)]
+    row = {"n": n, "attention": "causal" if causal else "full", "threads": threads, "rounds": a.rounds,
+           "ort_ms": median(ort_ms), "qkv_ms": median(qkv_ms), "ratio": median(ratios),
+           "ratio_low": min(ratios), "ratio_high": max(ratios), "max_rel_diff": diff,
+           "openblas_corename": first["corename"], "ort_version": ort["version"]}
     if a.openblas_free:
-        print(f"  qkv {label}, OpenBLAS free …", file=sys.stderr, flush=True)
-        free = run_qkv(a, n, threads, causal, os.path.join(scratch, "free"), QKV_ENV_FREE)
-        if not same_inputs(as_is["arrays"], free["arrays"]):
-            raise SystemExit("qkv wrote different inputs on its two runs; cannot compare them to one ORT run")
-        row.update({"qkv_ms_openblas_free": free["ms"], "ratio_openblas_free": ort["ms"] / free["ms"],
+        free_ratios = [o / q for o, q in zip(ort_ms, free_ms)]
+        row.update({"qkv_ms_openblas_free": median(free_ms), "ratio_openblas_free": median(free_ratios),
+                    "ratio_openblas_free_low": min(free_ratios), "ratio_openblas_free_high": max(free_ratios),
                     "openblas_free_corename": free["corename"]})
-        row["max_rel_diff"] = max(row["max_rel_diff"], rel_diff(free["Z"], ort["Z"]))
     return row
 
 
@@ -153,18 +180,24 @@ def render_text(a, rows):
              f"com.microsoft.MultiHeadAttention: d_model = {a.d_model}, h = {a.heads}",
              f"OpenBLAS kernel qkv loaded: {first['openblas_corename']} (environment as is: {env_text})"
              + (f"; {first['openblas_free_corename']} (OpenBLAS free)" if a.openblas_free else "")]
+    spread = a.rounds > 1  # then each ratio has its rounds' lowest and highest beside it
     head = f"{'n':>6} {'attention':>9} {'threads':>7} {'ORT ms':>10} {'qkv ms':>10} {'ORT/qkv':>8}"
+    head += f" {'low–high':>11}" if spread else ""
     if a.openblas_free:
-        head += f" {'qkv ms free':>12} {'ORT/free':>9}"
+        head += f" {'qkv ms free':>12} {'ORT/free':>9}" + (f" {'low–high':>11}" if spread else "")
     lines.append(head + f" {'max rel diff':>13}")
     for r in rows:
         line = (f"{r['n']:>6} {r['attention']:>9} {r['threads']:>7} {r['ort_ms']:>10.2f} {r['qkv_ms']:>10.2f} "
                 f"{r['ratio']:>7.2f}×")
+        line += f" {r['ratio_low']:>5.2f}–{r['ratio_high']:.2f}" if spread else ""
         if a.openblas_free:
             line += f" {r['qkv_ms_openblas_free']:>12.2f} {r['ratio_openblas_free']:>8.2f}×"
+            line += f" {r['ratio_openblas_free_low']:>5.2f}–{r['ratio_openblas_free_high']:.2f}" if spread else ""
         lines.append(line + f" {r['max_rel_diff']:>13.2e}")
     lines.append("(ORT/qkv is qkv's speed ÷ ORT's, ORT ms / qkv ms: above 1 means qkv is faster; "
-                 f"medians of {a.repeats} runs after a warm-up)")
+                 f"medians of {a.repeats} runs after a warm-up"
+                 + (f"; over {a.rounds} rounds, qkv and ORT in turn, the medians of the rounds' times and "
+                    "ratios, and the lowest and highest ratio)" if spread else ")"))
     return "\n".join(lines)
 
 
@@ -176,6 +209,9 @@ def main():
         return 0
     if not os.access(a.qkv, os.X_OK):
         print(f"no qkv program at {a.qkv} (build it, or pass --qkv / set QKV_BIN)", file=sys.stderr)
+        return 2
+    if a.rounds < 1:
+        print(f"--rounds takes 1 or more, not {a.rounds}", file=sys.stderr)
         return 2
     sizes = [int(s) for s in a.n.split(",")]
     thread_counts = [int(t) for t in a.threads.split(",")]
@@ -193,6 +229,7 @@ def main():
     agree = worst <= a.tolerance
     if a.format == "json":
         print(json.dumps({"d_model": a.d_model, "heads": a.heads, "impl": a.impl, "repeats": a.repeats,
+                          "rounds": a.rounds,
                           "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"), "tolerance": a.tolerance,
                           "agree": agree, "rows": rows}, indent=2))
     else:
