@@ -93,7 +93,7 @@ double sequence_loss(const std::vector<double>& w, const layout& s, const int* t
     return loss;
 }
 
-double batch_loss(const std::vector<double>& w, const layout& s, const batch& b) {
+double mean_loss(const std::vector<double>& w, const layout& s, const batch& b) {
     double sum = 0.0;
     for (std::size_t q = 0; q < b.count; ++q) sum += sequence_loss(w, s, &b.tokens[q * s.T]);
     return sum / double(b.count * (s.T - 1));
@@ -125,7 +125,7 @@ BOOST_AUTO_TEST_CASE(the_loss_is_the_double_forward_within_float_rounding) {
     const train_config c = tiny();
     trainer t(c);
     const batch b = make_batch(c, 1);
-    const double exact = batch_loss(as_double(t.weights().data()), layout_of(c), b);
+    const double exact = mean_loss(as_double(t.weights().data()), layout_of(c), b);
     const step_record r = t.gradients_of(b);
     std::printf("loss: float %.8f, double %.8f\n", r.loss, exact);
     // float32 carries ~6e-8 relative per operation and the loss is a few dozen operations deep
@@ -151,9 +151,9 @@ BOOST_AUTO_TEST_CASE(every_gradient_is_the_central_difference_of_the_double_loss
     for (std::size_t i = 0; i < w.size(); ++i) {
         const double keep = w[i];
         w[i] = keep + eps;
-        const double up = batch_loss(w, s, b);
+        const double up = mean_loss(w, s, b);
         w[i] = keep - eps;
-        const double down = batch_loss(w, s, b);
+        const double down = mean_loss(w, s, b);
         w[i] = keep;
         fd[i] = (up - down) / (2 * eps);
         largest = std::max(largest, std::abs(fd[i]));

@@ -17,6 +17,7 @@
 
 #include "qkv/suggest.hpp"
 #include "qkv/terminal.hpp"
+#include "qkv/train_builtins.hpp"
 #include "qkv_config.hpp"
 #include "course.hpp"
 
@@ -69,6 +70,7 @@ void greet() {
 }
 
 int dispatch(int argc, char** argv) {
+    train::add_training_builtins();
     args rest(argv + (argc > 1 ? 2 : 1), argv + argc);
     std::string name = argc > 1 ? argv[1] : "";
     if (name == "help" && argc > 2) {  // qkv help lesson = qkv lesson --help; qkv help formulas

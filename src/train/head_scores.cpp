@@ -25,6 +25,25 @@ float source_score(const matrix& A, task t, const repeat_span& r) {
     return range.to > range.from ? static_cast<float>(sum / double(range.to - range.from)) : 0.0f;
 }
 
+namespace {
+
+// The two losses of the batch whose forward pass `a` holds.
+batch_loss losses_of(const activations& a, task t, const batch& b) {
+    const std::size_t T = b.seq;
+    double all = 0.0, repeated = 0.0;
+    std::size_t predictable_count = 0;
+    for (std::size_t q = 0; q < b.count; ++q) {
+        for (std::size_t p = 0; p + 1 < T; ++p) all += a.losses[q * T + p];
+        const prediction_range r = predictable(t, b.spans[q]);
+        for (std::size_t p = r.from; p < r.to; ++p) repeated += a.losses[q * T + p];
+        predictable_count += r.to - r.from;
+    }
+    return {static_cast<float>(all / double(b.count * (T - 1))),
+            predictable_count ? static_cast<float>(repeated / double(predictable_count)) : 0.0f};
+}
+
+}  // namespace
+
 probe_result probe(const train_config& c, parameters& w, const batch& seq, const head_mask* ablated) {
     const model_size& s = c.size;
     const std::size_t T = s.seq;
@@ -42,13 +61,15 @@ probe_result probe(const train_config& c, parameters& w, const batch& seq, const
             v.source = source_score(v.A, c.what, r);
             out.heads.push_back(std::move(v));
         }
-    double all = 0.0, repeated = 0.0;
-    for (std::size_t p = 0; p + 1 < T; ++p) all += a.losses[p];
-    const prediction_range range = predictable(c.what, r);
-    for (std::size_t p = range.from; p < range.to; ++p) repeated += a.losses[p];
-    out.loss = static_cast<float>(all / double(T - 1));
-    out.loss_repeated = range.to > range.from ? static_cast<float>(repeated / double(range.to - range.from)) : 0.0f;
+    const batch_loss l = losses_of(a, c.what, seq);
+    out.loss = l.loss, out.loss_repeated = l.loss_repeated;
     return out;
+}
+
+batch_loss measure(const train_config& c, parameters& w, const batch& b, const head_mask* ablated) {
+    activations a(c.size, b.count);
+    model_forward(a, w.weights(), c.size, b.tokens.data(), ablated);
+    return losses_of(a, c.what, b);
 }
 
 named_heads name_heads(const std::vector<head_view>& heads, std::size_t layers) {

@@ -86,4 +86,9 @@ batch held_out(const train_config& c) {
     return b;
 }
 
+std::string token_label(int token, std::size_t vocab) {
+    if (vocab <= 26) return std::string(1, static_cast<char>('a' + token));
+    return std::to_string(token);
+}
+
 }  // namespace qkv::train

@@ -69,26 +69,48 @@ run_result train_run(trainer& t, const run_options& o) {
 
 std::size_t smoothing_window(std::size_t steps) { return std::clamp<std::size_t>(steps / 50, 1, 50); }
 
-std::optional<std::size_t> drop_step(const std::vector<step_record>& steps, std::size_t vocab) {
+namespace {
+
+// On the plateau: the repeated copy's loss still at least this share of ln(vocab).
+constexpr double plateau_share = 0.8;
+
+}  // namespace
+
+std::vector<double> smoothed_repeated(const std::vector<step_record>& steps) {
     const std::size_t w = smoothing_window(steps.size());
-    const double half = 0.5 * std::log(double(vocab));
+    std::vector<double> out(steps.size());
     double sum = 0.0;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         sum += steps[i].loss_repeated;
         if (i >= w) sum -= steps[i - w].loss_repeated;
-        if (i + 1 >= w && sum / double(w) < half) return steps[i].step;
+        out[i] = sum / double(std::min(i + 1, w));
     }
+    return out;
+}
+
+std::optional<std::size_t> drop_step(const std::vector<step_record>& steps, std::size_t vocab) {
+    const std::size_t w = smoothing_window(steps.size());
+    const std::vector<double> smooth = smoothed_repeated(steps);
+    const double half = 0.5 * std::log(double(vocab));
+    for (std::size_t i = w - 1; i < steps.size(); ++i)
+        if (smooth[i] < half) return steps[i].step;
     return std::nullopt;
 }
 
-std::vector<std::size_t> telling_checkpoints(const run_result& run) {
+std::vector<std::size_t> telling_checkpoints(const run_result& run, std::size_t vocab) {
     const std::size_t n = run.checkpoints.size();
     std::vector<std::size_t> out{0};
     std::size_t plateau = n / 2;  // without a drop, the middle of the run
     if (run.drop) {
+        const std::vector<double> smooth = smoothed_repeated(run.steps);
+        const std::size_t first = run.checkpoints.front().step;
+        const double high = plateau_share * std::log(double(vocab));
         plateau = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            if (run.checkpoints[i].step < *run.drop) plateau = i;
+        for (std::size_t i = 1; i < n; ++i) {
+            const std::size_t step = run.checkpoints[i].step;
+            if (step >= *run.drop) break;
+            if (plateau == 0 || smooth[step - first - 1] >= high) plateau = i;
+        }
     }
     if (plateau > 0 && plateau + 1 < n) out.push_back(plateau);
     if (n > 1) out.push_back(n - 1);

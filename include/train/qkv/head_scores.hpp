@@ -35,6 +35,13 @@ struct probe_result {
 };
 probe_result probe(const train_config& c, parameters& w, const batch& seq, const head_mask* ablated = nullptr);
 
+// The two losses of a whole batch (every prediction; those its task makes predictable), without
+// training on it: for sequences kept out of training, with heads switched off or not.
+struct batch_loss {
+    float loss = 0, loss_repeated = 0;
+};
+batch_loss measure(const train_config& c, parameters& w, const batch& b, const head_mask* ablated = nullptr);
+
 // (layer, head) from 1 of the best previous-token head among the layers before the last (every
 // layer when there is one), and of the best induction head among the layers after the first: the
 // circuit needs the one before the other. The best source head among all.

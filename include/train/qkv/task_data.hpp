@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "qkv/train_config.hpp"
@@ -45,5 +46,8 @@ batch held_out(const train_config& c);
 // earlier in the sequence: induction, first + (p − second) + 1 (just after the earlier occurrence
 // of p's own token); reverse, 2m − 2 − p (the mirror image in the first half); copy, p + 1 − m.
 std::size_t source_of(task t, const repeat_span& r, std::size_t p);
+
+// How a token is shown: a, b, c, … for a vocabulary of at most 26, else its number from 0.
+std::string token_label(int token, std::size_t vocab);
 
 }  // namespace qkv::train

@@ -61,8 +61,14 @@ std::size_t smoothing_window(std::size_t steps);
 // ln(vocab) on random tokens) never reaches. nullopt when it never is.
 std::optional<std::size_t> drop_step(const std::vector<step_record>& steps, std::size_t vocab);
 
-// The checkpoints a reader is shown: before training, on the plateau (the last before the drop,
-// when there was one past the first), and the last; their indices into run.checkpoints, in order.
-std::vector<std::size_t> telling_checkpoints(const run_result& run);
+// The repeated copy's loss at each step, averaged over the smoothing window that ends there (the
+// first steps over as many as there are).
+std::vector<double> smoothed_repeated(const std::vector<step_record>& steps);
+
+// The checkpoints a reader is shown: before training, on the plateau, and the last; their indices
+// into run.checkpoints, in order. On the plateau is the last checkpoint before the drop at which
+// the smoothed loss of the repeated copy was still at least 0.8 ln(vocab) (the first after step 0
+// when none was); without a drop, the middle one. Fewer when the run has fewer checkpoints.
+std::vector<std::size_t> telling_checkpoints(const run_result& run, std::size_t vocab);
 
 }  // namespace qkv::train
