@@ -42,6 +42,7 @@ const std::vector<command>& commands() {
         {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
         {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next},
         {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench},
+        {"train", "[--task induction|reverse|copy] [options]", "train a small transformer and watch its heads learn", cmd_train},
     };
     return table;
 }

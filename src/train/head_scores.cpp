@@ -72,6 +72,17 @@ batch_loss measure(const train_config& c, parameters& w, const batch& b, const h
     return losses_of(a, c.what, b);
 }
 
+layer_export export_layer(const train_config& c, parameters& w, const batch& seq, std::size_t layer) {
+    const std::size_t T = c.size.seq, C = c.size.d_model;
+    activations a(c.size, 1);
+    const model_weights mw = w.weights();
+    model_forward(a, mw, c.size, seq.tokens.data());
+    const layer_weights& lw = mw.layer.at(layer - 1);
+    auto square = [C](const float* W) { return matrix(C, C, std::vector<float>(W, W + C * C)); };
+    const float* X = &a.X[(layer - 1) * T * C];
+    return {matrix(T, C, std::vector<float>(X, X + T * C)), square(lw.W_Q), square(lw.W_K), square(lw.W_V), square(lw.W_O)};
+}
+
 named_heads name_heads(const std::vector<head_view>& heads, std::size_t layers) {
     named_heads n;
     float best_prev = -1, best_ind = -1, best_src = -1;

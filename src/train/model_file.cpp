@@ -16,7 +16,8 @@ static_assert(std::endian::native == std::endian::little, "the model file's floa
 
 namespace {
 
-using json = nlohmann::ordered_json;
+// float as the number type: a setting reads back to the very float it was (0.002, not 0.0020000000949949026)
+using json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t, std::uint64_t, float>;
 
 constexpr std::string_view magic = "qkv-model";
 

@@ -78,5 +78,6 @@ int cmd_grade(const args& a);
 int cmd_progress(const args& a);
 int cmd_next(const args& a);
 int cmd_bench(const args& a);
+int cmd_train(const args& a);     // commands_train.cpp
 
 }  // namespace qkv::cli

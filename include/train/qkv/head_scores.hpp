@@ -42,6 +42,14 @@ struct batch_loss {
 };
 batch_loss measure(const train_config& c, parameters& w, const batch& b, const head_mask* ablated = nullptr);
 
+// Layer `layer` (from 1) as a lesson's scenario sees one: its input on the sequence (the residual
+// stream entering it, [T, C]) and its weights W_Q, W_K, W_V, W_O [C, C], heads side by side in the
+// columns as scenarios keep them.
+struct layer_export {
+    matrix X, W_Q, W_K, W_V, W_O;
+};
+layer_export export_layer(const train_config& c, parameters& w, const batch& seq, std::size_t layer);
+
 // (layer, head) from 1 of the best previous-token head among the layers before the last (every
 // layer when there is one), and of the best induction head among the layers after the first: the
 // circuit needs the one before the other. The best source head among all.
