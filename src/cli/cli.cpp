@@ -18,6 +18,7 @@
 #include "qkv/suggest.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/train_builtins.hpp"
+#include "train_watch.hpp"
 #include "qkv_config.hpp"
 #include "course.hpp"
 
@@ -70,8 +71,17 @@ void greet() {
     }
 }
 
+// Lesson 18 trains a model while it runs: the progress line of qkv train shows it on a terminal.
+void add_training_builtins() {
+    static progress_line line(2, default_lang());
+    train::add_training_builtins([](const train::run_state& s) {
+        line(s);
+        if (s.step == s.last_step) line.clear();
+    });
+}
+
 int dispatch(int argc, char** argv) {
-    train::add_training_builtins();
+    add_training_builtins();
     args rest(argv + (argc > 1 ? 2 : 1), argv + argc);
     std::string name = argc > 1 ? argv[1] : "";
     if (name == "help" && argc > 2) {  // qkv help lesson = qkv lesson --help; qkv help formulas
