@@ -36,7 +36,7 @@ int cmd_exercises(const args& a) {
         write_out(out);
         return 0;
     }
-    render_options o = resolve(choice);
+    const auto [o, form] = resolve(choice);
     exercise_set set = load_exercises(exercises_dir());
     progress p = open_progress(progress_path());
     std::vector<const exercise*> list;
@@ -47,7 +47,7 @@ int cmd_exercises(const args& a) {
     // each question quotes its own run (its lesson on its scenario)
     std::map<std::string, std::string> questions;
     for (const exercise* e : list) questions[e->id] = exercise_words(e->question, *e, run_exercise(*e, o.language), o.language);
-    if (choice.format == "json") {
+    if (form == format::json) {
         ojson arr = ojson::array();
         for (const exercise* e : list)
             arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
@@ -109,7 +109,7 @@ std::optional<asked> ask(const char* cmd, const args& a) {
     po::variables_map vm;
     if (!parse(cmd, a, desc, pos, vm)) return std::nullopt;
     asked q;
-    q.o = resolve(choice);
+    q.o = resolve(choice).options;
     if (id.empty())
         throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
                                "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));
