@@ -19,6 +19,40 @@ namespace po = boost::program_options;
 
 // --- exercises -------------------------------------------------------------------------------
 
+namespace {
+
+// The list as text: a heading and a progress bar per lesson, then a line per exercise (its id, its
+// kind, the learner's status and the question's first line), and how to go on.
+std::string listing_text(const std::vector<const exercise*>& list, const progress& p,
+                         const std::map<std::string, std::string>& questions, const render_options& o) {
+    auto titles = lesson_titles(o.language);
+    std::string out;
+    for (std::size_t i = 0; i < list.size();) {
+        int lesson = list[i]->lesson;
+        std::size_t end = i, done = 0;
+        for (; end < list.size() && list[end]->lesson == lesson; ++end) done += p.of(list[end]->id).state == status::correct;
+        std::string heading = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), lesson);
+        if (titles.count(lesson)) heading += " · " + titles[lesson];
+        out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i, o.color), done, end - i);
+        for (; i < end; ++i) {
+            const exercise& e = *list[i];
+            const exercise_progress& mine = p.of(e.id);
+            std::string state = pad(status_word(o.language, mine.state), 10);
+            if (mine.state != status::not_tried)
+                state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
+            std::string seen = mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
+            out += fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
+                               first_line(questions.at(e.id), 56), seen);
+        }
+        out += "\n";
+    }
+    out += pick(o.language, "看题：qkv exercise ID · 交答案：qkv check ID 答案 · 提示：qkv hint ID\n",
+                "Read one: qkv exercise ID · answer: qkv check ID ANSWER · a hint: qkv hint ID\n");
+    return out;
+}
+
+}  // namespace
+
 int cmd_exercises(const args& a) {
     output_choice choice;
     int only = -1;  // -1: every lesson (lesson 0 has exercises too)
@@ -56,30 +90,7 @@ int cmd_exercises(const args& a) {
         write_out(ojson{{"exercises", arr}}.dump(2) + "\n");
         return 0;
     }
-    auto titles = lesson_titles(o.language);
-    std::string out;
-    for (std::size_t i = 0; i < list.size();) {
-        int lesson = list[i]->lesson;
-        std::size_t end = i, done = 0;
-        for (; end < list.size() && list[end]->lesson == lesson; ++end) done += p.of(list[end]->id).state == status::correct;
-        std::string heading = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), lesson);
-        if (titles.count(lesson)) heading += " · " + titles[lesson];
-        out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i, o.color), done, end - i);
-        for (; i < end; ++i) {
-            const exercise& e = *list[i];
-            const exercise_progress& mine = p.of(e.id);
-            std::string state = pad(status_word(o.language, mine.state), 10);
-            if (mine.state != status::not_tried)
-                state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
-            std::string seen = mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
-            out += fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
-                               first_line(questions[e.id], 56), seen);
-        }
-        out += "\n";
-    }
-    out += pick(o.language, "看题：qkv exercise ID · 交答案：qkv check ID 答案 · 提示：qkv hint ID\n",
-                "Read one: qkv exercise ID · answer: qkv check ID ANSWER · a hint: qkv hint ID\n");
-    write_out(out);
+    write_out(listing_text(list, p, questions, o));
     return 0;
 }
 
