@@ -121,7 +121,7 @@ train_config merge_loaded(const train_config& given, const train_config& file, c
     return c;
 }
 
-void settle_config(train_args& t, const po::variables_map& vm, std::optional<loaded_model>& loaded) {
+void settle_config(train_args& t, const po::variables_map& vm, format form, std::optional<loaded_model>& loaded) {
     if (!parse_task(t.task, t.c.what)) throw usage_error(fmt::format("--task must be induction, reverse or copy, not '{}'", t.task));
     if (!t.load.empty()) {
         loaded = read_model(read_whole(t.load), t.load);
@@ -138,8 +138,7 @@ void settle_config(train_args& t, const po::variables_map& vm, std::optional<loa
     if (t.scenario.empty() != (t.layer == 0))
         throw usage_error("--scenario FILE and --layer L go together: the layer (from 1) that the scenario holds");
     if (t.layer > t.c.size.layers) throw usage_error(fmt::format("--layer {}: the model has {} layers", t.layer, t.c.size.layers));
-    if (t.out.format != "text" && t.out.format != "json") throw usage_error(fmt::format("--format must be text or json, not '{}'", t.out.format));
-    if (t.live && (t.out.format != "text" || !terminal::is_tty(1) || !terminal::escapes_ok()))
+    if (t.live && (form != format::text || !terminal::is_tty(1) || !terminal::escapes_ok()))
         throw usage_error("--live draws on a terminal that takes escapes, with --format text");
     if (!t.save.empty()) check_writable(t.save, "--save writes a model to a regular file");
     if (!t.scenario.empty()) check_writable(t.scenario, "--scenario writes a scenario to a regular file");
@@ -188,9 +187,10 @@ int cmd_train(const args& a) {
     all.add(model).add(training).add(files);
     po::variables_map vm;
     if (!parse("train", a, all, {}, vm)) return 0;
+    const output out = resolve_output(t.out, formats::text_or_json);
+    const render_options& r = out.options;
     std::optional<loaded_model> loaded;
-    settle_config(t, vm, loaded);
-    const render_options r = resolve_output(t.out);
+    settle_config(t, vm, out.form, loaded);
     trainer tr = loaded ? trainer(t.c, std::move(loaded->weights), loaded->steps_done) : trainer(t.c);
     const std::size_t first = tr.steps_done();
     const run_result run = run_training(tr, t, r);
@@ -199,7 +199,7 @@ int cmd_train(const args& a) {
     if (!t.save.empty()) write_file_atomically(t.save, model_bytes(t.c, tr.weights(), tr.steps_done()), "--save writes a model to a regular file");
     if (!t.scenario.empty())
         write_file_atomically(t.scenario, layer_scenario(t, tr, run), "--scenario writes a scenario to a regular file");
-    write_out(t.out.format == "json" ? train_json(outcome, t.record_batches) : train_text(outcome, r));
+    write_out(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));
     return run.stopped ? 130 : 0;
 }
 
