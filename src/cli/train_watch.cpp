@@ -61,12 +61,13 @@ void live_view::operator()(const train::run_state& s) {
                                                pick(options_.language, "q 或 Ctrl-C 停止", "q or Ctrl-C stops"))};
     std::vector<double> all, repeated;
     for (const train::step_record& r : *s.steps) all.push_back(r.loss), repeated.push_back(r.loss_repeated);
-    for (auto& l : log_curve_lines({{"", "·", all}, {"", "*", repeated}},
+    const lang l = options_.language;
+    for (auto& line : log_curve_lines({{pick(l, "整个序列", "whole sequence"), "·", all}, {pick(l, "重复的那一段", "repeated copy"), "*", repeated}},
                                    curve_guide{fmt::format("ln {}", config_.size.vocab), std::log(double(config_.size.vocab))},
                                    options_, 8))
-        lines.push_back(std::move(l));
+        lines.push_back(std::move(line));
     if (s.latest)
-        for (auto& l : head_panels(config_, s.latest->heads, held_, options_)) lines.push_back(std::move(l));
+        for (auto& line : head_panels(config_, s.latest->heads, held_, options_)) lines.push_back(std::move(line));
     std::string frame = "\033[H";
     for (std::size_t i = 0; i < lines.size() && i + 1 < rows; ++i) frame += fmt::format("{}\033[K\n", clip(lines[i], options_.width));
     frame += "\033[J";

@@ -26,8 +26,10 @@ std::vector<std::string> heat_panel_lines(const std::vector<heat_panel>& panels,
     std::size_t label = 0;
     for (const auto& t : tokens) label = std::max(label, display_width(t));
     const std::size_t room = o.width > label + 1 ? o.width - label - 1 : 1;
-    const std::size_t cell = room >= 2 * n ? 2 : 1;
-    const std::size_t per_row = std::max<std::size_t>(1, (room + panel_gap) / (cell * n + panel_gap));
+    auto fitting = [&](std::size_t cell) { return std::max<std::size_t>(1, (room + panel_gap) / (cell * n + panel_gap)); };
+    // two characters a cell read best; one, when that puts every panel on one row and two do not
+    const std::size_t cell = room < 2 * n || (fitting(2) < panels.size() && fitting(1) >= panels.size()) ? 1 : 2;
+    const std::size_t per_row = fitting(cell);
     for (std::size_t first = 0; first < panels.size(); first += per_row) {
         const std::size_t last = std::min(panels.size(), first + per_row);
         std::string titles(label + 1, ' ');

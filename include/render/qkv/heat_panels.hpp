@@ -17,9 +17,9 @@ struct heat_panel {
     matrix A;           // [n, n] weights on 0–1: 0 is empty, 1 full
 };
 
-// The panels in rows as many as fit o.width, each n cells wide (two characters a cell when at
-// least one panel fits so, else one), `tokens` down the left of each row of panels, then the
-// legend. Every panel must be [n, n] with n = tokens.size().
+// The panels in rows, as many as fit o.width, each n cells wide: two characters a cell, or one
+// when that puts every panel on one row (or when not even one panel fits with two); `tokens` down
+// the left of each row of panels, then the legend. Every panel must be [n, n], n = tokens.size().
 std::vector<std::string> heat_panel_lines(const std::vector<heat_panel>& panels, const std::vector<std::string>& tokens,
                                           const render_options& o);
 
