@@ -194,3 +194,16 @@ BOOST_AUTO_TEST_CASE(live_gives_the_screen_back_on_q_and_on_ctrl_c) {
         BOOST_TEST(s.out.rfind("The held-out sequence") > s.out.rfind(qkv::test::leave_alt));
     }
 }
+
+BOOST_AUTO_TEST_CASE(reverse_names_the_head_that_reads_the_mirror_image) {
+    auto r = run_qkv(with({"--task", "reverse", "--steps", "300", "--color", "never"}));
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(r.out.find("its first 6 tokens start at position 1 and come again backwards from 7\n") != std::string::npos);
+    BOOST_TEST(r.out.find("← the source head") != std::string::npos);
+    BOOST_TEST(r.out.find("← the induction head") == std::string::npos);  // a name that means nothing here
+    const json j = train_json({"--task", "reverse", "--steps", "300"});
+    BOOST_TEST(j.contains("source_head"));
+    BOOST_TEST(j["checkpoints"][0]["heads"][0].contains("source_score"));
+    // the held-out second half is the first backwards
+    for (int k = 0; k < 6; ++k) BOOST_TEST(j["tokens"][6 + k] == j["tokens"][5 - k]);
+}

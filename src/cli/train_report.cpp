@@ -44,6 +44,11 @@ std::string lines(const std::vector<std::string>& ls) {
     return out;
 }
 
+// What the predictions that can be right are called: the repeated copy, or reverse's and copy's second half.
+std::string predictable_part(task t, lang l) {
+    return t == task::induction ? pick(l, "重复的那一段", "the repeated copy") : pick(l, "后一半", "the second half");
+}
+
 std::string header(const train_outcome& o, lang l) {
     const train_config& c = o.config;
     const model_size& s = c.size;
@@ -58,7 +63,7 @@ std::string loss_chart(const train_outcome& o, const render_options& r) {
     const double ln_v = std::log(double(o.config.size.vocab));
     const lang l = r.language;
     std::string out = pick(l, "损失（对数坐标；每一列是它代表的那些步的平均）\n", "Loss, log scale (each column the mean of the steps it stands for)\n");
-    out += lines(log_curve_lines({{pick(l, "整个序列", "whole sequence"), "·", all}, {pick(l, "重复的那一段", "repeated copy"), "*", repeated}},
+    out += lines(log_curve_lines({{pick(l, "整个序列", "whole sequence"), "·", all}, {predictable_part(o.config.what, l), "*", repeated}},
                                  curve_guide{fmt::format("ln {}", o.config.size.vocab), ln_v}, r));
     return out;
 }
@@ -70,9 +75,12 @@ std::string held_out_text(const train_outcome& o, lang l) {
         if (!seq.empty()) seq += ' ';
         seq += t;
     }
+    const std::string where =
+        o.config.what == task::induction ? pick(l, "长 {} 的一段从位置 {} 开始，又在位置 {} 出现", "its segment of {} starts at position {} and again at {}")
+        : o.config.what == task::reverse ? pick(l, "前 {} 个词从位置 {} 开始，从位置 {} 起倒过来再出现", "its first {} tokens start at position {} and come again backwards from {}")
+                                         : pick(l, "前 {} 个词从位置 {} 开始，从位置 {} 起再出现一次", "its first {} tokens start at position {} and come again from {}");
     return fmt::format("{}\n  {}\n  {}\n", pick(l, "不参加训练的序列（下面每个头都在它上面）：", "The held-out sequence (every head below is shown on it):"), seq,
-                       fmt::format(fmt::runtime(pick(l, "长 {} 的一段从位置 {} 开始，又在位置 {} 出现", "its segment of {} starts at position {} and again at {}")),
-                                   s.length, s.first + 1, s.second + 1));
+                       fmt::format(fmt::runtime(where), s.length, s.first + 1, s.second + 1));
 }
 
 std::string checkpoints_text(const train_outcome& o, const render_options& r) {
@@ -97,8 +105,8 @@ std::string scores_text(const train_outcome& o, const render_options& r) {
                                   source ? fmt::format("{:>10}", pick(l, "源", "source")) : "");
     for (const head_view& v : o.run.checkpoints.back().heads) {
         std::string mark;
-        if (v.layer == n.previous_token[0] && v.head == n.previous_token[1]) mark += pick(l, "  ← 前一个词头", "  ← the previous-token head");
-        if (v.layer == n.induction[0] && v.head == n.induction[1]) mark += pick(l, "  ← 归纳头", "  ← the induction head");
+        if (!source && v.layer == n.previous_token[0] && v.head == n.previous_token[1]) mark += pick(l, "  ← 前一个词头", "  ← the previous-token head");
+        if (!source && v.layer == n.induction[0] && v.head == n.induction[1]) mark += pick(l, "  ← 归纳头", "  ← the induction head");
         if (source && v.layer == n.source[0] && v.head == n.source[1]) mark += pick(l, "  ← 源头", "  ← the source head");
         out += fmt::format("{:<10}{:>16.2f}{:>12.2f}{}{}\n", fmt::format("{} {}.{}", pick(l, "头", "head"), v.layer, v.head), v.previous_token,
                            v.induction, source ? fmt::format("{:>10.2f}", v.source) : "", mark);
@@ -115,17 +123,17 @@ std::string outcome_text(const train_outcome& o, const render_options& r) {
     const double ln_v = std::log(double(V));
     std::string out = "\n";
     if (o.run.drop)
-        out += fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，重复那一段的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。\n",
-                                             "The drop: step {0}, where the repeated copy's loss (a mean of {1} steps) fell below ½ ln {2} = {3:.2f}.\n")),
-                           *o.run.drop, window, V, ln_v / 2) +
-               prose("drop", r);
+        out += fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，{4}的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。\n",
+                                             "The drop: step {0}, where the loss of {4} (a mean of {1} steps) fell below ½ ln {2} = {3:.2f}.\n")),
+                           *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l)) +
+               prose(o.config.what == task::induction ? "drop" : "drop_source", r);
     else
         out += prose("no_drop", r);
     if (o.run.steps.empty()) return out;
     const double end = smoothed_repeated(o.run.steps).back();
-    out += fmt::format(fmt::runtime(pick(l, "结束时重复那一段的损失：{0:.2f}，是 ln {2} = {3:.2f} 的 {1:.0f}%（最后 {4} 步的平均）。\n",
-                                         "The repeated copy's loss at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} steps).\n")),
-                       end, 100 * end / ln_v, V, ln_v, window);
+    out += fmt::format(fmt::runtime(pick(l, "结束时{5}的损失：{0:.2f}，是 ln {2} = {3:.2f} 的 {1:.0f}%（最后 {4} 步的平均）。\n",
+                                         "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} steps).\n")),
+                       end, 100 * end / ln_v, V, ln_v, window, predictable_part(o.config.what, l));
     const double per_step = o.run.seconds / double(o.run.steps.size());
     out += fmt::format(fmt::runtime(pick(l, "训练 {0} 步用了 {1:.2f} 秒：每步 {2:.2f} 毫秒，{3} 个线程。\n",
                                          "Trained {0} steps in {1:.2f} s: {2:.2f} ms a step, {3} thread{4}.\n")),
