@@ -48,7 +48,7 @@ answer read_answer(const exercise& e, const std::string& text, const std::string
 
 }  // namespace
 
-int cmd_check(const args& all) {
+int cmd_check(const args& all, const console& io) {
     auto [a, typed] = split_answer(all);
     output_choice choice;
     std::string id, file, data, student;
@@ -62,9 +62,9 @@ int cmd_check(const args& all) {
     po::positional_options_description pos;
     pos.add("id", 1).add("answer", -1);
     po::variables_map vm;
-    if (!parse("check", a, desc, pos, vm)) return 0;
+    if (!parse(io, "check", a, desc, pos, vm)) return 0;
     for (const std::string& w : words) typed += (typed.empty() ? "" : " ") + w;
-    render_options o = resolve(choice);
+    render_options o = resolve(choice, io);
     lang l = o.language;
     if (id.empty()) throw usage_error(pick(l, "哪一道练习？qkv check 编号 答案，如 qkv check 3.2 1.57",
                                            "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));
@@ -94,8 +94,8 @@ int cmd_check(const args& all) {
     }
     // recorded once the verdict is on screen (a check whose output could not be written is not),
     // under the lock, so an unusable progress file stops it before anything is printed
-    change_progress(progress_path(), [&](progress& p) {
-        write_out(out);
+    change_progress(io, progress_path(), [&](progress& p) {
+        io.print(out);
         p.record(e.id, v.correct);
     });
     return v.correct ? 0 : 1;

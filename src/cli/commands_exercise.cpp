@@ -19,7 +19,7 @@ namespace po = boost::program_options;
 
 // --- exercises -------------------------------------------------------------------------------
 
-int cmd_exercises(const args& a) {
+int cmd_exercises(const args& a, const console& io) {
     output_choice choice;
     int only = -1;  // -1: every lesson (lesson 0 has exercises too)
     bool ids = false;
@@ -28,17 +28,17 @@ int cmd_exercises(const args& a) {
     desc.add_options()("lesson", po::value(&only), "only the exercises of lesson N")
         ("ids", po::bool_switch(&ids), "only the ids, one per line (for scripts and completion)");
     po::variables_map vm;
-    if (!parse("exercises", a, desc, {}, vm)) return 0;
+    if (!parse(io, "exercises", a, desc, {}, vm)) return 0;
     if (ids) {
         std::string out;
         for (const exercise& e : load_exercises(exercises_dir()).all)
             if (only < 0 || e.lesson == only) out += e.id + "\n";
-        write_out(out);
+        io.print(out);
         return 0;
     }
-    render_options o = resolve(choice);
+    render_options o = resolve(choice, io);
     exercise_set set = load_exercises(exercises_dir());
-    progress p = open_progress(progress_path());
+    progress p = open_progress(io, progress_path());
     std::vector<const exercise*> list;
     for (const exercise& e : set.all)
         if (only < 0 || e.lesson == only) list.push_back(&e);
@@ -53,7 +53,7 @@ int cmd_exercises(const args& a) {
             arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
                            {"question", questions[e->id]}, {"status", status_name(p.of(e->id).state)},
                            {"solution_seen", p.of(e->id).solution_seen}});
-        write_out(ojson{{"exercises", arr}}.dump(2) + "\n");
+        io.print(ojson{{"exercises", arr}}.dump(2) + "\n");
         return 0;
     }
     auto titles = lesson_titles(o.language);
@@ -79,7 +79,7 @@ int cmd_exercises(const args& a) {
     }
     out += pick(o.language, "看题：qkv exercise ID · 交答案：qkv check ID 答案 · 提示：qkv hint ID\n",
                 "Read one: qkv exercise ID · answer: qkv check ID ANSWER · a hint: qkv hint ID\n");
-    write_out(out);
+    io.print(out);
     return 0;
 }
 
@@ -97,7 +97,7 @@ struct asked {
     std::optional<exercise_run> run;
 };
 
-std::optional<asked> ask(const char* cmd, const args& a) {
+std::optional<asked> ask(const console& io, const char* cmd, const args& a) {
     output_choice choice;
     std::string id, data, student;
     po::options_description desc("Options");
@@ -107,9 +107,9 @@ std::optional<asked> ask(const char* cmd, const args& a) {
     po::positional_options_description pos;
     pos.add("id", 1);
     po::variables_map vm;
-    if (!parse(cmd, a, desc, pos, vm)) return std::nullopt;
+    if (!parse(io, cmd, a, desc, pos, vm)) return std::nullopt;
     asked q;
-    q.o = resolve(choice);
+    q.o = resolve(choice, io);
     if (id.empty())
         throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
                                "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));
@@ -122,8 +122,8 @@ std::optional<asked> ask(const char* cmd, const args& a) {
 
 }  // namespace
 
-int cmd_exercise(const args& a) {
-    std::optional<asked> q = ask("exercise", a);
+int cmd_exercise(const args& a, const console& io) {
+    std::optional<asked> q = ask(io, "exercise", a);
     if (!q) return 0;
     const exercise& e = *q->e;
     const exercise_run& run = *q->run;  // the numbers the question quotes and shows
@@ -138,23 +138,23 @@ int cmd_exercise(const args& a) {
         out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
                            escape_controls(exercise_words(e.choices[i], e, run, l)));
     if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
-    const progress record = open_progress(progress_path());  // kept alive: mine refers into it
+    const progress record = open_progress(io, progress_path());  // kept alive: mine refers into it
     const exercise_progress& mine = record.of(e.id);
     out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
     out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints,
                        e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "), status_word(l, mine.state));
-    write_out(out);
+    io.print(out);
     return 0;
 }
 
 
-int cmd_hint(const args& a) {
-    std::optional<asked> q = ask("hint", a);
+int cmd_hint(const args& a, const console& io) {
+    std::optional<asked> q = ask(io, "hint", a);
     if (!q) return 0;
     const exercise& e = *q->e;
     lang l = q->o.language;
     std::string path = progress_path();
-    int seen = open_progress(path).of(e.id).hints;
+    int seen = open_progress(io, path).of(e.id).hints;
     bool more = seen < static_cast<int>(e.hints.size());
     std::size_t shown = static_cast<std::size_t>(more ? seen + 1 : seen);
     // every hint so far, the newest last: a student who comes back tomorrow reads them all again
@@ -166,24 +166,24 @@ int cmd_hint(const args& a) {
     if (!more) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + e.id + " 给出完整解答。）",
                                                "(That was the last hint. Still stuck? qkv solution " + e.id + " shows the worked solution.)"));
     // recorded once the student has it on screen: a hint that could not be written was not seen
-    change_progress(path, [&](progress& p) {
-        write_out(out);
+    change_progress(io, path, [&](progress& p) {
+        io.print(out);
         exercise_progress& mine = p.by_id[e.id];
         mine.hints = std::max(mine.hints, static_cast<int>(shown));
     });
     return 0;
 }
 
-int cmd_solution(const args& a) {
-    std::optional<asked> q = ask("solution", a);
+int cmd_solution(const args& a, const console& io) {
+    std::optional<asked> q = ask(io, "solution", a);
     if (!q) return 0;
     const exercise& e = *q->e;
     lang l = q->o.language;
     std::string out = fmt::format("{} · {} {}\n\n{}\n{}\n{}\n", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q->o.color),
                                   pick(l, "练习", "exercise"), e.id, escape_controls(exercise_words(e.question, e, *q->run, l), true),
                                   expected_text(e, *q->run, q->o), escape_controls(exercise_words(e.solution, e, *q->run, l), true));
-    change_progress(progress_path(), [&](progress& p) {
-        write_out(out);
+    change_progress(io, progress_path(), [&](progress& p) {
+        io.print(out);
         p.by_id[e.id].solution_seen = true;
     });
     return 0;

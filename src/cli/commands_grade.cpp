@@ -214,7 +214,7 @@ std::string class_csv(const std::vector<sheet>& sheets, const std::vector<questi
 
 }  // namespace
 
-int cmd_grade(const args& a) {
+int cmd_grade(const args& a, const console& io) {
     output_choice choice;
     std::vector<std::string> named;
     po::options_description desc("Options");
@@ -226,10 +226,10 @@ int cmd_grade(const args& a) {
     po::positional_options_description pos;
     pos.add("sheet", -1);
     po::variables_map vm;
-    if (!parse("grade", a, desc, pos, vm)) return 0;
+    if (!parse(io, "grade", a, desc, pos, vm)) return 0;
     bool csv = choice.format == "csv";
     if (csv) choice.format = "text";
-    render_options o = resolve(choice);
+    render_options o = resolve(choice, io);
     lang l = o.language;
     std::vector<std::string> files = sheet_files(named);
     if (files.empty()) throw usage_error(pick(l, "哪些答题卡？qkv grade 答题卡.toml…（或一个文件夹）", "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
@@ -258,11 +258,11 @@ int cmd_grade(const args& a) {
         sheets.push_back(std::move(s));
     }
     std::vector<question> qs = questions_of(sheets);
-    if (csv) write_out(class_csv(sheets, qs));
-    else if (choice.format == "json" && sheets.size() == 1) write_out(sheet_json(sheets.front()).dump(2) + "\n");
-    else if (choice.format == "json") write_out(class_json(sheets, qs, set.book, l).dump(2) + "\n");
-    else if (sheets.size() == 1) write_out(sheet_text(sheets.front(), l));
-    else write_out(class_text(sheets, qs, set.book, o));
+    if (csv) io.print(class_csv(sheets, qs));
+    else if (choice.format == "json" && sheets.size() == 1) io.print(sheet_json(sheets.front()).dump(2) + "\n");
+    else if (choice.format == "json") io.print(class_json(sheets, qs, set.book, l).dump(2) + "\n");
+    else if (sheets.size() == 1) io.print(sheet_text(sheets.front(), l));
+    else io.print(class_text(sheets, qs, set.book, o));
     bool all_right = std::all_of(sheets.begin(), sheets.end(), [](const sheet& s) { return s.problems.empty() && s.right() == s.rows.size(); });
     return all_right ? 0 : 1;
 }

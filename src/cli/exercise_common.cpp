@@ -26,12 +26,12 @@ void add_options(po::options_description& desc, output_choice& c, bool with_json
     if (with_json) desc.add_options()("format", po::value(&c.format)->default_value("text"), "text or json");
 }
 
-render_options resolve(output_choice c) {
+render_options resolve(output_choice c, const console& io) {
     if (c.format.empty()) c.format = "text";
     if (c.color.empty()) c.color = "auto";
     if (c.format != "text" && c.format != "json") throw usage_error(fmt::format("--format must be text or json, not '{}'", c.format));
     c.format = "text";  // resolve_output knows text, markdown, json and html; these commands only text and json
-    return resolve_output(c);
+    return resolve_output(c, io);
 }
 
 const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l) {
@@ -72,17 +72,17 @@ std::string expected_text(const exercise& e, const exercise_run& r, const render
 
 
 
-progress open_progress(const std::string& path) {
+progress open_progress(const console& io, const std::string& path) {
     std::string warning;
     progress p = load_progress(path, &warning);
-    if (!warning.empty()) tell(fmt::format("qkv: warning: {}\n", warning));
+    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", warning));
     return p;
 }
 
-progress change_progress(const std::string& path, const std::function<void(progress&)>& change) {
+progress change_progress(const console& io, const std::string& path, const std::function<void(progress&)>& change) {
     std::string warning;
     progress p = update_progress(path, change, &warning);
-    if (!warning.empty()) tell(fmt::format("qkv: warning: {}\n", warning));
+    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", warning));
     return p;
 }
 

@@ -110,6 +110,14 @@ void read_stages(const toml_reader& rd, const toml::table& doc, lesson& l) {
     }
 }
 
+// The lesson's own scenario: in the data folder, or beside the lesson (an author's own).
+std::string scenario_file_of(const lesson& l) {
+    std::error_code ec;
+    fs::path in_data = fs::path(data_dir()) / l.scenario;
+    fs::path beside = fs::path(l.file).parent_path() / l.scenario;
+    return fs::exists(in_data, ec) || !fs::exists(beside, ec) ? in_data.string() : beside.string();
+}
+
 }  // namespace
 
 lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
@@ -133,6 +141,7 @@ lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
             l.min_tokens = static_cast<std::size_t>(least->as_integer()->get());
     }
     read_stages(rd, doc.table, l);
+    l.scenario_file = scenario_file_of(l);
     return l;
 }
 

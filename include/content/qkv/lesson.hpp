@@ -49,7 +49,8 @@ struct lesson {
     std::string file;
     int number = 0;
     bilingual title;
-    std::string scenario = "apple.toml";  // file name in the data folder
+    std::string scenario = "apple.toml";  // file name in the data folder, as written
+    std::string scenario_file;            // where it is: in the data folder, or beside the lesson file
     std::size_t min_tokens = 1;           // a sentence with fewer is refused before anything runs
     std::vector<stage> stages;
 };
