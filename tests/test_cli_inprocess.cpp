@@ -179,3 +179,22 @@ BOOST_AUTO_TEST_CASE(the_environment_is_given_back) {
     BOOST_TEST((after ? after : "(unset)") == was);
     BOOST_TEST(!fs::exists(folder));
 }
+
+BOOST_FIXTURE_TEST_CASE(a_scenario_that_lacks_what_the_lesson_reads_is_told_which, learner) {
+    // lesson 8 splits into h heads and ends with W_O; its own scenario (apple.toml) has both
+    const std::string lesson = qkv::test::read_file("lessons/08-multi-head.toml");
+    BOOST_TEST_REQUIRE(lesson.find("split_heads(W_Q, h)") != std::string::npos);
+    BOOST_TEST_REQUIRE(lesson.find("W_O") != std::string::npos);
+    const std::string head = "name = \"t\"\ntokens = [\"a\", \"b\"]\n";
+    const std::string mats = "X = [[1.0, 0.0], [0.0, 1.0]]\nW_Q = [[1.0, 0.0], [0.0, 1.0]]\nW_K = [[1.0, 0.0], [0.0, 1.0]]\n"
+                             "W_V = [[1.0, 0.0], [0.0, 1.0]]\n";
+    qkv::test::write_file(state / "no-heads.toml", head + "[matrices]\n" + mats + "W_O = [[1.0, 0.0], [0.0, 1.0]]\n");
+    qkv::test::write_file(state / "no-w-o.toml", head + "heads = 2\n[matrices]\n" + mats);
+    outcome no_heads = run({"lesson", "8", "--data", (state / "no-heads.toml").string()});
+    BOOST_TEST(no_heads.status == 2);
+    BOOST_TEST(no_heads.err.find("lesson 8 needs 'heads = …' in the scenario") != std::string::npos, no_heads.err);
+    outcome no_w_o = run({"lesson", "8", "--data", (state / "no-w-o.toml").string()});
+    BOOST_TEST(no_w_o.status == 2);
+    BOOST_TEST(no_w_o.err.find("lesson 8 needs the matrix W_O, which this scenario does not define") != std::string::npos,
+               no_w_o.err);
+}

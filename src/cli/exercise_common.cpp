@@ -11,6 +11,7 @@
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/suggest.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv::cli {
 
@@ -105,8 +106,7 @@ std::string first_line(const std::string& text, std::size_t columns) {
     if (display_width(line) <= columns) return line;
     std::string out;
     for (std::size_t i = 0; i < line.size();) {
-        std::size_t len = 1;
-        while (i + len < line.size() && (static_cast<unsigned char>(line[i + len]) & 0xC0) == 0x80) ++len;
+        const std::size_t len = utf8::next(line, i) - i;
         if (display_width(out + line.substr(i, len)) > columns - 1) break;
         out += line.substr(i, len);
         i += len;

@@ -12,6 +12,8 @@
 
 #include "qkv/formula.hpp"
 #include "qkv/toml_file.hpp"
+#include "qkv/trim.hpp"
+#include "qkv/utf8.hpp"
 #include "quote_format.hpp"
 
 namespace qkv {
@@ -28,12 +30,6 @@ struct part {
 
 using reporter = std::function<void(std::size_t offset, std::string message)>;
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
 // Where the byte at `offset` is, for a text whose first character is at `at`: lines counted,
 // columns in characters (UTF-8 continuation bytes do not start one).
 source_loc loc_at(const source_loc& at, std::string_view text, std::size_t offset) {
@@ -42,7 +38,7 @@ source_loc loc_at(const source_loc& at, std::string_view text, std::size_t offse
         if (text[i] == '\n') {
             ++out.line;
             out.column = 1;
-        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+        } else if (!utf8::continues(text[i])) {
             ++out.column;
         }
     }

@@ -6,16 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "qkv/trim.hpp"
+
 namespace qkv::quote_detail {
-namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
-}  // namespace
 
 bool integral(double x) { return std::isfinite(x) && std::fabs(x) < 1e9 && x == std::round(x); }
 

@@ -13,13 +13,10 @@
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
-#include "qkv/prose.hpp"
 #include "qkv/wrap.hpp"
 
 namespace qkv {
 namespace {
-
-using detail::utf8_length;
 
 // --- the body: each value as a block, packed side by side -----------------------------------------
 
