@@ -8,6 +8,7 @@
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/number_text.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/suggest.hpp"
@@ -62,7 +63,8 @@ std::string expected_text(const exercise& e, const exercise_run& r, const render
     switch (e.kind) {
     case answer_kind::choice: return fmt::format("{}\n", e.answer);
     case answer_kind::shape: return fmt::format("{} = {}\n", e.expected_source, r.expected.shape_str());
-    case answer_kind::number: return fmt::format("{} = {:.{}f}\n", e.expected_source, r.expected.number, o.precision);
+    case answer_kind::number:
+        return fmt::format("{} = {}\n", e.expected_source, number_text(r.expected.number, number_style::fixed, o.precision));
     case answer_kind::matrix: {
         workspace ws{{e.expected_source, r.expected}};
         return values_text({e.expected_source}, ws, o);
