@@ -198,3 +198,22 @@ BOOST_FIXTURE_TEST_CASE(a_scenario_that_lacks_what_the_lesson_reads_is_told_whic
     BOOST_TEST(no_w_o.err.find("lesson 8 needs the matrix W_O, which this scenario does not define") != std::string::npos,
                no_w_o.err);
 }
+
+BOOST_FIXTURE_TEST_CASE(a_lesson_says_whose_rows_its_quotes_count_as_tokens, learner) {
+    // token_rows = ["X_src"]: on translation.toml, token(1) and token(2) are its source tokens
+    const qkv::scenario s = qkv::load_scenario("data/translation.toml");
+    BOOST_TEST_REQUIRE(s.source_tokens.size() >= 2u);
+    BOOST_TEST_REQUIRE(s.tokens.front() != s.source_tokens.front());
+    qkv::test::write_file(state / "90-rows.toml", R"(number = 90
+title = { zh = "t", en = "t" }
+token_rows = ["X_src"]
+[[stage]]
+id = "s"
+title = { zh = "t", en = "t" }
+formula = "Y = X_src"
+text = { zh = "{token(1)}", en = "{token(1)} {token(2)}" }
+)");
+    outcome r = run({"run", (state / "90-rows.toml").string(), "--data", "data/translation.toml", "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(json::parse(r.out)["stages"][0]["text"] == s.source_tokens[0] + " " + s.source_tokens[1]);
+}

@@ -79,7 +79,7 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
 }
 
 std::string exercise_words(const bilingual& text, const exercise& e, const exercise_run& r, lang language) {
-    return fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id);
+    return fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id, r.run.token_rows);
 }
 
 exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file, const std::string& student) {

@@ -99,8 +99,8 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
     }
     // the words after the numbers: what the text quotes is what this stage computed
     std::string context = fmt::format("lesson {}, stage '{}'", l.number, st.id);
-    out.title = fill_quotes(st.title.in(language), st.title.at(language), ws, context);
-    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context);
+    out.title = fill_quotes(st.title.in(language), st.title.at(language), ws, context, l.token_rows);
+    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context, l.token_rows);
     for (const std::string& name : show) {
         auto it = ws.find(name);
         if (it == ws.end())
@@ -133,6 +133,7 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     r.t.language = language;
     r.t.scenario = s.name;
     r.t.stage_count = l.stages.size();
+    r.token_rows = l.token_rows;
     for (std::size_t i = 0; i < l.stages.size(); ++i) r.t.stages.push_back(run_stage(l, l.stages[i], i + 1, r.ws, language));
     return r;
 }

@@ -59,6 +59,7 @@ struct trace {
 struct lesson_run {
     trace t;
     workspace ws;  // every value after the last stage
+    std::vector<std::string> token_rows;  // the lesson's: whose row labels are the tokens quotes name
 };
 
 // Evaluate every stage of the lesson on the scenario. Throws input_error when the lesson needs a
