@@ -46,6 +46,20 @@ answer read_answer(const exercise& e, const std::string& text, const std::string
     }
 }
 
+// Right, with the worked solution; or not yet, with what is wrong and the way to a hint.
+std::string verdict_text(const verdict& v, const exercise& e, const answer& ans, const exercise_run& run,
+                         const mistake_book& book, const render_options& o) {
+    const lang l = o.language;
+    if (v.correct)
+        return fmt::format("{} {}\n{}\n{}\n{}\n", styled("✓", fmt::fg(fmt::terminal_color::green) | fmt::emphasis::bold, o.color),
+                           pick(l, "正确！", "Right!"), expected_text(e, run, o), pick(l, "解题过程：", "Worked solution:"),
+                           escape_controls(exercise_words(e.solution, e, run, l), true));
+    std::string out = fmt::format("{} {}\n", styled("✗", fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, o.color),
+                                  pick(l, "还不对。", "Not right yet."));
+    for (const std::string& line : explain(v, e, ans, run, book, l, o.precision)) out += escape_controls(line) + "\n";
+    return out + fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), e.id);
+}
+
 }  // namespace
 
 int cmd_check(const args& all, const console& io) {
@@ -81,17 +95,7 @@ int cmd_check(const args& all, const console& io) {
     } catch (const input_error& err) {
         throw usage_error(err.what());
     }
-    std::string out;
-    if (v.correct) {
-        out = fmt::format("{} {}\n{}\n{}\n{}\n", styled("✓", fmt::fg(fmt::terminal_color::green) | fmt::emphasis::bold, o.color),
-                          pick(l, "正确！", "Right!"), expected_text(e, run, o), pick(l, "解题过程：", "Worked solution:"),
-                          escape_controls(exercise_words(e.solution, e, run, l), true));
-    } else {
-        out = fmt::format("{} {}\n", styled("✗", fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, o.color),
-                          pick(l, "还不对。", "Not right yet."));
-        for (const std::string& line : explain(v, e, ans, run, set.book, l, o.precision)) out += escape_controls(line) + "\n";
-        out += fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), e.id);
-    }
+    const std::string out = verdict_text(v, e, ans, run, set.book, o);
     // recorded once the verdict is on screen (a check whose output could not be written is not),
     // under the lock, so an unusable progress file stops it before anything is printed
     change_progress(io, progress_path(), [&](progress& p) {

@@ -19,6 +19,55 @@ namespace po = boost::program_options;
 
 // --- exercises -------------------------------------------------------------------------------
 
+namespace {
+
+// The exercises listed, each with its question quoted from its own run (its lesson on its scenario).
+struct listing {
+    std::vector<const exercise*> list;
+    std::map<std::string, std::string> questions;  // by id
+    progress p;
+};
+
+std::string listing_json(const listing& x) {
+    ojson arr = ojson::array();
+    for (const exercise* e : x.list)
+        arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
+                       {"question", x.questions.at(e->id)}, {"status", status_name(x.p.of(e->id).state)},
+                       {"solution_seen", x.p.of(e->id).solution_seen}});
+    return ojson{{"exercises", arr}}.dump(2) + "\n";
+}
+
+// One exercise's line: id, kind, status (coloured once tried), the question's first line.
+std::string listing_line(const exercise& e, const listing& x, const render_options& o) {
+    const exercise_progress& mine = x.p.of(e.id);
+    std::string state = pad(status_word(o.language, mine.state), 10);
+    if (mine.state != status::not_tried)
+        state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
+    std::string seen = mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
+    return fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
+                       first_line(x.questions.at(e.id), 56), seen);
+}
+
+// Lesson by lesson: a heading with a bar of the exercises right, then one line per exercise.
+std::string listing_text(const listing& x, const render_options& o) {
+    auto titles = lesson_titles(o.language);
+    std::string out;
+    for (std::size_t i = 0; i < x.list.size();) {
+        int lesson = x.list[i]->lesson;
+        std::size_t end = i, done = 0;
+        for (; end < x.list.size() && x.list[end]->lesson == lesson; ++end) done += x.p.of(x.list[end]->id).state == status::correct;
+        std::string heading = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), lesson);
+        if (titles.count(lesson)) heading += " · " + titles[lesson];
+        out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i, o.color), done, end - i);
+        for (; i < end; ++i) out += listing_line(*x.list[i], x, o);
+        out += "\n";
+    }
+    return out + pick(o.language, "看题：qkv exercise ID · 交答案：qkv check ID 答案 · 提示：qkv hint ID\n",
+                      "Read one: qkv exercise ID · answer: qkv check ID ANSWER · a hint: qkv hint ID\n");
+}
+
+}  // namespace
+
 int cmd_exercises(const args& a, const console& io) {
     output_choice choice;
     int only = -1;  // -1: every lesson (lesson 0 has exercises too)
@@ -37,49 +86,14 @@ int cmd_exercises(const args& a, const console& io) {
         return 0;
     }
     render_options o = resolve(choice, io);
-    exercise_set set = load_exercises(exercises_dir());
-    progress p = open_progress(io, progress_path());
-    std::vector<const exercise*> list;
+    const exercise_set set = load_exercises(exercises_dir());
+    listing x{{}, {}, open_progress(io, progress_path())};
     for (const exercise& e : set.all)
-        if (only < 0 || e.lesson == only) list.push_back(&e);
-    if (list.empty())
+        if (only < 0 || e.lesson == only) x.list.push_back(&e);
+    if (x.list.empty())
         throw usage_error(fmt::format(fmt::runtime(pick(o.language, "第 {} 课没有练习；qkv exercises 列出全部", "lesson {} has no exercises; qkv exercises lists them all")), only));
-    // each question quotes its own run (its lesson on its scenario)
-    std::map<std::string, std::string> questions;
-    for (const exercise* e : list) questions[e->id] = exercise_words(e->question, *e, run_exercise(*e, o.language), o.language);
-    if (choice.format == "json") {
-        ojson arr = ojson::array();
-        for (const exercise* e : list)
-            arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
-                           {"question", questions[e->id]}, {"status", status_name(p.of(e->id).state)},
-                           {"solution_seen", p.of(e->id).solution_seen}});
-        io.print(ojson{{"exercises", arr}}.dump(2) + "\n");
-        return 0;
-    }
-    auto titles = lesson_titles(o.language);
-    std::string out;
-    for (std::size_t i = 0; i < list.size();) {
-        int lesson = list[i]->lesson;
-        std::size_t end = i, done = 0;
-        for (; end < list.size() && list[end]->lesson == lesson; ++end) done += p.of(list[end]->id).state == status::correct;
-        std::string heading = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), lesson);
-        if (titles.count(lesson)) heading += " · " + titles[lesson];
-        out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i, o.color), done, end - i);
-        for (; i < end; ++i) {
-            const exercise& e = *list[i];
-            const exercise_progress& mine = p.of(e.id);
-            std::string state = pad(status_word(o.language, mine.state), 10);
-            if (mine.state != status::not_tried)
-                state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
-            std::string seen = mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
-            out += fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
-                               first_line(questions[e.id], 56), seen);
-        }
-        out += "\n";
-    }
-    out += pick(o.language, "看题：qkv exercise ID · 交答案：qkv check ID 答案 · 提示：qkv hint ID\n",
-                "Read one: qkv exercise ID · answer: qkv check ID ANSWER · a hint: qkv hint ID\n");
-    io.print(out);
+    for (const exercise* e : x.list) x.questions[e->id] = exercise_words(e->question, *e, run_exercise(*e, o.language), o.language);
+    io.print(choice.format == "json" ? listing_json(x) : listing_text(x, o));
     return 0;
 }
 

@@ -212,6 +212,31 @@ std::string class_csv(const std::vector<sheet>& sheets, const std::vector<questi
     return out;
 }
 
+// One sheet read and graded: every exercise of the lessons it answers. When it is the only sheet,
+// one that cannot be read or holds no answer is the one-line error; among several, its problem.
+sheet graded_sheet(const std::string& f, bool only_one, const exercise_set& set, lang l) {
+    sheet s;
+    try {
+        s = read_sheet(f, set, l);
+    } catch (const input_error& e) {
+        if (only_one) throw;
+        s = sheet{f, fs::path(f).stem().string(), false, {}, {e.what()}, {}};
+    }
+    if (only_one && s.answers.empty()) {
+        if (!s.problems.empty()) throw input_error(s.problems.front());
+        throw input_error(source_loc{f, 0, 0}, pick(l, "答题卡上没有答案（\"编号\" = \"答案\" 的行）",
+                                                    "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)"));
+    }
+    std::vector<int> lessons;  // a sheet covers the lessons it answers, all of their exercises
+    for (auto& [id, text] : s.answers) lessons.push_back(find_exercise(set, id)->lesson);
+    for (const exercise& e : set.all) {
+        if (std::find(lessons.begin(), lessons.end(), e.lesson) == lessons.end()) continue;
+        if (!s.answers.count(e.id)) s.rows.push_back({&e, "", "missing", {}, {}});
+        else s.rows.push_back(grade_one(e, s, set.book, l));
+    }
+    return s;
+}
+
 }  // namespace
 
 int cmd_grade(const args& a, const console& io) {
@@ -235,28 +260,7 @@ int cmd_grade(const args& a, const console& io) {
     if (files.empty()) throw usage_error(pick(l, "哪些答题卡？qkv grade 答题卡.toml…（或一个文件夹）", "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
     exercise_set set = load_exercises(exercises_dir());
     std::vector<sheet> sheets;
-    for (const std::string& f : files) {
-        sheet s;
-        try {
-            s = read_sheet(f, set, l);
-        } catch (const input_error& e) {
-            if (files.size() == 1) throw;  // nothing at all to grade: the one-line error
-            s = sheet{f, fs::path(f).stem().string(), false, {}, {e.what()}, {}};
-        }
-        if (files.size() == 1 && s.answers.empty()) {  // nothing to grade: one line says why
-            if (!s.problems.empty()) throw input_error(s.problems.front());
-            throw input_error(source_loc{f, 0, 0}, pick(l, "答题卡上没有答案（\"编号\" = \"答案\" 的行）",
-                                                        "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)"));
-        }
-        std::vector<int> lessons;  // a sheet covers the lessons it answers, all of their exercises
-        for (auto& [id, text] : s.answers) lessons.push_back(find_exercise(set, id)->lesson);
-        for (const exercise& e : set.all) {
-            if (std::find(lessons.begin(), lessons.end(), e.lesson) == lessons.end()) continue;
-            if (!s.answers.count(e.id)) s.rows.push_back({&e, "", "missing", {}, {}});
-            else s.rows.push_back(grade_one(e, s, set.book, l));
-        }
-        sheets.push_back(std::move(s));
-    }
+    for (const std::string& f : files) sheets.push_back(graded_sheet(f, files.size() == 1, set, l));
     std::vector<question> qs = questions_of(sheets);
     if (csv) io.print(class_csv(sheets, qs));
     else if (choice.format == "json" && sheets.size() == 1) io.print(sheet_json(sheets.front()).dump(2) + "\n");
