@@ -18,9 +18,11 @@
 #include "support/environment.hpp"
 #include "support/files.hpp"
 #include "support/scratch.hpp"
+#include "support/text.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using qkv::test::count_of;
 using qkv::test::scratch_dir;
 
 namespace {
@@ -55,12 +57,6 @@ std::vector<fs::path> lesson_paths() {
         if (std::regex_match(e.path().filename().string(), std::regex(R"(\d{1,4}-.*\.toml)"))) out.push_back(e.path());
     std::sort(out.begin(), out.end());
     return out;
-}
-
-std::size_t count_of(const std::string& text, const std::string& part) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-    return n;
 }
 
 // A stream whose reader has gone, as a closed pipe is to the program.
