@@ -1,6 +1,7 @@
 // The commands that show exercises: exercises (the list), exercise (one question), hint and
 // solution. Answers are checked in commands_check.cpp.
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -162,45 +163,58 @@ int cmd_exercise(const args& a, const console& io) {
 }
 
 
-int cmd_hint(const args& a, const console& io) {
-    std::optional<asked> q = ask(io, "hint", a);
-    if (!q) return 0;
-    const exercise& e = *q->e;
-    lang l = q->o.language;
-    std::string path = progress_path();
-    int seen = open_progress(io, path).of(e.id).hints;
-    bool more = seen < static_cast<int>(e.hints.size());
-    std::size_t shown = static_cast<std::size_t>(more ? seen + 1 : seen);
-    // every hint so far, the newest last: a student who comes back tomorrow reads them all again
+namespace {
+
+// What hint and solution show is recorded once it is on screen, under the progress lock: a hint
+// that could not be written (a closed pipe) was not seen.
+void show_and_record(const console& io, const std::string& out, const std::string& id,
+                     const std::function<void(exercise_progress&)>& seen) {
+    change_progress(io, progress_path(), [&](progress& p) {
+        io.print(out);
+        seen(p.by_id[id]);
+    });
+}
+
+// Every hint so far and the next one, the newest last: a student who comes back tomorrow reads
+// them all again.
+int show_hints(const console& io, const asked& q) {
+    const exercise& e = *q.e;
+    const lang l = q.o.language;
+    const int seen = open_progress(io, progress_path()).of(e.id).hints;
+    const bool more = seen < static_cast<int>(e.hints.size());
+    const std::size_t shown = static_cast<std::size_t>(more ? seen + 1 : seen);
     std::string out;
     for (std::size_t k = 0; k < shown; ++k)
-        out += fmt::format("{}{} {}/{} · {} {}\n{}\n", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, q->o.color),
+        out += fmt::format("{}{} {}/{} · {} {}\n{}\n", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, q.o.color),
                            k + 1, e.hints.size(), pick(l, "练习", "exercise"), e.id,
-                           escape_controls(exercise_words(e.hints[k], e, *q->run, l), true));
+                           escape_controls(exercise_words(e.hints[k], e, *q.run, l), true));
     if (!more) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + e.id + " 给出完整解答。）",
                                                "(That was the last hint. Still stuck? qkv solution " + e.id + " shows the worked solution.)"));
-    // recorded once the student has it on screen: a hint that could not be written was not seen
-    change_progress(io, path, [&](progress& p) {
-        io.print(out);
-        exercise_progress& mine = p.by_id[e.id];
-        mine.hints = std::max(mine.hints, static_cast<int>(shown));
-    });
+    show_and_record(io, out, e.id, [&](exercise_progress& mine) { mine.hints = std::max(mine.hints, static_cast<int>(shown)); });
     return 0;
 }
 
-int cmd_solution(const args& a, const console& io) {
-    std::optional<asked> q = ask(io, "solution", a);
-    if (!q) return 0;
-    const exercise& e = *q->e;
-    lang l = q->o.language;
-    std::string out = fmt::format("{} · {} {}\n\n{}\n{}\n{}\n", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q->o.color),
-                                  pick(l, "练习", "exercise"), e.id, escape_controls(exercise_words(e.question, e, *q->run, l), true),
-                                  expected_text(e, *q->run, q->o), escape_controls(exercise_words(e.solution, e, *q->run, l), true));
-    change_progress(io, progress_path(), [&](progress& p) {
-        io.print(out);
-        p.by_id[e.id].solution_seen = true;
-    });
+int show_solution(const console& io, const asked& q) {
+    const exercise& e = *q.e;
+    const lang l = q.o.language;
+    const std::string out =
+        fmt::format("{} · {} {}\n\n{}\n{}\n{}\n", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q.o.color),
+                    pick(l, "练习", "exercise"), e.id, escape_controls(exercise_words(e.question, e, *q.run, l), true),
+                    expected_text(e, *q.run, q.o), escape_controls(exercise_words(e.solution, e, *q.run, l), true));
+    show_and_record(io, out, e.id, [](exercise_progress& mine) { mine.solution_seen = true; });
     return 0;
+}
+
+}  // namespace
+
+int cmd_hint(const args& a, const console& io) {
+    const std::optional<asked> q = ask(io, "hint", a);
+    return q ? show_hints(io, *q) : 0;
+}
+
+int cmd_solution(const args& a, const console& io) {
+    const std::optional<asked> q = ask(io, "solution", a);
+    return q ? show_solution(io, *q) : 0;
 }
 
 }  // namespace qkv::cli
