@@ -266,7 +266,7 @@ int run_forward(const console& io, const bench_args& b) {
     pk.sgemm = bench::measure_peak(b.threads);
     pk.corename = blas::corename();
     pk.kernel_bits = bench::kernel_bits(pk.corename);
-    blas::set_threads(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
+    const blas::scoped_threads one(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
     std::vector<row> rows;
     std::map<impl, std::vector<double>> ns, ts;
     for (std::size_t n : b.sizes) {
