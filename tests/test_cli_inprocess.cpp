@@ -142,7 +142,7 @@ BOOST_FIXTURE_TEST_CASE(a_usage_error_is_one_line_and_status_2, learner) {
     BOOST_TEST(count_of(missing.err, "\n") == 1u);
 }
 
-BOOST_FIXTURE_TEST_CASE(stepping_without_keys_shows_the_first_stage_and_ends, learner) {
+BOOST_FIXTURE_TEST_CASE(stepping_and_presenting_without_keys_show_the_first_stage_and_end, learner) {
     // no descriptors behind the console: nothing to read, as at the end of input
     outcome r = run({"lesson", "3", "--step"});
     BOOST_TEST(r.status == 0);
@@ -150,6 +150,12 @@ BOOST_FIXTURE_TEST_CASE(stepping_without_keys_shows_the_first_stage_and_ends, le
     const std::string first_of_all = "[1/" + std::to_string(count_of(lesson, "\n[[stage]]")) + "]";
     BOOST_TEST(r.out.find(first_of_all) != std::string::npos);
     BOOST_TEST(r.out.find("[2/") == std::string::npos);
+    // the presenter too: its first page carries the first stage's title, as the file writes it
+    std::smatch title;
+    BOOST_TEST_REQUIRE(std::regex_search(lesson, title, std::regex(R"re(\[\[stage\]\][^\[]*?title = \{[^}]*en = "([^"]+)")re")));
+    outcome shown = run({"lesson", "3", "--present"});
+    BOOST_TEST(shown.status == 0);
+    BOOST_TEST(shown.out.find(title[1].str()) != std::string::npos, shown.out);
 }
 
 BOOST_FIXTURE_TEST_CASE(output_that_went_away_ends_quietly_with_141, learner) {
