@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -169,9 +170,15 @@ color_depth color_depth_from_env() {
     return color_depth::palette256;
 }
 
+format any_format(std::string_view name) {
+    const std::optional<format> form = parse_format(name);
+    if (!form) throw usage_error(fmt::format("--format must be text, markdown, json or html, not '{}'", name));
+    return *form;
+}
+
 }  // namespace
 
-render_options resolve_output(const output_choice& c, const console& io) {
+output resolve_output(const output_choice& c, const console& io, formats allowed) {
     render_options o;
     if (c.lang.empty()) o.language = default_lang();
     else if (c.lang == "zh" || c.lang == "en") o.language = *parse_lang(c.lang);
@@ -184,13 +191,19 @@ render_options resolve_output(const output_choice& c, const console& io) {
         o.color = terminal::is_tty(io.out_fd) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
     o.depth = color_depth_from_env();
-    if (c.format != "text" && c.format != "markdown" && c.format != "json" && c.format != "html")
-        throw usage_error(fmt::format("--format must be text, markdown, json or html, not '{}'", c.format));
+    const format form = allowed == formats::all ? any_format(c.format) : text_or_json(c.format);
     if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));
     o.precision = c.precision;
     o.full = c.full;
     o.width = terminal::width(io.out_fd);  // no terminal: COLUMNS, else 100
-    return o;
+    return {o, form};
+}
+
+format text_or_json(std::string_view name) {
+    const std::optional<format> form = parse_format(name);
+    if (form != format::text && form != format::json)
+        throw usage_error(fmt::format("--format must be text or json, not '{}'", name));
+    return *form;
 }
 
 }  // namespace qkv::cli

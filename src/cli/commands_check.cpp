@@ -78,7 +78,7 @@ int cmd_check(const args& all, const console& io) {
     po::variables_map vm;
     if (!parse(io, "check", a, desc, pos, vm)) return 0;
     for (const std::string& w : words) typed += (typed.empty() ? "" : " ") + w;
-    render_options o = resolve(choice, io);
+    const render_options o = resolve(choice, io).options;
     lang l = o.language;
     if (id.empty()) throw usage_error(pick(l, "哪一道练习？qkv check 编号 答案，如 qkv check 3.2 1.57",
                                            "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));

@@ -21,7 +21,7 @@ int cmd_progress(const args& a, const console& io) {
     desc.add_options()("reset", po::bool_switch(&reset), "forget all progress (statuses and hints)");
     po::variables_map vm;
     if (!parse(io, "progress", a, desc, {}, vm)) return 0;
-    render_options o = resolve(choice, io);
+    const auto [o, form] = resolve(choice, io);
     lang l = o.language;
     std::string path = progress_path();
     if (reset) {
@@ -42,7 +42,7 @@ int cmd_progress(const args& a, const console& io) {
         arr.push_back({{"id", e.id}, {"status", status_name(mine.state)}, {"attempts", mine.attempts}, {"hints", mine.hints},
                        {"solution_seen", mine.solution_seen}});
     }
-    if (choice.format == "json") {
+    if (form == format::json) {
         io.print(ojson{{"path", path}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
                         {"total", set.all.size()}}.dump(2) + "\n");
         return 0;
@@ -68,7 +68,7 @@ int cmd_next(const args& a, const console& io) {
         ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never");
     po::variables_map vm;
     if (!parse(io, "next", a, desc, {}, vm)) return 0;
-    lang l = resolve(choice, io).language;
+    lang l = resolve(choice, io).options.language;
     std::vector<course_lesson> course = load_course(l);
     const progress p = open_progress(io, progress_path());
     const next_step n = find_next(course, p);

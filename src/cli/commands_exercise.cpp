@@ -86,7 +86,7 @@ int cmd_exercises(const args& a, const console& io) {
         io.print(out);
         return 0;
     }
-    render_options o = resolve(choice, io);
+    const auto [o, form] = resolve(choice, io);
     const exercise_set set = load_exercises(exercises_dir());
     listing x{{}, {}, open_progress(io, progress_path())};
     for (const exercise& e : set.all)
@@ -94,7 +94,7 @@ int cmd_exercises(const args& a, const console& io) {
     if (x.list.empty())
         throw usage_error(fmt::format(fmt::runtime(pick(o.language, "第 {} 课没有练习；qkv exercises 列出全部", "lesson {} has no exercises; qkv exercises lists them all")), only));
     for (const exercise* e : x.list) x.questions[e->id] = exercise_words(e->question, *e, run_exercise(*e, o.language), o.language);
-    io.print(choice.format == "json" ? listing_json(x) : listing_text(x, o));
+    io.print(form == format::json ? listing_json(x) : listing_text(x, o));
     return 0;
 }
 
@@ -124,7 +124,7 @@ std::optional<asked> ask(const console& io, const char* cmd, const args& a) {
     po::variables_map vm;
     if (!parse(io, cmd, a, desc, pos, vm)) return std::nullopt;
     asked q;
-    q.o = resolve(choice, io);
+    q.o = resolve(choice, io).options;
     if (id.empty())
         throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
                                "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -212,61 +213,77 @@ std::string class_csv(const std::vector<sheet>& sheets, const std::vector<questi
     return out;
 }
 
-// One sheet read and graded: every exercise of the lessons it answers. When it is the only sheet,
-// one that cannot be read or holds no answer is the one-line error; among several, its problem.
-sheet graded_sheet(const std::string& f, bool only_one, const exercise_set& set, lang l) {
-    sheet s;
-    try {
-        s = read_sheet(f, set, l);
-    } catch (const input_error& e) {
-        if (only_one) throw;
-        s = sheet{f, fs::path(f).stem().string(), false, {}, {e.what()}, {}};
+// What grade writes: text or JSON, for one sheet or a class, or CSV, a row per student.
+enum class grade_format { text, json, csv };
+
+// --format of grade: text and json as for every command (parse_format), and csv.
+grade_format grade_format_of(std::string_view name) {
+    if (name == "csv") return grade_format::csv;
+    const std::optional<format> form = parse_format(name);
+    if (form == format::text) return grade_format::text;
+    if (form == format::json) return grade_format::json;
+    throw usage_error(fmt::format("--format must be text, json or csv, not '{}'", name));
+}
+
+// Every sheet graded, for every exercise of the lessons it answers; a sheet that cannot be read is
+// a problem of that sheet, unless it is the only one.
+std::vector<sheet> grade_sheets(const std::vector<std::string>& files, const exercise_set& set, lang l) {
+    std::vector<sheet> sheets;
+    for (const std::string& f : files) {
+        sheet s;
+        try {
+            s = read_sheet(f, set, l);
+        } catch (const input_error& e) {
+            if (files.size() == 1) throw;  // nothing at all to grade: the one-line error
+            s = sheet{f, fs::path(f).stem().string(), false, {}, {e.what()}, {}};
+        }
+        if (files.size() == 1 && s.answers.empty()) {  // nothing to grade: one line says why
+            if (!s.problems.empty()) throw input_error(s.problems.front());
+            throw input_error(source_loc{f, 0, 0}, pick(l, "答题卡上没有答案（\"编号\" = \"答案\" 的行）",
+                                                        "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)"));
+        }
+        std::vector<int> lessons;  // a sheet covers the lessons it answers, all of their exercises
+        for (auto& [id, text] : s.answers) lessons.push_back(find_exercise(set, id)->lesson);
+        for (const exercise& e : set.all) {
+            if (std::find(lessons.begin(), lessons.end(), e.lesson) == lessons.end()) continue;
+            if (!s.answers.count(e.id)) s.rows.push_back({&e, "", "missing", {}, {}});
+            else s.rows.push_back(grade_one(e, s, set.book, l));
+        }
+        sheets.push_back(std::move(s));
     }
-    if (only_one && s.answers.empty()) {
-        if (!s.problems.empty()) throw input_error(s.problems.front());
-        throw input_error(source_loc{f, 0, 0}, pick(l, "答题卡上没有答案（\"编号\" = \"答案\" 的行）",
-                                                    "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)"));
-    }
-    std::vector<int> lessons;  // a sheet covers the lessons it answers, all of their exercises
-    for (auto& [id, text] : s.answers) lessons.push_back(find_exercise(set, id)->lesson);
-    for (const exercise& e : set.all) {
-        if (std::find(lessons.begin(), lessons.end(), e.lesson) == lessons.end()) continue;
-        if (!s.answers.count(e.id)) s.rows.push_back({&e, "", "missing", {}, {}});
-        else s.rows.push_back(grade_one(e, s, set.book, l));
-    }
-    return s;
+    return sheets;
 }
 
 }  // namespace
 
 int cmd_grade(const args& a, const console& io) {
     output_choice choice;
+    std::string form_name;
     std::vector<std::string> named;
     po::options_description desc("Options");
     desc.add_options()("help,h", "show this help")
         ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
         ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never")
-        ("format", po::value(&choice.format)->default_value("text"), "text, json or csv (a row per student, a column per question)")
+        ("format", po::value(&form_name)->default_value("text"), "text, json or csv (a row per student, a column per question)")
         ("sheet", po::value(&named), "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them");
     po::positional_options_description pos;
     pos.add("sheet", -1);
     po::variables_map vm;
     if (!parse(io, "grade", a, desc, pos, vm)) return 0;
-    bool csv = choice.format == "csv";
-    if (csv) choice.format = "text";
-    render_options o = resolve(choice, io);
-    lang l = o.language;
+    const grade_format form = grade_format_of(form_name);
+    const render_options o = resolve(choice, io).options;
+    const lang l = o.language;
     std::vector<std::string> files = sheet_files(named);
     if (files.empty()) throw usage_error(pick(l, "哪些答题卡？qkv grade 答题卡.toml…（或一个文件夹）", "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
     exercise_set set = load_exercises(exercises_dir());
-    std::vector<sheet> sheets;
-    for (const std::string& f : files) sheets.push_back(graded_sheet(f, files.size() == 1, set, l));
+    const std::vector<sheet> sheets = grade_sheets(files, set, l);
     std::vector<question> qs = questions_of(sheets);
-    if (csv) io.print(class_csv(sheets, qs));
-    else if (choice.format == "json" && sheets.size() == 1) io.print(sheet_json(sheets.front()).dump(2) + "\n");
-    else if (choice.format == "json") io.print(class_json(sheets, qs, set.book, l).dump(2) + "\n");
-    else if (sheets.size() == 1) io.print(sheet_text(sheets.front(), l));
-    else io.print(class_text(sheets, qs, set.book, o));
+    const bool one = sheets.size() == 1;
+    switch (form) {
+        case grade_format::csv: io.print(class_csv(sheets, qs)); break;
+        case grade_format::json: io.print((one ? sheet_json(sheets.front()) : class_json(sheets, qs, set.book, l)).dump(2) + "\n"); break;
+        case grade_format::text: io.print(one ? sheet_text(sheets.front(), l) : class_text(sheets, qs, set.book, o)); break;
+    }
     bool all_right = std::all_of(sheets.begin(), sheets.end(), [](const sheet& s) { return s.problems.empty() && s.right() == s.rows.size(); });
     return all_right ? 0 : 1;
 }

@@ -11,10 +11,7 @@
 #include "qkv/cli.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/lesson.hpp"
-#include "qkv/render_json.hpp"
-#include "qkv/render_html.hpp"
-#include "qkv/render_markdown.hpp"
-#include "qkv/render_text.hpp"
+#include "qkv/render_format.hpp"
 #include "qkv/scenario.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/scenario_preface.hpp"
@@ -67,24 +64,6 @@ std::vector<std::string> select_lessons(const std::string& which) {
     throw usage_error(fmt::format("no lesson '{}'; the lessons are {} (qkv list){}", which, range_of(files), hint));
 }
 
-std::string render(const std::vector<trace>& traces, const render_options& o, const std::string& format,
-                   const std::string& preface) {
-    std::string out;
-    if (format == "json") {
-        if (traces.size() == 1) return render_json(traces.front()) + "\n";
-        auto all = trace_json::array();
-        for (const trace& t : traces) all.push_back(json_of(t));
-        return render_json(all) + "\n";
-    }
-    if (format == "html") return render_html(traces, o, preface);
-    if (!preface.empty()) out = format == "markdown" ? "```toml\n" + preface + "```\n\n" : scenario_preface(preface, o) + "\n";
-    for (std::size_t i = 0; i < traces.size(); ++i) {
-        if (i) out += "\n";
-        out += format == "markdown" ? render_markdown(traces[i], o) : render_text(traces[i], o);
-    }
-    return out;
-}
-
 // What `qkv lesson` and `qkv run` share: the options, and running the chosen files.
 struct lesson_request {
     output_choice choice;
@@ -113,9 +92,9 @@ void add_lesson_options(po::options_description& desc, lesson_request& r) {
     add_output_options(desc, r.choice);
 }
 
-void check_request(const lesson_request& r, const po::variables_map& vm) {
+void check_request(const lesson_request& r, const po::variables_map& vm, format form) {
     if (r.step && r.present) throw usage_error("--step and --present are two ways to step; choose one");
-    if ((r.step || r.present) && r.choice.format != "text")
+    if ((r.step || r.present) && form != format::text)
         throw usage_error(fmt::format("--{} shows text; leave out --format", r.step ? "step" : "present"));
     if (vm.count("auto") && !r.present) throw usage_error("--auto goes with --present");
     if (vm.count("auto") && !(r.auto_seconds > 0 && r.auto_seconds <= 3600))
@@ -154,20 +133,19 @@ std::size_t pick_stage(std::vector<trace>& traces, const lesson_request& r) {
 
 int run_lessons(const console& io, const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm,
                 bool course) {
-    check_request(r, vm);
-    render_options o = resolve_output(r.choice, io);
+    auto [o, form] = resolve_output(r.choice, io);
+    check_request(r, vm, form);
     if (vm.count("stage") && files.size() != 1) throw usage_error("--stage needs a single lesson, not 'all'");
-    std::string preface;
     scenario_choice given{r.data, std::nullopt};
-    if (!r.tokens.empty()) given.made = generated(r, preface);
+    if (!r.tokens.empty()) given.made = generated(r, o.preface);
     std::vector<trace> traces = run_lessons(files, given, o.language);
     if (course) add_what_next(traces, load_course(o.language));
     std::size_t start = vm.count("stage") ? pick_stage(traces, r) : 0;
     if (r.step || r.present) {
-        if (!preface.empty()) io.print(scenario_preface(preface, o) + "\n");
+        if (!o.preface.empty()) io.print(scenario_preface(o.preface, o) + "\n");
         return run_screen(io, traces, o, screen_choice{r.present, r.auto_seconds, start});
     }
-    io.print(render(traces, o, r.choice.format, preface));
+    io.print(render(traces, form, o));
     if (course) record_lessons_read(io, traces);  // once it is written: `qkv next` moves on
     return 0;
 }
@@ -181,10 +159,10 @@ int cmd_list(const args& a, const console& io) {
     add_output_options(desc, choice);
     po::variables_map vm;
     if (!parse(io, "list", a, desc, {}, vm)) return 0;
-    render_options o = resolve_output(choice, io);
+    const auto [o, form] = resolve_output(choice, io);
     std::vector<lesson> lessons;
     for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));
-    if (choice.format == "json") {
+    if (form == format::json) {
         auto list = nlohmann::ordered_json::array();
         for (const lesson& l : lessons)
             list.push_back({{"number", l.number}, {"title", l.title.in(o.language)}, {"stages", l.stages.size()},
@@ -198,11 +176,11 @@ int cmd_list(const args& a, const console& io) {
     for (const lesson& l : lessons) {
         std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
         const std::string title = escape_controls(l.title.in(o.language));  // a title is file content
-        out += choice.format == "markdown" ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
-                                           : fmt::format("{:>3}  {:<{}}  {}  ({})\n", l.number, slug_of(l.file), name_width,
-                                                         title, stages);
+        out += form == format::markdown ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
+                                        : fmt::format("{:>3}  {:<{}}  {}  ({})\n", l.number, slug_of(l.file), name_width,
+                                                      title, stages);
     }
-    if (choice.format == "markdown") out = "| # | title | stages |\n|---|---|---|\n" + out;
+    if (form == format::markdown) out = "| # | title | stages |\n|---|---|---|\n" + out;
     io.print(out);
     return 0;
 }
