@@ -104,7 +104,7 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int cmd_validate(const args& a) {
+int cmd_validate(const args& a, const console& io) {
     std::vector<std::string> files;
     std::string data;
     po::options_description desc("Options");
@@ -115,7 +115,7 @@ int cmd_validate(const args& a) {
     po::positional_options_description pos;
     pos.add("file", -1);
     po::variables_map vm;
-    if (!parse("validate", a, desc, pos, vm)) return 0;
+    if (!parse(io, "validate", a, desc, pos, vm)) return 0;
     if (files.empty()) throw usage_error("which files? e.g. qkv validate lessons/*.toml data/*.toml");
     std::string out;
     std::size_t problems = 0, bad_files = 0;
@@ -130,11 +130,11 @@ int cmd_validate(const args& a) {
     if (problems)
         out += fmt::format("{} problem{} in {} of {} file{}\n", problems, problems == 1 ? "" : "s", bad_files, files.size(),
                            files.size() == 1 ? "" : "s");
-    write_out(out);
+    io.print(out);
     return problems ? 1 : 0;
 }
 
-int cmd_scenario(const args& a) {
+int cmd_scenario(const args& a, const console& io) {
     std::string tokens, output;
     scenario_spec spec;
     unsigned long long seed = 1;
@@ -147,7 +147,7 @@ int cmd_scenario(const args& a) {
         ("seed", po::value(&seed)->default_value(1), "the same seed gives the same numbers")
         ("output,o", po::value(&output), "write to FILE instead of standard output");
     po::variables_map vm;
-    if (!parse("scenario", a, desc, {}, vm)) return 0;
+    if (!parse(io, "scenario", a, desc, {}, vm)) return 0;
     if (tokens.empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
     spec.tokens = split_tokens(tokens);
     spec.seed = seed;
@@ -157,16 +157,16 @@ int cmd_scenario(const args& a) {
     } catch (const input_error& e) {
         throw usage_error(e.message());
     }
-    if (output.empty() || output == "-") write_out(text);
+    if (output.empty() || output == "-") io.print(text);
     else write_file_atomically(output, text);
     return 0;
 }
 
-int cmd_formulas(const args& a) {
+int cmd_formulas(const args& a, const console& io) {
     po::options_description desc("Options");
     desc.add_options()("help,h", "show this help");
     po::variables_map vm;
-    if (!parse("formulas", a, desc, {}, vm)) return 0;
+    if (!parse(io, "formulas", a, desc, {}, vm)) return 0;
     std::string out =
         "The formula language (lessons/README.md teaches it)\n\n"
         "  NAME = expr            one statement per line; # starts a comment\n"
@@ -180,7 +180,7 @@ int cmd_formulas(const args& a) {
     std::size_t w = 0;
     for (const builtin& b : builtins()) w = std::max(w, b.signature.size());
     for (const builtin& b : builtins()) out += fmt::format("  {:<{}}  {}\n", b.signature, w, b.help);
-    write_out(out);
+    io.print(out);
     return 0;
 }
 
