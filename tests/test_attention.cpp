@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "qkv/attention.hpp"
+#include "qkv/attention_fused.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/kv_cache.hpp"
 #include "qkv/row_kernels.hpp"
 #include "qkv/tile_kernels.hpp"
 #include "support/close.hpp"

@@ -14,6 +14,7 @@
 #include "qkv/cli.hpp"
 #include "qkv/command_text.hpp"
 #include "qkv/i18n.hpp"
+#include "qkv/kernel_builds.hpp"
 #include "qkv/loglog.hpp"
 #include "qkv/machine_peak.hpp"
 #include "qkv/memory.hpp"

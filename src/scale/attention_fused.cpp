@@ -1,20 +1,18 @@
-// Multi-head attention without the n × n matrix: key blocks and an online softmax, every product
-// on the tile kernels of tile_kernels.hpp, so the speed is this CPU's and not the kernel OpenBLAS
-// happened to load. Letters: n tokens, d = d_model, h heads, d_k = d / h, g heads per pass,
+// The fused attention (attention_fused.hpp): key blocks and an online softmax, every product on
+// the tile kernels. Letters: n tokens, d = d_model, h heads, d_k = d / h, g heads per pass,
 // wg = g·d_k columns per pass, bq / bk rows per query / key block.
-#include "attention_fused.hpp"
+#include "qkv/attention_fused.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
-#include <stdexcept>
 #include <vector>
 
 #include "qkv/parallel_for.hpp"
 #include "qkv/row_kernels.hpp"
 #include "qkv/tile_kernels.hpp"
-#include "build_choice.hpp"
+#include "fused_plan.hpp"
 
 namespace qkv::attention {
 
@@ -38,40 +36,6 @@ void prefetch_share(const void* p, std::size_t bytes, std::size_t part, std::siz
     const char* c = static_cast<const char*>(p);
     for (std::size_t l = part * per; l < std::min(lines, (part + 1) * per); ++l) __builtin_prefetch(c + 64 * l, 0, 2);
 }
-
-}  // namespace
-
-fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
-    // Measured on Zen 5 (n = 4096, d_k = 64, one thread, GFLOP/s): bq × bk = 512 × 256: 210;
-    // 512 × 128: 211; 256 × 256: 203; 128 × 256: 190; 64 × 256: 170. 512 query rows amortise each
-    // key block over many rows; 256 keys of K^T (64 KiB) and of V (64 KiB) sit in the 1 MiB L2
-    // beside a 512 × 256 block of S. Smaller query blocks when n is small, so every thread gets a few.
-    std::size_t bq = o.block_q;
-    if (bq == 0) {
-        bq = 512;
-        while (bq > 64 && n < bq * 2 * std::size_t(std::max(1, o.threads))) bq /= 2;
-        // then as many blocks, as even as they can be, each a whole number of 6-row tiles: at
-        // n = 4096, 7 × 516 + 484 rather than 8 × 512, whose last tile of 2 rows each ran at a third
-        // of the speed (0.4 % of the time)
-        const std::size_t blocks = (n + bq - 1) / bq, per_block = (n + blocks - 1) / std::max<std::size_t>(blocks, 1);
-        bq = std::max<std::size_t>(6, (per_block + 5) / 6 * 6);
-    }
-    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 256};
-    p.g = o.heads_per_pass;
-    if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide h
-        p.g = 1;
-        for (std::size_t g = o.heads; g >= 1; --g)
-            if (o.heads % g == 0 && (p.key_blocks() * p.kb_ld() + n) * g * p.d_k * sizeof(float) <= o.max_kv_bytes) {
-                p.g = g;
-                break;
-            }
-    }
-    if (p.g == 0 || o.heads % p.g != 0)
-        throw std::invalid_argument(fmt::format("attention: {} heads per pass do not divide {} heads", p.g, o.heads));
-    return p;
-}
-
-namespace {
 
 // How far (in log2 units) a key block's scores may rise above a row's running max m before m is
 // raised: weights up to 2^16, summed over a few thousand keys, stay far inside a float.
@@ -269,13 +233,6 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
         });
     }
     return out;
-}
-
-std::string_view fused_kernels_in_use() { return detail::tile_kernels_in_use(); }
-
-bool use_kernels(std::string_view build) {
-    // both or neither: each refuses only a build this processor cannot run, and that is the same test
-    return detail::cpu_runs(build) && detail::use_tile_kernels(build) && detail::use_row_kernels(build);
 }
 
 std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {

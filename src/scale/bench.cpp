@@ -9,9 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "qkv/attention_fused.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/kv_cache.hpp"
 #include "qkv/npy.hpp"
 
 namespace qkv::bench {
