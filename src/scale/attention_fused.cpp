@@ -105,10 +105,8 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         tile_gemm(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, false, w.S, p.bk,
                   causal ? causal_band{causal_band::columns, shift} : causal_band{});
         // The next key block's K^T and V are fetched a share per row of pass 2, while this block's
-        // exps run. Fetched from L3 only when the products reached them, they held the scores and
-        // A·V about 6 % below their speed from L2 (a scratch harness, [516, 256] scores: 249 GFLOP/s
-        // with K^T in L2, 229–240 from L3). Whole pass, n = 4096, means of 8 alternated medians:
-        // 195.1 -> 193.6 ms.
+        // exps run: fetched from L3 only when the products reached them, they held the scores and
+        // A·V below the speed those reach with their operands in L2.
         const std::size_t k1 = k0 + p.bk;
         const bool next = k1 < key_end;
         const float* Kt_next = next ? Kt + (k1 / p.bk) * p.d_k * p.kb_ld() : nullptr;  // [d_k, kb_ld]
@@ -154,11 +152,9 @@ packed_weights pack_pass(const fused_plan& p, const weights& W, std::size_t c0, 
     packed_weights P{std::unique_ptr<float[]>(new float[packed_pass_floats(p)]), {}, {}, {},
                      std::vector<operand_b>(p.g)};
     float* b = P.buffer.get();
-    // W_K, W_V, W_O and each head's W_Q are packed as separate tasks. On two threads that halves a
-    // cost of 5 % of the pass at n = 512 (0.5 % at n = 4096), and more: packed by thread 0 alone,
-    // the products after it ran late on the second thread. Two threads, medians of 30 or 5 runs:
-    // n = 1024, 14.3–16.3 -> 10.7–11.7 ms; n = 4096, 105.7–112.3 -> 100.9–101.9 ms. (An empty
-    // parallel_for before a packing on one thread gave most of that too.)
+    // W_K, W_V, W_O and each head's W_Q are packed as separate tasks: the threads share the
+    // packing, and above all the second thread is awake when the products start (packed by thread
+    // 0 alone, the products after it ran late on the second thread).
     parallel_for(3 + p.g, threads, [&](std::size_t task, int) {
         switch (task) {
             case 0: P.W_K = detail::pack_panels(p.d, wg, W.W_K.data.data() + c0, p.d, b); return;
