@@ -26,19 +26,6 @@ constexpr float log2e = std::numbers::log2e_v<float>;
 // Keys row i may see: all of them, or with the causal mask those up to and including i.
 std::size_t visible(std::size_t i, std::size_t n, bool causal) { return causal ? std::min(i + 1, n) : n; }
 
-}  // namespace
-
-void check_shapes(const matrix& X, const weights& W, const options& o) {
-    const std::size_t d = X.cols;
-    if (o.heads == 0 || d == 0 || d % o.heads != 0)
-        throw std::invalid_argument(fmt::format("attention: {} heads do not divide d_model = {}", o.heads, d));
-    for (const matrix* w : {&W.W_Q, &W.W_K, &W.W_V, &W.W_O})
-        if (w->rows != d || w->cols != d)
-            throw std::invalid_argument(fmt::format("attention: weights are {}, X is {}", shape_str(*w), shape_str(X)));
-}
-
-namespace {
-
 // The columns c0 … c0+w−1 of M as their own matrix.
 matrix columns(const matrix& M, std::size_t c0, std::size_t w) {
     matrix C(M.rows, w);  // C: [rows, w]

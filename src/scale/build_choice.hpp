@@ -1,12 +1,12 @@
 // Private to attention at scale: which build of a kernel table runs. The softmax's row kernels
-// and the tile kernels each come as AVX-512, AVX2 and plain builds (kernel_builds.hpp); the first
+// and the tile kernels each come as AVX-512, AVX2 and plain builds (cpu_features.hpp); the first
 // this processor runs is used, until a test (or qkv bench --kernels) pins another.
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 
-#include "qkv/kernel_builds.hpp"
+#include "qkv/cpu_features.hpp"
 
 namespace qkv::attention::detail {
 

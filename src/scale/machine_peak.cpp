@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "qkv/kernel_builds.hpp"
+#include "qkv/cpu_features.hpp"
 
 #if defined(__x86_64__)
 #include "x86_intrinsics.hpp"
@@ -84,7 +84,7 @@ double timed(const vector_isa& isa, long iters, int threads) {
 }  // namespace
 
 vector_isa widest_isa() {
-    // the kernels' own test (kernel_builds.hpp): the peak is measured on the build they run on
+    // the kernels' own test (cpu_features.hpp): the peak is measured on the build they run on
     if (attention::cpu_runs("avx512")) return {"avx512", 16, 512};
     if (attention::cpu_runs("avx2")) return {"avx2", 8, 256};
     return {"plain", 4, 128};

@@ -1,5 +1,5 @@
 // What the processor can run, read by the tests themselves from Linux's /proc/cpuinfo: a yardstick
-// for qkv's own choice of kernel build (kernel_builds.cpp asks CPUID), and a line in the test log
+// for qkv's own choice of kernel build (cpu_features.cpp asks CPUID), and a line in the test log
 // for every build a test could not check on this machine.
 #pragma once
 

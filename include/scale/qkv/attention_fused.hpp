@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "qkv/attention.hpp"
+#include "qkv/attention_args.hpp"
 
 namespace qkv::attention {
 

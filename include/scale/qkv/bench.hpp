@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "qkv/attention.hpp"
+#include "qkv/attention_args.hpp"
 #include "qkv/matrix.hpp"
 
 namespace qkv::bench {

@@ -1,16 +1,10 @@
-// qkv's own kernels (tile_kernels.hpp, row_kernels.hpp) come in three builds, widest first:
-// "avx512" (AVX-512 F, VL, BW and DQ), "avx2" (AVX2 and FMA) and "plain" (the compiler's
-// baseline). Which of them this processor runs, which is in use, and how to pin one.
+// The build qkv's own kernels run on (the builds and which this processor runs: cpu_features.hpp),
+// and how to pin one for both kernel tables at once.
 #pragma once
 
 #include <string_view>
 
 namespace qkv::attention {
-
-// Whether this processor runs the build `build`; false for a name that is none of the three.
-// The one CPU-feature test: the kernels' choice of build and the machine's peak
-// (machine_peak.hpp) both ask it.
-bool cpu_runs(std::string_view build);
 
 // The build of the tile kernels forward_fused runs on: the widest this processor runs, unless
 // pinned; never OpenBLAS's.

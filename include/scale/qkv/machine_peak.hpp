@@ -9,7 +9,7 @@
 namespace qkv::bench {
 
 // The widest vector instructions with FMA this CPU runs, named and tested as the kernel builds are
-// (kernel_builds.hpp): "avx512" (16 floats), "avx2" (8, with FMA) or "plain" (what the compiler
+// (cpu_features.hpp): "avx512" (16 floats), "avx2" (8, with FMA) or "plain" (what the compiler
 // makes of 4-float vectors).
 struct vector_isa {
     std::string name;
