@@ -264,7 +264,7 @@ BOOST_AUTO_TEST_CASE(a_loss_over_steps_is_drawn_in_text_and_html) {
     const std::string text = qkv::render_text_stage(r.t, train, o);
     BOOST_TEST(contains(text, "│█"));  // the first step is the tallest bar
     BOOST_TEST(contains(text, "30 steps"));
-    const std::string html = qkv::render_html({r.t}, o, "");
+    const std::string html = qkv::render_html({r.t}, o);
     BOOST_TEST(contains(html, "<polyline"));
     // only a column named loss is drawn: the weights beside it are not
     BOOST_TEST(!qkv::plotted("A1", r.ws.at("loss")));

@@ -115,7 +115,9 @@ BOOST_AUTO_TEST_CASE(chinese_pages_say_so_and_wide_matrices_are_elided) {
 }
 
 BOOST_AUTO_TEST_CASE(a_preface_is_shown_first_and_escaped) {
-    std::string page = render_html({one_stage({})}, render_options{}, "name = \"<me>\"\n");
+    render_options o;
+    o.preface = "name = \"<me>\"\n";
+    std::string page = render_html({one_stage({})}, o);
     auto pre = page.find("<pre class=\"preface\">name = &quot;&lt;me&gt;&quot;\n</pre>");
     BOOST_TEST(pre != std::string::npos);
     BOOST_TEST(pre < page.find("<article"));

@@ -1,7 +1,7 @@
 // The presenter as a class meets it: the real qkv on a pseudo-terminal, driven by keys, signals
 // and window resizes. Every way out must give the terminal back exactly as it was (termios read
-// on the terminal before and after) and leave the alternate screen; every screen must fit. At the
-// end, the keys themselves, which --step and --present share (navigation.hpp).
+// on the terminal before and after) and leave the alternate screen; every screen must fit. The
+// keys themselves, which --step and --present share, are test_navigation's.
 #define BOOST_TEST_MODULE present
 #include <boost/test/unit_test.hpp>
 
@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "qkv/display_width.hpp"
-#include "qkv/navigation.hpp"
 #include "qkv/terminal.hpp"
 #include "support/pty_session.hpp"
 #include "support/run_qkv.hpp"
@@ -245,120 +244,4 @@ BOOST_AUTO_TEST_CASE(bad_present_options_are_usage_errors) {
         BOOST_TEST(r.out.empty());
         BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     }
-}
-
-// --- the keys themselves (navigation.hpp), shared by --step and --present ---------------------
-
-namespace {
-
-qkv::trace stages(int lesson, std::size_t n) {
-    qkv::trace t;
-    t.lesson = lesson;
-    t.stages.resize(n);
-    return t;
-}
-
-}  // namespace
-
-BOOST_AUTO_TEST_CASE(typed_lines_map_to_the_same_commands_for_both) {
-    using qkv::action;
-    for (std::string_view next : {"", "n", "  n \r", "\t"}) BOOST_TEST((qkv::parse_line(next).a == action::next), next);
-    BOOST_TEST((qkv::parse_line("b").a == action::back));
-    BOOST_TEST((qkv::parse_line("r").a == action::redraw));
-    BOOST_TEST((qkv::parse_line("?").a == action::help));
-    BOOST_TEST((qkv::parse_line("q").a == action::quit));
-    BOOST_TEST((qkv::parse_line("p").a == action::pause));
-    BOOST_TEST((qkv::parse_line("j").a == action::down));
-    for (std::string_view go : {"g 4", "g4", " g  4 "}) {
-        auto c = qkv::parse_line(go);
-        BOOST_TEST((c.a == action::go && c.stage == 4), go);
-    }
-    for (std::string_view bad : {"g", "g x", "g 1234567", "next", "x"})
-        BOOST_TEST((qkv::parse_line(bad).a == action::unknown), bad);
-}
-
-BOOST_AUTO_TEST_CASE(single_keys_differ_only_where_space_enter_and_t_do) {
-    using qkv::action;
-    using qkv::key_set;
-    auto in = [](char ch, key_set k) { return qkv::decode_key(ch, k, -1).a; };
-    for (char ch : {'\n', '\r'}) BOOST_TEST((in(ch, key_set::stepper) == action::page_or_next && in(ch, key_set::presenter) == action::next));
-    BOOST_TEST((in(' ', key_set::stepper) == action::page_or_next));  // a page down, at the bottom the next stage
-    BOOST_TEST((in(' ', key_set::presenter) == action::pause));
-    BOOST_TEST((in('t', key_set::stepper) == action::unknown && in('t', key_set::presenter) == action::text));
-    BOOST_TEST((in('x', key_set::stepper) == action::unknown && in('x', key_set::presenter) == action::unknown));
-    for (key_set k : {key_set::stepper, key_set::presenter}) {
-        BOOST_TEST((in(3, k) == action::interrupt));
-        for (char ch : {'n', 'l'}) BOOST_TEST((in(ch, k) == action::next));
-        for (char ch : {'b', '\x7f', '\x08'}) BOOST_TEST((in(ch, k) == action::back));
-        BOOST_TEST((in('j', k) == action::down && in('k', k) == action::up));
-        BOOST_TEST((in('\x04', k) == action::quit && in('q', k) == action::quit));
-        BOOST_TEST((in('\x0c', k) == action::redraw && in('h', k) == action::help));
-    }
-    auto g = qkv::decode_key('g', key_set::stepper, -1);
-    BOOST_TEST((g.a == action::go && g.stage == -1));  // the number is still to come
-}
-
-// An escape sequence is one key however long it is: its bytes never come back as keys of their own.
-BOOST_AUTO_TEST_CASE(escape_sequences_are_read_whole) {
-    using qkv::action;
-    int fds[2];
-    BOOST_REQUIRE(pipe(fds) == 0);
-    auto key = [&](std::string_view rest) {
-        BOOST_REQUIRE(write(fds[1], rest.data(), rest.size()) == static_cast<ssize_t>(rest.size()));
-        auto c = qkv::decode_key('\x1b', qkv::key_set::stepper, fds[0]).a;
-        pollfd p{fds[0], POLLIN, 0};
-        BOOST_TEST(poll(&p, 1, 0) == 0, "bytes left after ESC" << rest);  // all of it was read
-        return c;
-    };
-    BOOST_TEST((key("[A") == action::up));
-    BOOST_TEST((key("[B") == action::down));
-    BOOST_TEST((key("[C") == action::next));
-    BOOST_TEST((key("[D") == action::back));
-    BOOST_TEST((key("OA") == action::up));
-    BOOST_TEST((key("[5~") == action::page_up));
-    BOOST_TEST((key("[6~") == action::page_down));
-    BOOST_TEST((key("[H") == action::top && key("[4~") == action::bottom));
-    BOOST_TEST((key("[1;5A") == action::up));   // Ctrl-↑
-    BOOST_TEST((key("[15~") == action::none));  // F5: nothing, and not "unknown key" twice
-    BOOST_TEST((key("[3~") == action::none));   // Delete
-    BOOST_TEST((key("") == action::redraw));    // a lone Esc
-    close(fds[0]), close(fds[1]);
-}
-
-BOOST_AUTO_TEST_CASE(the_number_after_g_is_typed_erased_and_cancelled) {
-    using step = qkv::stage_entry::step;
-    qkv::stage_entry e(qkv::key_set::stepper);
-    BOOST_TEST((e.feed('\x7f') == step::ignored));  // nothing to erase yet
-    BOOST_TEST((e.feed('1') == step::added));
-    BOOST_TEST((e.feed('2') == step::added));
-    BOOST_TEST((e.feed('\x7f') == step::erased));
-    BOOST_TEST((e.feed('q') == step::ignored));  // only the presenter takes q as cancel
-    BOOST_TEST((e.feed('\r') == step::done));
-    BOOST_TEST((e.result().a == qkv::action::go && e.result().stage == 1));
-    qkv::stage_entry p(qkv::key_set::presenter);
-    BOOST_TEST((p.feed('q') == step::cancelled));
-    BOOST_TEST((qkv::stage_entry(qkv::key_set::stepper).feed('\x1b') == step::cancelled));
-    qkv::stage_entry many(qkv::key_set::presenter);
-    for (int i = 0; i < 6; ++i) BOOST_TEST((many.feed('9') == step::added));
-    BOOST_TEST((many.feed('9') == step::ignored));  // six digits at the most
-    BOOST_TEST((qkv::stage_entry(qkv::key_set::stepper).result().a == qkv::action::unknown));  // Enter alone
-}
-
-BOOST_AUTO_TEST_CASE(the_cursor_goes_through_every_lesson_and_g_stays_in_one) {
-    std::vector<qkv::trace> traces{stages(1, 2), stages(2, 3)};  // overall stages 0-1, then 2-4
-    qkv::stage_cursor at(traces, 1);
-    BOOST_TEST((at.lesson() == 0 && at.stage() == 1));
-    BOOST_TEST(at.next());
-    BOOST_TEST((at.lesson() == 1 && at.stage() == 0 && at.stages_here() == 3u));
-    BOOST_TEST(at.go(3));
-    BOOST_TEST((at.stage() == 2 && at.at_end()));
-    BOOST_TEST(!at.next());
-    BOOST_TEST(!at.go(4));  // lesson 2 has stages 1-3: no move
-    BOOST_TEST(!at.go(0));
-    BOOST_TEST(at.stage() == 2u);
-    BOOST_TEST(at.back());
-    BOOST_TEST(qkv::stage_cursor(traces, 99).stage() == 0u);  // out of range: the first stage
-    BOOST_TEST(qkv::stage_cursor({}, 0).empty());
-    qkv::stage_cursor first(traces, 0);
-    BOOST_TEST(!first.back());
 }

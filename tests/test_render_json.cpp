@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/render_json.hpp"
+#include "support/trace_fixture.hpp"
 
 using namespace qkv;
 using nlohmann::json;
@@ -16,31 +17,23 @@ using nlohmann::ordered_json;
 
 namespace {
 
+// The shared stage, in Chinese, with a value of every kind and a recorded sub-step.
 trace sample() {
     const float inf = std::numeric_limits<float>::infinity();
-    trace t;
-    t.lesson = 3;
-    t.title = "Scores";
-    t.language = lang::zh;
-    t.scenario = "苹果很甜";
-    stage_trace s;
-    s.index = 1;
-    s.id = "scores";
-    s.title = "打分";
-    s.formula = "S = Q @ K^T";
-    s.text = "每个查询遇见每个键。";
     std::vector<std::string> tok{"苹果", "很", "甜"};
     value S = value::of(matrix::of({{0.1f, -inf, 1.0f / 3.0f}, {inf, std::nanf(""), -2.0f}, {0, 0, 0}}),
                         labels{tok, "queries"}, labels{tok, "keys"});
     value A = value::of(matrix::of({{0.25f, 0.75f}}));
     A.weights = true;
     value Q_h = value::stack({matrix::of({{1, 2}, {3, 4}, {5, 6}}), matrix::of({{7, 8}, {9, 10}, {11, 12}})});
-    s.values = {{"d_k", role::input, value::scalar(4.0f), std::nullopt},
-                {"S", role::output, S, std::nullopt},
-                {"A", role::output, A, value::of(matrix::of({{1.0f}}))},
-                {"Q_h", role::output, Q_h, std::nullopt}};
-    s.steps.push_back({"t = 1", {{"m", value::scalar(0.5f)}}});
-    t.stages.push_back(s);
+    trace t = test::one_stage({{"d_k", role::input, value::scalar(4.0f), std::nullopt},
+                               {"S", role::output, S, std::nullopt},
+                               {"A", role::output, A, value::of(matrix::of({{1.0f}}))},
+                               {"Q_h", role::output, Q_h, std::nullopt}},
+                              "S = Q @ K^T", "每个查询遇见每个键。");
+    t.language = lang::zh;
+    t.stages[0].title = "打分";
+    t.stages[0].steps.push_back({"t = 1", {{"m", value::scalar(0.5f)}}});
     return t;
 }
 

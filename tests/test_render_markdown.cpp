@@ -9,25 +9,15 @@
 #include <sstream>
 
 #include "qkv/render_markdown.hpp"
+#include "support/trace_fixture.hpp"
 
 using namespace qkv;
 
 namespace {
 
+// The shared stage, with a formula and a sentence for the handout to show.
 trace one_stage(std::vector<shown_value> values) {
-    trace t;
-    t.lesson = 3;
-    t.title = "Scores";
-    t.scenario = "苹果很甜";
-    stage_trace s;
-    s.index = 1;
-    s.id = "scores";
-    s.title = "Scores";
-    s.formula = "S = Q @ K^T\n";
-    s.text = "Each query meets each key.\n";
-    s.values = std::move(values);
-    t.stages.push_back(std::move(s));
-    return t;
+    return test::one_stage(std::move(values), "S = Q @ K^T\n", "Each query meets each key.\n");
 }
 
 render_options opts(int precision) {

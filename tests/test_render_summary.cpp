@@ -180,11 +180,11 @@ BOOST_AUTO_TEST_CASE(html_folds_the_summarised_heads_and_keeps_them) {
     s.index = 7;
     s.values.push_back({"A_10", role::output, stack_of(8, 10, 10, true), std::nullopt});
     t.stages.push_back(s);
-    std::string page = render_html({t}, with_width(100), "");
+    std::string page = render_html({t}, with_width(100));
     BOOST_TEST(page.find("<details class=\"more\"><summary>heads 2–8 (open to see them)</summary>") != std::string::npos);
     BOOST_TEST(page.find("<h4 class=\"head\">head 1</h4>") < page.find("<details"));
     for (std::size_t h = 2; h <= 8; ++h) BOOST_TEST(page.find(fmt::format("<h4 class=\"head\">head {}</h4>", h)) > page.find("<details"));
-    BOOST_TEST(render_html({t}, with_width(100, true), "").find("<details") == std::string::npos);
+    BOOST_TEST(render_html({t}, with_width(100, true)).find("<details") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(the_generated_scenario_is_cut_to_a_screen_unless_full) {

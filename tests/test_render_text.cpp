@@ -11,27 +11,13 @@
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
+#include "support/trace_fixture.hpp"
 
 using namespace qkv;
 
 namespace {
 
-// A one-stage trace around the given values.
-trace one_stage(std::vector<shown_value> values, std::string formula = "", std::string text = "") {
-    trace t;
-    t.lesson = 3;
-    t.title = "Scores";
-    t.scenario = "苹果很甜";
-    stage_trace s;
-    s.index = 1;
-    s.id = "scores";
-    s.title = "Scores";
-    s.formula = std::move(formula);
-    s.text = std::move(text);
-    s.values = std::move(values);
-    t.stages.push_back(std::move(s));
-    return t;
-}
+using test::one_stage;
 
 render_options plain(int precision = 2) {
     render_options o;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -182,9 +183,15 @@ color_depth color_depth_from_env() {
     return color_depth::palette256;
 }
 
+format any_format(std::string_view name) {
+    const std::optional<format> form = parse_format(name);
+    if (!form) throw usage_error(fmt::format("--format must be text, markdown, json or html, not '{}'", name));
+    return *form;
+}
+
 }  // namespace
 
-render_options resolve_output(const output_choice& c) {
+output resolve_output(const output_choice& c, formats allowed) {
     render_options o;
     if (c.lang.empty()) o.language = default_lang();
     else if (c.lang == "zh" || c.lang == "en") o.language = *parse_lang(c.lang);
@@ -197,13 +204,19 @@ render_options resolve_output(const output_choice& c) {
         o.color = terminal::is_tty(1) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
     o.depth = color_depth_from_env();
-    if (c.format != "text" && c.format != "markdown" && c.format != "json" && c.format != "html")
-        throw usage_error(fmt::format("--format must be text, markdown, json or html, not '{}'", c.format));
+    const format form = allowed == formats::all ? any_format(c.format) : text_or_json(c.format);
     if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));
     o.precision = c.precision;
     o.full = c.full;
     o.width = terminal::width(1);
-    return o;
+    return {o, form};
+}
+
+format text_or_json(std::string_view name) {
+    const std::optional<format> form = parse_format(name);
+    if (form != format::text && form != format::json)
+        throw usage_error(fmt::format("--format must be text or json, not '{}'", name));
+    return *form;
 }
 
 void tell(std::string_view text) noexcept {

@@ -28,7 +28,8 @@ using attention::impl;
 using json = nlohmann::ordered_json;
 
 struct bench_args {
-    std::string mode, n_list, impl_list, format, lang_name, dump_dir, kernels;
+    std::string mode, n_list, impl_list, format_name, lang_name, dump_dir, kernels;
+    format form = format::text;
     std::size_t d_model = 512, heads = 8, tokens = 2048;
     int threads = 1, repeats = 0;
     bool causal = false, force = false;
@@ -105,7 +106,7 @@ bench_args parse_bench_args(const args& a, bool& help) {
         ("tokens", po::value(&b.tokens)->default_value(2048), "bench kv: tokens to decode")
         ("kernels", po::value(&b.kernels), "qkv's own kernels (fused products, softmax exps): avx512, avx2 or plain (default: the widest this CPU runs)")
         ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory")
-        ("format", po::value(&b.format)->default_value("text"), "text or json")
+        ("format", po::value(&b.format_name)->default_value("text"), "text or json")
         ("lang", po::value(&b.lang_name), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
         ("dump-dir", po::value(&b.dump_dir), "also write X, the weights and each output as .npy files here (bench/compare_torch.py)");
     po::positional_options_description pos;
@@ -114,7 +115,7 @@ bench_args parse_bench_args(const args& a, bool& help) {
     help = !parse("bench", a, desc, pos, vm);
     if (help) return b;
     if (!b.mode.empty() && b.mode != "kv") throw usage_error(fmt::format("unknown mode '{}'; the one mode is kv", b.mode));
-    if (b.format != "text" && b.format != "json") throw usage_error(fmt::format("--format must be text or json, not '{}'", b.format));
+    b.form = text_or_json(b.format_name);
     if (b.lang_name.empty()) b.language = default_lang();
     else if (b.lang_name == "zh" || b.lang_name == "en") b.language = *parse_lang(b.lang_name);
     else throw usage_error(fmt::format("--lang must be zh or en, not '{}'", b.lang_name));
@@ -295,7 +296,7 @@ int run_forward(const bench_args& b) {
     bar.clear();
     std::map<impl, std::optional<double>> growth;
     for (impl i : b.impls) growth[i] = bench::growth_exponent(ns[i], ts[i]);
-    write_out(b.format == "json" ? render_forward_json(b, pk, rows, growth) : render_forward_text(b, pk, rows, growth));
+    write_out(b.form == format::json ? render_forward_json(b, pk, rows, growth) : render_forward_text(b, pk, rows, growth));
     return 0;
 }
 
@@ -322,7 +323,7 @@ int run_kv(const bench_args& b) {
     for (auto& pt : points) pos.push_back(double(pt.position)), cached.push_back(pt.s_cached), uncached.push_back(pt.s_uncached);
     const auto k_cached = bench::growth_exponent(pos, cached), k_uncached = bench::growth_exponent(pos, uncached);
     auto num = [](const std::optional<double>& k) { return k ? json(*k) : json(nullptr); };
-    if (b.format == "json") {
+    if (b.form == format::json) {
         json j{{"d_model", d}, {"heads", b.heads}, {"threads", b.threads}, {"tokens", T}, {"positions", json::array()}};
         for (auto& pt : points)
             j["positions"].push_back({{"position", pt.position}, {"ms_with_cache", pt.s_cached * 1e3}, {"ms_without_cache", pt.s_uncached * 1e3}});

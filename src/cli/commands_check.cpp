@@ -64,7 +64,7 @@ int cmd_check(const args& all) {
     po::variables_map vm;
     if (!parse("check", a, desc, pos, vm)) return 0;
     for (const std::string& w : words) typed += (typed.empty() ? "" : " ") + w;
-    render_options o = resolve(choice);
+    const render_options o = resolve(choice).options;
     lang l = o.language;
     if (id.empty()) throw usage_error(pick(l, "哪一道练习？qkv check 编号 答案，如 qkv check 3.2 1.57",
                                            "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));

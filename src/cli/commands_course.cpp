@@ -21,7 +21,7 @@ int cmd_progress(const args& a) {
     desc.add_options()("reset", po::bool_switch(&reset), "forget all progress (statuses and hints)");
     po::variables_map vm;
     if (!parse("progress", a, desc, {}, vm)) return 0;
-    render_options o = resolve(choice);
+    const auto [o, form] = resolve(choice);
     lang l = o.language;
     std::string path = progress_path();
     if (reset) {
@@ -42,7 +42,7 @@ int cmd_progress(const args& a) {
         arr.push_back({{"id", e.id}, {"status", status_name(mine.state)}, {"attempts", mine.attempts}, {"hints", mine.hints},
                        {"solution_seen", mine.solution_seen}});
     }
-    if (choice.format == "json") {
+    if (form == format::json) {
         write_out(ojson{{"path", path}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
                         {"total", set.all.size()}}.dump(2) + "\n");
         return 0;
@@ -68,7 +68,7 @@ int cmd_next(const args& a) {
         ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never");
     po::variables_map vm;
     if (!parse("next", a, desc, {}, vm)) return 0;
-    lang l = resolve(choice).language;
+    lang l = resolve(choice).options.language;
     std::vector<course_lesson> course = load_course(l);
     const progress p = open_progress(progress_path());
     const next_step n = find_next(course, p);

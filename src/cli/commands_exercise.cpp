@@ -19,43 +19,12 @@ namespace po = boost::program_options;
 
 // --- exercises -------------------------------------------------------------------------------
 
-int cmd_exercises(const args& a) {
-    output_choice choice;
-    int only = -1;  // -1: every lesson (lesson 0 has exercises too)
-    bool ids = false;
-    po::options_description desc("Options");
-    add_options(desc, choice, true);
-    desc.add_options()("lesson", po::value(&only), "only the exercises of lesson N")
-        ("ids", po::bool_switch(&ids), "only the ids, one per line (for scripts and completion)");
-    po::variables_map vm;
-    if (!parse("exercises", a, desc, {}, vm)) return 0;
-    if (ids) {
-        std::string out;
-        for (const exercise& e : load_exercises(exercises_dir()).all)
-            if (only < 0 || e.lesson == only) out += e.id + "\n";
-        write_out(out);
-        return 0;
-    }
-    render_options o = resolve(choice);
-    exercise_set set = load_exercises(exercises_dir());
-    progress p = open_progress(progress_path());
-    std::vector<const exercise*> list;
-    for (const exercise& e : set.all)
-        if (only < 0 || e.lesson == only) list.push_back(&e);
-    if (list.empty())
-        throw usage_error(fmt::format(fmt::runtime(pick(o.language, "第 {} 课没有练习；qkv exercises 列出全部", "lesson {} has no exercises; qkv exercises lists them all")), only));
-    // each question quotes its own run (its lesson on its scenario)
-    std::map<std::string, std::string> questions;
-    for (const exercise* e : list) questions[e->id] = exercise_words(e->question, *e, run_exercise(*e, o.language), o.language);
-    if (choice.format == "json") {
-        ojson arr = ojson::array();
-        for (const exercise* e : list)
-            arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
-                           {"question", questions[e->id]}, {"status", status_name(p.of(e->id).state)},
-                           {"solution_seen", p.of(e->id).solution_seen}});
-        write_out(ojson{{"exercises", arr}}.dump(2) + "\n");
-        return 0;
-    }
+namespace {
+
+// The list as text: a heading and a progress bar per lesson, then a line per exercise (its id, its
+// kind, the learner's status and the question's first line), and how to go on.
+std::string listing_text(const std::vector<const exercise*>& list, const progress& p,
+                         const std::map<std::string, std::string>& questions, const render_options& o) {
     auto titles = lesson_titles(o.language);
     std::string out;
     for (std::size_t i = 0; i < list.size();) {
@@ -73,13 +42,55 @@ int cmd_exercises(const args& a) {
                 state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
             std::string seen = mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
             out += fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
-                               first_line(questions[e.id], 56), seen);
+                               first_line(questions.at(e.id), 56), seen);
         }
         out += "\n";
     }
     out += pick(o.language, "看题：qkv exercise ID · 交答案：qkv check ID 答案 · 提示：qkv hint ID\n",
                 "Read one: qkv exercise ID · answer: qkv check ID ANSWER · a hint: qkv hint ID\n");
-    write_out(out);
+    return out;
+}
+
+}  // namespace
+
+int cmd_exercises(const args& a) {
+    output_choice choice;
+    int only = -1;  // -1: every lesson (lesson 0 has exercises too)
+    bool ids = false;
+    po::options_description desc("Options");
+    add_options(desc, choice, true);
+    desc.add_options()("lesson", po::value(&only), "only the exercises of lesson N")
+        ("ids", po::bool_switch(&ids), "only the ids, one per line (for scripts and completion)");
+    po::variables_map vm;
+    if (!parse("exercises", a, desc, {}, vm)) return 0;
+    if (ids) {
+        std::string out;
+        for (const exercise& e : load_exercises(exercises_dir()).all)
+            if (only < 0 || e.lesson == only) out += e.id + "\n";
+        write_out(out);
+        return 0;
+    }
+    const auto [o, form] = resolve(choice);
+    exercise_set set = load_exercises(exercises_dir());
+    progress p = open_progress(progress_path());
+    std::vector<const exercise*> list;
+    for (const exercise& e : set.all)
+        if (only < 0 || e.lesson == only) list.push_back(&e);
+    if (list.empty())
+        throw usage_error(fmt::format(fmt::runtime(pick(o.language, "第 {} 课没有练习；qkv exercises 列出全部", "lesson {} has no exercises; qkv exercises lists them all")), only));
+    // each question quotes its own run (its lesson on its scenario)
+    std::map<std::string, std::string> questions;
+    for (const exercise* e : list) questions[e->id] = exercise_words(e->question, *e, run_exercise(*e, o.language), o.language);
+    if (form == format::json) {
+        ojson arr = ojson::array();
+        for (const exercise* e : list)
+            arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
+                           {"question", questions[e->id]}, {"status", status_name(p.of(e->id).state)},
+                           {"solution_seen", p.of(e->id).solution_seen}});
+        write_out(ojson{{"exercises", arr}}.dump(2) + "\n");
+        return 0;
+    }
+    write_out(listing_text(list, p, questions, o));
     return 0;
 }
 
@@ -109,7 +120,7 @@ std::optional<asked> ask(const char* cmd, const args& a) {
     po::variables_map vm;
     if (!parse(cmd, a, desc, pos, vm)) return std::nullopt;
     asked q;
-    q.o = resolve(choice);
+    q.o = resolve(choice).options;
     if (id.empty())
         throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
                                "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));

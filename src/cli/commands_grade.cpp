@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -212,28 +213,21 @@ std::string class_csv(const std::vector<sheet>& sheets, const std::vector<questi
     return out;
 }
 
-}  // namespace
+// What grade writes: text or JSON, for one sheet or a class, or CSV, a row per student.
+enum class grade_format { text, json, csv };
 
-int cmd_grade(const args& a) {
-    output_choice choice;
-    std::vector<std::string> named;
-    po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help")
-        ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
-        ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never")
-        ("format", po::value(&choice.format)->default_value("text"), "text, json or csv (a row per student, a column per question)")
-        ("sheet", po::value(&named), "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them");
-    po::positional_options_description pos;
-    pos.add("sheet", -1);
-    po::variables_map vm;
-    if (!parse("grade", a, desc, pos, vm)) return 0;
-    bool csv = choice.format == "csv";
-    if (csv) choice.format = "text";
-    render_options o = resolve(choice);
-    lang l = o.language;
-    std::vector<std::string> files = sheet_files(named);
-    if (files.empty()) throw usage_error(pick(l, "哪些答题卡？qkv grade 答题卡.toml…（或一个文件夹）", "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
-    exercise_set set = load_exercises(exercises_dir());
+// --format of grade: text and json as for every command (parse_format), and csv.
+grade_format grade_format_of(std::string_view name) {
+    if (name == "csv") return grade_format::csv;
+    const std::optional<format> form = parse_format(name);
+    if (form == format::text) return grade_format::text;
+    if (form == format::json) return grade_format::json;
+    throw usage_error(fmt::format("--format must be text, json or csv, not '{}'", name));
+}
+
+// Every sheet graded, for every exercise of the lessons it answers; a sheet that cannot be read is
+// a problem of that sheet, unless it is the only one.
+std::vector<sheet> grade_sheets(const std::vector<std::string>& files, const exercise_set& set, lang l) {
     std::vector<sheet> sheets;
     for (const std::string& f : files) {
         sheet s;
@@ -257,12 +251,39 @@ int cmd_grade(const args& a) {
         }
         sheets.push_back(std::move(s));
     }
+    return sheets;
+}
+
+}  // namespace
+
+int cmd_grade(const args& a) {
+    output_choice choice;
+    std::string form_name;
+    std::vector<std::string> named;
+    po::options_description desc("Options");
+    desc.add_options()("help,h", "show this help")
+        ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
+        ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never")
+        ("format", po::value(&form_name)->default_value("text"), "text, json or csv (a row per student, a column per question)")
+        ("sheet", po::value(&named), "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them");
+    po::positional_options_description pos;
+    pos.add("sheet", -1);
+    po::variables_map vm;
+    if (!parse("grade", a, desc, pos, vm)) return 0;
+    const grade_format form = grade_format_of(form_name);
+    const render_options o = resolve(choice).options;
+    const lang l = o.language;
+    std::vector<std::string> files = sheet_files(named);
+    if (files.empty()) throw usage_error(pick(l, "哪些答题卡？qkv grade 答题卡.toml…（或一个文件夹）", "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
+    exercise_set set = load_exercises(exercises_dir());
+    const std::vector<sheet> sheets = grade_sheets(files, set, l);
     std::vector<question> qs = questions_of(sheets);
-    if (csv) write_out(class_csv(sheets, qs));
-    else if (choice.format == "json" && sheets.size() == 1) write_out(sheet_json(sheets.front()).dump(2) + "\n");
-    else if (choice.format == "json") write_out(class_json(sheets, qs, set.book, l).dump(2) + "\n");
-    else if (sheets.size() == 1) write_out(sheet_text(sheets.front(), l));
-    else write_out(class_text(sheets, qs, set.book, o));
+    const bool one = sheets.size() == 1;
+    switch (form) {
+        case grade_format::csv: write_out(class_csv(sheets, qs)); break;
+        case grade_format::json: write_out((one ? sheet_json(sheets.front()) : class_json(sheets, qs, set.book, l)).dump(2) + "\n"); break;
+        case grade_format::text: write_out(one ? sheet_text(sheets.front(), l) : class_text(sheets, qs, set.book, o)); break;
+    }
     bool all_right = std::all_of(sheets.begin(), sheets.end(), [](const sheet& s) { return s.problems.empty() && s.right() == s.rows.size(); });
     return all_right ? 0 : 1;
 }

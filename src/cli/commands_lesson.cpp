@@ -12,11 +12,8 @@
 #include "qkv/cli.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/lesson.hpp"
-#include "qkv/render_json.hpp"
 #include "qkv/presenter.hpp"
-#include "qkv/render_html.hpp"
-#include "qkv/render_markdown.hpp"
-#include "qkv/render_text.hpp"
+#include "qkv/render_format.hpp"
 #include "qkv/scenario.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/scenario_preface.hpp"
@@ -69,24 +66,6 @@ std::vector<std::string> select_lessons(const std::string& which) {
     throw usage_error(fmt::format("no lesson '{}'; the lessons are {} (qkv list){}", which, range_of(files), hint));
 }
 
-std::string render(const std::vector<trace>& traces, const render_options& o, const std::string& format,
-                   const std::string& preface) {
-    std::string out;
-    if (format == "json") {
-        if (traces.size() == 1) return render_json(traces.front()) + "\n";
-        auto all = trace_json::array();
-        for (const trace& t : traces) all.push_back(json_of(t));
-        return render_json(all) + "\n";
-    }
-    if (format == "html") return render_html(traces, o, preface);
-    if (!preface.empty()) out = format == "markdown" ? "```toml\n" + preface + "```\n\n" : scenario_preface(preface, o) + "\n";
-    for (std::size_t i = 0; i < traces.size(); ++i) {
-        if (i) out += "\n";
-        out += format == "markdown" ? render_markdown(traces[i], o) : render_text(traces[i], o);
-    }
-    return out;
-}
-
 // What `qkv lesson` and `qkv run` share: the options, and running the chosen files.
 struct lesson_request {
     output_choice choice;
@@ -115,9 +94,9 @@ void add_lesson_options(po::options_description& desc, lesson_request& r) {
     add_output_options(desc, r.choice);
 }
 
-void check_request(const lesson_request& r, const po::variables_map& vm) {
+void check_request(const lesson_request& r, const po::variables_map& vm, format form) {
     if (r.step && r.present) throw usage_error("--step and --present are two ways to step; choose one");
-    if ((r.step || r.present) && r.choice.format != "text")
+    if ((r.step || r.present) && form != format::text)
         throw usage_error(fmt::format("--{} shows text; leave out --format", r.step ? "step" : "present"));
     if (vm.count("auto") && !r.present) throw usage_error("--auto goes with --present");
     if (vm.count("auto") && !(r.auto_seconds > 0 && r.auto_seconds <= 3600))
@@ -148,12 +127,11 @@ std::string own_scenario(const lesson& l) {
 }
 
 int run_lessons(const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm, bool course) {
-    check_request(r, vm);
-    render_options o = resolve_output(r.choice);
+    auto [o, form] = resolve_output(r.choice);
+    check_request(r, vm, form);
     if (vm.count("stage") && files.size() != 1) throw usage_error("--stage needs a single lesson, not 'all'");
-    std::string preface;
     std::map<std::string, scenario> scenarios;  // each scenario file read once
-    if (!r.tokens.empty()) scenarios.emplace("", generated(r, preface));
+    if (!r.tokens.empty()) scenarios.emplace("", generated(r, o.preface));
     std::vector<trace> traces;
     for (const std::string& path : files) {
         lesson l = load_lesson(path);
@@ -175,7 +153,7 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
         }
     }
     if (r.step || r.present) {
-        if (!preface.empty()) write_out(scenario_preface(preface, o) + "\n");
+        if (!o.preface.empty()) write_out(scenario_preface(o.preface, o) + "\n");
         std::fflush(stdout);
         if (r.present) {
             presenter_options p;
@@ -184,7 +162,7 @@ int run_lessons(const std::vector<std::string>& files, lesson_request& r, const 
         }
         return run_stepper(traces, o, stepper_io{}, start);
     }
-    write_out(render(traces, o, r.choice.format, preface));
+    write_out(render(traces, form, o));
     if (course) record_lessons_read(traces);  // once it is written: `qkv next` moves on
     return 0;
 }
@@ -198,10 +176,10 @@ int cmd_list(const args& a) {
     add_output_options(desc, choice);
     po::variables_map vm;
     if (!parse("list", a, desc, {}, vm)) return 0;
-    render_options o = resolve_output(choice);
+    const auto [o, form] = resolve_output(choice);
     std::vector<lesson> lessons;
     for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));
-    if (choice.format == "json") {
+    if (form == format::json) {
         auto list = nlohmann::ordered_json::array();
         for (const lesson& l : lessons)
             list.push_back({{"number", l.number}, {"title", l.title.in(o.language)}, {"stages", l.stages.size()},
@@ -215,11 +193,11 @@ int cmd_list(const args& a) {
     for (const lesson& l : lessons) {
         std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
         const std::string title = escape_controls(l.title.in(o.language));  // a title is file content
-        out += choice.format == "markdown" ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
-                                           : fmt::format("{:>3}  {:<{}}  {}  ({})\n", l.number, slug_of(l.file), name_width,
-                                                         title, stages);
+        out += form == format::markdown ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
+                                        : fmt::format("{:>3}  {:<{}}  {}  ({})\n", l.number, slug_of(l.file), name_width,
+                                                      title, stages);
     }
-    if (choice.format == "markdown") out = "| # | title | stages |\n|---|---|---|\n" + out;
+    if (form == format::markdown) out = "| # | title | stages |\n|---|---|---|\n" + out;
     write_out(out);
     return 0;
 }

@@ -26,13 +26,7 @@ void add_options(po::options_description& desc, output_choice& c, bool with_json
     if (with_json) desc.add_options()("format", po::value(&c.format)->default_value("text"), "text or json");
 }
 
-render_options resolve(output_choice c) {
-    if (c.format.empty()) c.format = "text";
-    if (c.color.empty()) c.color = "auto";
-    if (c.format != "text" && c.format != "json") throw usage_error(fmt::format("--format must be text or json, not '{}'", c.format));
-    c.format = "text";  // resolve_output knows text, markdown, json and html; these commands only text and json
-    return resolve_output(c);
-}
+output resolve(const output_choice& c) { return resolve_output(c, formats::text_or_json); }
 
 const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l) {
     if (const exercise* e = find_exercise(set, id)) return *e;

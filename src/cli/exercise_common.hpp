@@ -23,8 +23,8 @@ using ojson = nlohmann::ordered_json;
 
 // --lang, --color, --precision, --full, and --format text|json when the command has a JSON form.
 void add_options(boost::program_options::options_description& desc, output_choice& c, bool with_json);
-// The render options of those choices; --format is text or json (anything else a usage_error).
-render_options resolve(output_choice c);
+// What those choices come to; --format is text or json (anything else a usage_error).
+output resolve(const output_choice& c);
 
 // The exercise with this id, or a usage_error (in the language) naming the nearest one.
 const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l = lang::en);

@@ -1,5 +1,6 @@
 // The language choice and the interface words. Lesson text is never here: only the handful of
-// words the renderers and commands put around it.
+// words the renderers and commands put around it (the stepper's and presenter's are the ui's own,
+// src/ui/ui_words.hpp).
 #include "qkv/i18n.hpp"
 
 #include <cstdlib>
@@ -48,7 +49,6 @@ std::string_view tr(lang l, std::string_view key) {
         {"output", "输出"},
         {"Lesson {}", "第 {} 课"},
         {"scenario", "场景"},
-        {"stage", "阶段"},
         {"stages", "阶段数"},
         {"weights", "权重"},
         {"heatmap", "热力图"},
@@ -57,12 +57,6 @@ std::string_view tr(lang l, std::string_view key) {
         {"title", "标题"},
         {"formula", "公式"},
         {"step", "步骤"},
-        {"Enter/n next · b back · g K go to stage K · r redraw · h help · q quit",
-         "回车/n 下一步 · b 上一步 · g K 跳到第 K 阶段 · r 重画 · h 帮助 · q 退出"},
-        {"go to stage: ", "跳到阶段："},
-        {"no such stage", "没有这个阶段"},
-        {"unknown key; h for help", "未知按键；按 h 查看帮助"},
-        {"end of lesson", "本课结束"},
     };
     auto it = zh.find(key);
     return it == zh.end() ? key : it->second;

@@ -217,14 +217,14 @@ std::string html_escape(std::string_view raw) {
     return out;
 }
 
-std::string render_html(const std::vector<trace>& traces, const render_options& o, std::string_view preface) {
+std::string render_html(const std::vector<trace>& traces, const render_options& o) {
     std::string title = traces.size() == 1 ? lesson_heading(traces.front(), o)
                                            : fmt::format("qkv · {} {}", traces.size(), pick(o.language, "课", "lessons"));
     std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n"
                                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                                   "<meta name=\"generator\" content=\"qkv\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
                                   o.language == lang::zh ? "zh-Hans" : "en", html_escape(title), page_style);
-    if (!preface.empty()) out += fmt::format("<pre class=\"preface\">{}</pre>\n", html_escape(preface));
+    if (!o.preface.empty()) out += fmt::format("<pre class=\"preface\">{}</pre>\n", html_escape(o.preface));
     for (const trace& t : traces) out += article(t, o);
     return out + "</body>\n</html>\n";
 }

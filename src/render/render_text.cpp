@@ -305,6 +305,15 @@ std::vector<std::string> render_steps_summary(const std::vector<sub_step>& steps
     return out;
 }
 
+std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, const render_options& o, axes_place axes) {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& sv : s.values) out.push_back(render_value_lines(sv, o, axes));
+    const std::size_t in_full = steps_in_full(s.steps, o);
+    for (std::size_t i = 0; i < in_full; ++i) out.push_back(render_step_lines(s.steps[i], o));
+    if (in_full < s.steps.size()) out.push_back(render_steps_summary(s.steps, in_full, o));
+    return out;
+}
+
 std::string render_values_text(const std::vector<shown_value>& values, const render_options& o) {
     std::string out;
     for (const auto& sv : values) out += '\n' + joined(render_value_lines(sv, o));
@@ -320,17 +329,17 @@ std::string render_text_stage(const trace& t, std::size_t stage, const render_op
         out += '\n';
         for (const auto& line : reflow(escape_controls(text, true), o.width)) out += line + '\n';
     }
-    out += render_values_text(s.values, o);
-    const std::size_t in_full = steps_in_full(s.steps, o);
-    for (std::size_t i = 0; i < in_full; ++i) out += '\n' + joined(render_step_lines(s.steps[i], o));
-    if (in_full < s.steps.size()) out += '\n' + joined(render_steps_summary(s.steps, in_full, o));
+    for (const auto& block : render_stage_blocks(s, o)) out += '\n' + joined(block);
     return out;
 }
 
-std::string render_text(const trace& t, const render_options& o) {
+std::string lesson_line(const trace& t, lang l) {
     // The number sits inside the phrase in Chinese (第 3 课), so the key carries a placeholder.
-    std::string heading =
-        fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + escape_controls(t.title);
+    return fmt::format(fmt::runtime(tr(l, "Lesson {}")), t.lesson) + " · " + escape_controls(t.title);
+}
+
+std::string render_text(const trace& t, const render_options& o) {
+    std::string heading = lesson_line(t, o.language);
     if (!t.scenario.empty()) heading += fmt::format(" · {} {}", tr(o.language, "scenario"), escape_controls(t.scenario));
     std::string rule;
     for (std::size_t i = 0; i < std::min<std::size_t>(o.width, 72); ++i) rule += "─";

@@ -6,7 +6,10 @@
 #include <cctype>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "qkv/terminal.hpp"
+#include "ui_words.hpp"
 
 namespace qkv {
 namespace {
@@ -115,27 +118,27 @@ command decode_key(char ch, key_set keys, int fd) {
 }
 
 std::vector<key_help> key_list(lang l, key_set keys, bool scrolling) {
+    using namespace ui;
     const bool step = keys == key_set::stepper;
     std::vector<key_help> out;
-    if (step && scrolling) out.push_back({pick(l, "空格  回车", "space  Enter"), pick(l, "下翻一页；到底时进入下一阶段", "a page down; at the bottom, the next stage")});
-    if (step && !scrolling) out.push_back({pick(l, "空格  回车", "space  Enter"), pick(l, "下一阶段", "next stage")});
-    out.push_back({step ? "n  →  l" : pick(l, "回车  n  →  l  空格", "Enter  n  →  l  space"), pick(l, "下一阶段", "next stage")});
-    out.push_back({pick(l, "b  ←  退格", "b  ←  Backspace"), pick(l, "上一阶段", "previous stage")});
-    out.push_back({pick(l, "g K 回车", "g K Enter"), pick(l, "跳到第 K 阶段（Esc 取消）", "go to stage K (Esc cancels)")});
+    if (step) out.push_back({say(l, key_space_enter), say(l, scrolling ? does_page_or_next : does_next)});
+    out.push_back({step ? "n  →  l" : say(l, key_next_presenting), say(l, does_next)});
+    out.push_back({say(l, key_back), say(l, does_back)});
+    out.push_back({say(l, key_go), say(l, does_go)});
     if (scrolling) {
-        out.push_back({"↑ ↓  k j", pick(l, "滚动一行", "scroll a line")});
-        out.push_back({"PgUp PgDn", pick(l, "滚动一页", "scroll a page")});
-        out.push_back({"Home End", pick(l, "到本阶段开头 / 结尾", "top / bottom of the stage")});
+        out.push_back({"↑ ↓  k j", say(l, does_scroll_line)});
+        out.push_back({"PgUp PgDn", say(l, does_scroll_page)});
+        out.push_back({"Home End", say(l, does_top_bottom)});
     }
     if (!step) {
-        out.push_back({"t", pick(l, "显示 / 隐藏讲解", "explanation on / off")});
-        out.push_back({pick(l, "空格（--auto 时）", "space (with --auto)"), pick(l, "暂停 / 继续", "pause / go on")});
+        out.push_back({"t", say(l, does_text)});
+        out.push_back({say(l, key_space_auto), say(l, does_pause)});
     }
-    out.push_back({pick(l, "r  Ctrl-L  Esc", "r  Ctrl-L  Esc"), pick(l, "重画屏幕", "draw the screen again")});
-    out.push_back({"h  ?", pick(l, "这份按键表（按任意键关闭）", "these keys (any key closes them)")});
-    out.push_back({"q  Ctrl-D", pick(l, "退出", "quit")});
-    out.push_back({"Ctrl-C", pick(l, "中断退出（状态 130）", "interrupt (exit status 130)")});
-    out.push_back({"Ctrl-Z", pick(l, "暂停到后台，fg 回来", "suspend; fg comes back")});
+    out.push_back({"r  Ctrl-L  Esc", say(l, does_redraw)});
+    out.push_back({"h  ?", say(l, does_help)});
+    out.push_back({"q  Ctrl-D", say(l, does_quit)});
+    out.push_back({"Ctrl-C", say(l, does_interrupt)});
+    out.push_back({"Ctrl-Z", say(l, does_suspend)});
     return out;
 }
 
@@ -220,7 +223,7 @@ stage_move stage_moves::apply(const command& c, std::string& note, lang l) {
         case action::back: moved = at.back(); break;
         case action::go:
             moved = at.go(c.stage);
-            if (!moved) note = fmt::format("{} (1–{})", tr(l, "no such stage"), at.stages_here());
+            if (!moved) note = fmt::format("{} (1–{})", ui::say(l, ui::no_such_stage), at.stages_here());
             break;
         default: break;
     }
@@ -229,7 +232,7 @@ stage_move stage_moves::apply(const command& c, std::string& note, lang l) {
 }
 
 std::string stage_moves::end_status(lang l) const {
-    return end_shown ? pick(l, "结束 · n 或 q 退出", "end · n or q leaves") : std::string(tr(l, "end of lesson"));
+    return ui::say(l, end_shown ? ui::end_leaves : ui::end_of_lesson);
 }
 
 }  // namespace qkv

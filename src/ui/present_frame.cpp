@@ -15,6 +15,7 @@
 #include "qkv/styled_text.hpp"
 #include "qkv/prose.hpp"
 #include "qkv/wrap.hpp"
+#include "ui_words.hpp"
 
 namespace qkv {
 namespace {
@@ -42,10 +43,7 @@ block block_of(std::vector<std::string> lines) {
 // side on 80 columns. Sub-steps past those `qkv lesson` shows in full share one block of a line each.
 std::vector<block> value_blocks(const stage_trace& s, const render_options& o) {
     std::vector<block> out;
-    for (const auto& sv : s.values) out.push_back(block_of(render_value_lines(sv, o, axes_place::own_line)));
-    const std::size_t in_full = steps_in_full(s.steps, o);
-    for (std::size_t i = 0; i < in_full; ++i) out.push_back(block_of(render_step_lines(s.steps[i], o)));
-    if (in_full < s.steps.size()) out.push_back(block_of(render_steps_summary(s.steps, in_full, o)));
+    for (auto& lines : render_stage_blocks(s, o, axes_place::own_line)) out.push_back(block_of(std::move(lines)));
     return out;
 }
 
@@ -91,7 +89,7 @@ std::vector<std::string> head_lines(const trace& t, const stage_trace& s, const 
                                     std::size_t cols, bool roomy) {
     const bool c = o.color;
     std::vector<std::string> head;
-    std::string where = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + escape_controls(t.title);
+    std::string where = lesson_line(t, o.language);
     std::string right = t.scenario.empty() ? "" : escape_controls(t.scenario) + " ";
     std::size_t room = cols > visible_width(right) + 2 ? cols - visible_width(right) - 2 : 0;
     head.push_back(pad_to(styled(clip(" " + where, room), fmt::emphasis::faint, c), room) + "  " + right);
@@ -146,9 +144,8 @@ std::vector<std::string> present_frame(const trace& t, std::size_t stage, const 
     p.head = head_lines(t, s, o, cols, rows >= 30);
     if (st.help) p.head.resize(3);  // where we are; the key list takes the rest of the screen
     p.body = body_lines(s, o, cols, st);
-    p.keys = pick(o.language, " n 下一步 · b 上一步 · g K 跳转 · ↑↓ 滚动 · t 讲解 · h 帮助 · q 退出",
-                  " n next · b back · g K stage · ↑↓ scroll · t text · h help · q quit");
-    p.short_keys = pick(o.language, " n 下一步 · b 上一步 · q 退出", " n next · b back · q quit");
+    p.keys = ui::say(o.language, ui::present_keys);
+    p.short_keys = ui::say(o.language, ui::present_keys_short);
     p.centre_body = true;
     p.color = o.color;
     return lay_out_frame(p, cols, rows, st);

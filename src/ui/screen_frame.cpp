@@ -13,6 +13,7 @@
 #include "qkv/prose.hpp"
 #include "qkv/wrap.hpp"
 #include "qkv/styled_text.hpp"
+#include "ui_words.hpp"
 
 namespace qkv {
 namespace {
@@ -80,7 +81,7 @@ std::vector<std::string> help_panel(lang l, key_set keys, std::size_t cols, bool
     auto list = key_list(l, keys);
     std::size_t kw = 0, w = 0;
     for (const auto& k : list) kw = std::max(kw, visible_width(k.keys));
-    std::vector<std::string> lines{pick(l, "按键", "Keys"), ""};
+    std::vector<std::string> lines{ui::say(l, ui::keys_title), ""};
     for (const auto& k : list) lines.push_back(pad_to(k.keys, kw) + "   " + k.what);
     for (const auto& s : lines) w = std::max(w, visible_width(s));
     std::string margin(centre && cols > w ? (cols - w) / 2 : 1, ' ');

@@ -13,6 +13,7 @@
 #include "qkv/stepper_screen.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/terminal.hpp"
+#include "ui_words.hpp"
 
 namespace qkv {
 namespace {
@@ -34,7 +35,7 @@ std::optional<command> read_key_command(int fd, std::FILE* out, lang l) {
     if (!c) return std::nullopt;
     command k = decode_key(*c, key_set::stepper, fd);
     if (k.a != action::go) return k;
-    fmt::print(out, "{}", tr(l, "go to stage: "));
+    fmt::print(out, "{}", ui::say(l, ui::go_to_stage));
     std::fflush(out);
     stage_entry entry(key_set::stepper);
     for (;;) {
@@ -66,7 +67,7 @@ int run_stepper_lines(const std::vector<trace>& traces, const render_options& o,
     stage_cursor at(traces, start);
     if (at.empty()) return 0;
     terminal::raw_mode raw(io.in_fd);
-    const std::string keys(tr(o.language, "Enter/n next · b back · g K go to stage K · r redraw · h help · q quit"));
+    const std::string keys = ui::say(o.language, ui::line_keys);
     auto draw = [&] {
         fmt::print(io.out, "{}", render_text_stage(traces[at.lesson()], at.stage(), o));
         fmt::print(io.out, "\n[{}/{}] {}\n", at.stage() + 1, at.stages_here(), keys);
@@ -87,7 +88,7 @@ int run_stepper_lines(const std::vector<trace>& traces, const render_options& o,
             case action::next:
             case action::page_or_next:
                 if (!at.next()) {
-                    fmt::print(io.out, "{}\n", tr(o.language, "end of lesson"));
+                    fmt::print(io.out, "{}\n", ui::say(o.language, ui::end_of_lesson));
                     for (const std::string& line : closing_lines(traces[at.lesson()], o.language)) fmt::print(io.out, "{}\n", line);
                     return 0;
                 }
@@ -99,13 +100,13 @@ int run_stepper_lines(const std::vector<trace>& traces, const render_options& o,
                 break;
             case action::go:
                 if (at.go(c->stage)) draw();
-                else fmt::print(io.out, "{} ({} 1–{})\n", tr(o.language, "no such stage"), tr(o.language, "stage"), at.stages_here());
+                else fmt::print(io.out, "{} ({} 1–{})\n", ui::say(o.language, ui::no_such_stage), ui::say(o.language, ui::stage), at.stages_here());
                 break;
             case action::redraw: draw(); break;
             case action::help: fmt::print(io.out, "{}\n", raw.active() ? key_table(o.language) : keys); break;
             case action::none: case action::up: case action::down: case action::page_up: case action::page_down:
             case action::top: case action::bottom: break;  // the whole stage is printed: nothing to scroll
-            default: fmt::print(io.out, "{}\n", tr(o.language, "unknown key; h for help")); break;  // p, t, j, k too
+            default: fmt::print(io.out, "{}\n", ui::say(o.language, ui::unknown_key)); break;  // p, t, j, k too
         }
         std::fflush(io.out);
     }

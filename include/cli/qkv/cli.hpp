@@ -10,6 +10,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/render.hpp"
+#include "qkv/render_format.hpp"
 
 namespace qkv::cli {
 
@@ -44,15 +45,25 @@ bool parse(std::string_view cmd, const args& a, const boost::program_options::op
            const boost::program_options::positional_options_description& pos,
            boost::program_options::variables_map& vm);
 
-// --lang, --color, --format, --precision, --full: added to desc, and read back into render options.
+// --lang, --color, --format, --precision, --full as typed: added to desc, and read back into
+// render options and a format. A command without --format writes text.
 struct output_choice {
-    std::string lang, color, format;
+    std::string lang, color = "auto", format = "text";
     int precision = 4;
     bool full = false;
 };
 void add_output_options(boost::program_options::options_description& desc, output_choice& c);
-// Checks the choices (usage_error on a bad one); format is returned through c.format.
-render_options resolve_output(const output_choice& c);
+// What the choices come to: how to render, and in which format (the one place --format is read).
+struct output {
+    render_options options;
+    format form = format::text;
+};
+// The formats a command writes: the four of a lesson, or text and JSON.
+enum class formats { all, text_or_json };
+// Checks the choices (usage_error on a bad one, a format the command does not write too).
+output resolve_output(const output_choice& c, formats allowed = formats::all);
+// --format read on its own (a command with options of its own): text or json, or a usage_error.
+format text_or_json(std::string_view name);
 
 // Write to standard output; throws broken_pipe when the reader has gone.
 void write_out(std::string_view text);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "qkv/i18n.hpp"
 
@@ -20,6 +21,7 @@ struct render_options {
     int precision = 4;       // decimals shown
     bool full = false;       // never elide rows or columns
     std::size_t width = 100; // the screen's columns: prose wraps and wide matrices elide (text)
+    std::string preface;     // shown before the lessons: the scenario file --tokens made (TOML)
 };
 
 }  // namespace qkv

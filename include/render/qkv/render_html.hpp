@@ -17,8 +17,8 @@ namespace qkv {
 std::string html_escape(std::string_view s);
 
 // The whole page. Weights get a background colour per cell (dark purple 0 → yellow 1) and the
-// value printed in it, so the page reads in black and white too. `preface` (plain text, e.g. the
+// value printed in it, so the page reads in black and white too. o.preface (plain text, e.g. the
 // scenario made for the learner's own sentence) is shown first, as preformatted text.
-std::string render_html(const std::vector<trace>& traces, const render_options& o, std::string_view preface = {});
+std::string render_html(const std::vector<trace>& traces, const render_options& o);
 
 }  // namespace qkv

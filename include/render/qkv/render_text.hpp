@@ -37,12 +37,24 @@ std::size_t steps_in_full(const std::vector<sub_step>& steps, const render_optio
 std::vector<std::string> render_steps_summary(const std::vector<sub_step>& steps, std::size_t from,
                                               const render_options& o);
 
+// What a stage shows under its heading, formula and text, as blocks of lines: each value
+// (render_value_lines, its axes phrase placed as asked), the sub-steps shown in full
+// (render_step_lines), and the summary of the others (render_steps_summary) when there is one.
+// render_text_stage puts a blank line before each; the stepper scrolls them, the presenter packs
+// them side by side.
+std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, const render_options& o,
+                                                          axes_place axes = axes_place::beside_name);
+
 // Values on their own (an exercise's): each value's block after a blank line.
 std::string render_values_text(const std::vector<shown_value>& values, const render_options& o);
 
 // One stage: heading "3/7  title", formula, explanation, each value (render_value_lines), and the
 // sub-steps built-ins recorded (the first ones in full, steps_in_full; the rest summarised).
 std::string render_text_stage(const trace& t, std::size_t stage, const render_options& o);
+
+// "Lesson 3 · Scores": the lesson's number and title, as a heading on a terminal (the title's
+// control characters written out).
+std::string lesson_line(const trace& t, lang l);
 
 // The whole lesson: a lesson heading, then every stage.
 std::string render_text(const trace& t, const render_options& o);

@@ -19,7 +19,8 @@ struct presenter_options {
 
 // Run the presenter on every stage of every trace, from stage `start` (from 0). On a terminal the
 // screen is taken over and given back on every way out; with input from a pipe the same letters
-// are read a line at a time. Returns the exit status: 0 on q or end of input, 130 on Ctrl-C.
+// are read a line at a time. Returns the exit status: 0 on q or end of input, 130 on Ctrl-C, 141
+// when the output has gone (as --step does).
 int run_presenter(const std::vector<trace>& traces, const render_options& o, const presenter_options& p,
                   std::size_t start = 0);
 
