@@ -14,8 +14,10 @@
 #include "qkv/cli.hpp"
 #include "qkv/command_text.hpp"
 #include "qkv/i18n.hpp"
+#include "qkv/kernel_builds.hpp"
 #include "qkv/loglog.hpp"
 #include "qkv/machine_peak.hpp"
+#include "qkv/memory.hpp"
 #include "qkv/terminal.hpp"
 
 namespace qkv::cli {
@@ -82,7 +84,7 @@ struct status_line {
 
 // Refuse what cannot fit in memory, unless --force: one line with the estimate.
 void check_memory(std::size_t need, const std::string& what, const bench_args& b) {
-    const auto have = bench::available_memory();
+    const auto have = available_memory();
     if (b.force || !have || double(need) <= 0.9 * double(*have)) return;
     throw usage_error(fmt::format("{} needs about {} of memory but {} is available; choose smaller sizes "
                                   "(or --impl fused), or add --force to try anyway",
