@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "qkv/attention.hpp"
+#include "qkv/attention_fused.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/kv_cache.hpp"
 #include "qkv/row_kernels.hpp"
 #include "qkv/tile_kernels.hpp"
 #include "support/close.hpp"
+#include "support/cpu_flags.hpp"
 
 using qkv::matrix;
 namespace att = qkv::attention;
@@ -112,11 +115,13 @@ BOOST_AUTO_TEST_CASE(every_build_of_the_kernels_agrees) {
     const att::weights W = random_weights(d, 300);
     const matrix X = scaled(qkv::kernels::randn(n, d, 5), 3.0f);
     const std::string was(att_detail::row_kernels_in_use()), tiles_were(att_detail::tile_kernels_in_use());
+    std::vector<std::string> checked, skipped;
     for (const char* build : {"avx512", "avx2", "plain"}) {
         if (!att_detail::use_row_kernels(build)) {
-            BOOST_TEST_MESSAGE("this processor cannot run the " << build << " build; skipped");
+            skipped.push_back(build);
             continue;
         }
+        checked.push_back(build);
         BOOST_TEST_REQUIRE(att_detail::use_tile_kernels(build));
         BOOST_TEST(att_detail::row_kernels_in_use() == build);
         for (bool causal : {false, true}) {
@@ -135,6 +140,7 @@ BOOST_AUTO_TEST_CASE(every_build_of_the_kernels_agrees) {
     BOOST_TEST(att_detail::use_row_kernels(was));
     BOOST_TEST(att_detail::use_tile_kernels(tiles_were));
     BOOST_TEST(!att_detail::use_row_kernels("avx1024"));
+    qkv::test::report_builds("every_build_of_the_kernels_agrees", checked, skipped);
 }
 
 BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
@@ -153,8 +159,13 @@ BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
     for (std::size_t j = 0; j < n; ++j)
         for (std::size_t c = 0; c < d; ++c) X(j, c) += 0.5f * float(j + 1);
     const std::string was(att_detail::row_kernels_in_use()), tiles_were(att_detail::tile_kernels_in_use());
+    std::vector<std::string> checked, skipped;
     for (const char* build : {"avx512", "avx2", "plain"}) {
-        if (!att_detail::use_row_kernels(build) || !att_detail::use_tile_kernels(build)) continue;
+        if (!att_detail::use_row_kernels(build) || !att_detail::use_tile_kernels(build)) {
+            skipped.push_back(build);
+            continue;
+        }
+        checked.push_back(build);
         for (bool causal : {false, true}) {
             att::options o;
             o.heads = 1;
@@ -167,6 +178,7 @@ BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
     }
     BOOST_TEST(att_detail::use_row_kernels(was));
     BOOST_TEST(att_detail::use_tile_kernels(tiles_were));
+    qkv::test::report_builds("scores_rising_far_from_one_key_block_to_the_next", checked, skipped);
 }
 
 BOOST_AUTO_TEST_CASE(first_values_shown) {
@@ -196,8 +208,13 @@ BOOST_AUTO_TEST_CASE(fast_exp2_within_a_millionth) {
     // Each build's row of exps (AVX-512 has its own reduction and polynomial) over the same
     // points, taken against m = 3 so the row holds x + 3: the exps, their sum and the row's max.
     const std::string was(att_detail::row_kernels_in_use());
+    std::vector<std::string> checked, skipped;
     for (const char* build : {"avx512", "avx2", "plain"}) {
-        if (!att_detail::use_row_kernels(build)) continue;
+        if (!att_detail::use_row_kernels(build)) {
+            skipped.push_back(build);
+            continue;
+        }
+        checked.push_back(build);
         std::vector<float> s(240001);
         for (std::size_t i = 0; i < s.size(); ++i) s[i] = 3.0f + (-120.0f + 120.0f * float(i) / 240000.0f);
         const std::vector<float> scores = s;
@@ -214,6 +231,7 @@ BOOST_AUTO_TEST_CASE(fast_exp2_within_a_millionth) {
         BOOST_TEST(s_max == scores.back(), build);
     }
     BOOST_TEST(att_detail::use_row_kernels(was));
+    qkv::test::report_builds("fast_exp2_within_a_millionth", checked, skipped);
     BOOST_TEST(att_detail::exp2_approx(0.0f) == 1.0f);   // 2^0 · (1 + 0): exactly one
     BOOST_TEST(att_detail::exp2_approx(-3.0f) == 0.125f);  // r = 0: exactly 2^-3
     BOOST_TEST(att_detail::exp2_approx(-1000.0f) < 1e-37f);

@@ -24,14 +24,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "support/files.hpp"
-#include "support/run_qkv.hpp"
-#include "support/scratch.hpp"
-
-using qkv::test::read_file;
-using qkv::test::run_qkv;
-using qkv::test::write_file;
-namespace fs = std::filesystem;
+#include "support/cli_suite.hpp"
 
 namespace {
 

@@ -18,22 +18,15 @@
 #include "qkv/scenario.hpp"
 #include "support/scratch.hpp"
 #include "support/run_qkv.hpp"
+#include "support/text.hpp"
 
+using qkv::test::count_of;
 using qkv::test::run_qkv;
+using qkv::test::shell;
 namespace fs = std::filesystem;
 namespace utf = boost::unit_test;
 
 namespace {
-
-std::string shell(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return out;
-    char buf[65536];
-    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    pclose(p);
-    return out;
-}
 
 std::string chromium_path() {
     std::string p = shell("command -v chromium || command -v chromium-browser || command -v google-chrome");
@@ -68,12 +61,6 @@ boost::test_tools::assertion_result chromium_runs(utf::test_unit_id) {
     return true;
 }
 
-std::size_t count(const std::string& s, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
-    return n;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(chromium_shows_the_lesson_its_numbers_and_the_legend, *utf::precondition(chromium_runs)) {
@@ -91,7 +78,7 @@ BOOST_AUTO_TEST_CASE(chromium_shows_the_lesson_its_numbers_and_the_legend, *utf:
     for (auto& l : list["lessons"])
         if (l["number"] == 5) title = l["title"];
     BOOST_TEST(dom.find("<h1>Lesson 5 · " + title + "</h1>") != std::string::npos);
-    BOOST_TEST(count(dom, "<section class=\"stage\"") == 6u);
+    BOOST_TEST(count_of(dom, "<section class=\"stage\"") == 6u);
 
     // A weight computed here from the scenario with the plain kernels: A = softmax(Q Kᵀ / √4),
     // row 苹果, column 甜.
@@ -131,7 +118,7 @@ BOOST_AUTO_TEST_CASE(a_chinese_handout_of_every_lesson_loads, *utf::precondition
     std::string dom = chromium("--dump-dom", page);
     auto list = nlohmann::json::parse(run_qkv({"list", "--format", "json"}).out);
     BOOST_TEST(dom.find("<html lang=\"zh-Hans\">") != std::string::npos);
-    BOOST_TEST(count(dom, "<article class=\"lesson\"") == list["lessons"].size());
+    BOOST_TEST(count_of(dom, "<article class=\"lesson\"") == list["lessons"].size());
     BOOST_TEST(dom.find("第 1 课") != std::string::npos);
     BOOST_TEST(dom.find("图例：权重") != std::string::npos);
 }

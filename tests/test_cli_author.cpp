@@ -16,26 +16,12 @@
 
 #include "qkv/builtins.hpp"
 #include "qkv/kernels.hpp"
-#include "support/files.hpp"
-#include "support/run_qkv.hpp"
+#include "support/cli_suite.hpp"
+#include "support/text.hpp"
 
-using qkv::test::read_file;
-using qkv::test::run_qkv;
-using qkv::test::write_file;
-namespace fs = std::filesystem;
+using qkv::test::shell;
 
 namespace {
-
-
-// A fresh folder under the build's temporary space, removed at the end of the test.
-struct temp_dir {
-    fs::path path;
-    temp_dir() {
-        std::string tmpl = (fs::temp_directory_path() / "qkv-author-XXXXXX").string();
-        path = mkdtemp(tmpl.data());
-    }
-    ~temp_dir() { fs::remove_all(path); }
-};
 
 // The line (from 1) of the first line of text containing `what`.
 int line_of(const std::string& text, const std::string& what) {
@@ -55,17 +41,6 @@ std::string replaced(std::string s, const std::string& from, const std::string& 
     auto at = s.find(from);
     BOOST_REQUIRE(at != std::string::npos);
     return s.replace(at, from.size(), to);
-}
-
-// Standard output of a shell command.
-std::string shell(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return out;
-    char buf[4096];
-    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-    pclose(p);
-    return out;
 }
 
 std::vector<std::string> command_names() {
@@ -89,7 +64,7 @@ nlohmann::json stage_value(const nlohmann::json& trace, std::size_t stage, const
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(validate_lists_every_problem_of_every_file_with_its_line) {
-    temp_dir d;
+    qkv::test::scratch_dir d{"author"};
     std::string scores = read_file("lessons/03-scores.toml");
     // Two problems in two stages of one file: a formula that does not parse, a missing language.
     std::string bad = replaced(scores, "formula = \"K_t = K^T\"", "formula = \"K_t = K^^T\"");
@@ -131,7 +106,7 @@ BOOST_AUTO_TEST_CASE(every_shipped_file_validates_and_so_does_the_readme_example
     auto r = run_qkv(args);
     BOOST_TEST(r.status == 0, r.out);
     // The first TOML block of lessons/README.md is a whole lesson: it must be a good one.
-    temp_dir d;
+    qkv::test::scratch_dir d{"author"};
     std::string readme = read_file("lessons/README.md");
     auto a = readme.find("```toml\n"), b = readme.find("```", a + 8);
     BOOST_REQUIRE(a != std::string::npos);
@@ -143,7 +118,7 @@ BOOST_AUTO_TEST_CASE(every_shipped_file_validates_and_so_does_the_readme_example
 }
 
 BOOST_AUTO_TEST_CASE(run_takes_a_lesson_file_from_anywhere_with_a_scenario_beside_it) {
-    temp_dir d;
+    qkv::test::scratch_dir d{"author"};
     fs::copy_file("lessons/03-scores.toml", d.path / "my-scores.toml");
     auto mine = run_qkv({"run", (d.path / "my-scores.toml").string(), "--format", "json"});
     auto shipped = run_qkv({"lesson", "3", "--format", "json"});
@@ -167,7 +142,7 @@ BOOST_AUTO_TEST_CASE(run_takes_a_lesson_file_from_anywhere_with_a_scenario_besid
 }
 
 BOOST_AUTO_TEST_CASE(a_written_scenario_reads_back_to_the_same_numbers) {
-    temp_dir d;
+    qkv::test::scratch_dir d{"author"};
     fs::path file = d.path / "mine.toml";
     auto w = run_qkv({"scenario", "--tokens", "我 爱 吃 苹果", "--seed", "7", "-o", file.string()});
     BOOST_TEST(w.status == 0, w.err);
@@ -193,7 +168,7 @@ BOOST_AUTO_TEST_CASE(a_written_scenario_reads_back_to_the_same_numbers) {
 }
 
 BOOST_AUTO_TEST_CASE(scenario_output_is_whole_or_not_at_all) {
-    temp_dir d;
+    qkv::test::scratch_dir d{"author"};
     fs::path file = d.path / "s.toml";
     write_file(file, "old contents\n");
     BOOST_TEST(run_qkv({"scenario", "--tokens", "a b", "-o", file.string()}).status == 0);

@@ -18,12 +18,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "support/files.hpp"
-#include "support/run_qkv.hpp"
-
-using qkv::test::read_file;
-using qkv::test::run_qkv;
-namespace fs = std::filesystem;
+#include "support/cli_suite.hpp"
 
 namespace {
 

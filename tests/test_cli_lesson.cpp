@@ -10,12 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/display_width.hpp"
-#include "support/files.hpp"
+#include "support/cli_suite.hpp"
 #include "support/golden.hpp"
-#include "support/run_qkv.hpp"
-
-using qkv::test::read_file;
-using qkv::test::run_qkv;
 
 namespace {
 

@@ -3,23 +3,7 @@
 #define BOOST_TEST_MODULE formula
 #include <boost/test/unit_test.hpp>
 
-#include <cmath>
-#include <limits>
-#include <string>
-
-#include "qkv/builtins.hpp"
-#include "qkv/formula.hpp"
-#include "qkv/kernels.hpp"
-#include "support/close.hpp"
-#include "support/evaluate.hpp"
-
-using namespace qkv;
-
-using qkv::test::check_close;
-using qkv::test::rel_diff;
-using qkv::test::contains;
-using qkv::test::ev;
-using qkv::test::eval_error;
+#include "support/formula_suite.hpp"
 
 namespace {
 

@@ -7,8 +7,10 @@
 #include <regex>
 
 #include "qkv/render_html.hpp"
+#include "support/text.hpp"
 
 using namespace qkv;
+using qkv::test::count_of;
 
 namespace {
 
@@ -27,12 +29,6 @@ trace one_stage(std::vector<shown_value> values, std::string title = "Weights") 
     s.values = std::move(values);
     t.stages.push_back(std::move(s));
     return t;
-}
-
-std::size_t count(const std::string& s, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
-    return n;
 }
 
 }  // namespace
@@ -57,8 +53,8 @@ BOOST_AUTO_TEST_CASE(what_comes_from_files_cannot_make_markup) {
     BOOST_TEST(page.find("<th scope=\"col\">&quot;c&quot;</th>") != std::string::npos);
     BOOST_TEST(page.find("data-name=\"X&lt;\"") != std::string::npos);
     // Every tag opened is closed: as many <table and </table>, <section and </section>.
-    BOOST_TEST(count(page, "<table") == count(page, "</table>"));
-    BOOST_TEST(count(page, "<section") == count(page, "</section>"));
+    BOOST_TEST(count_of(page, "<table") == count_of(page, "</table>"));
+    BOOST_TEST(count_of(page, "<section") == count_of(page, "</section>"));
 }
 
 BOOST_AUTO_TEST_CASE(a_page_loads_nothing_from_anywhere) {
@@ -85,8 +81,8 @@ BOOST_AUTO_TEST_CASE(weights_are_painted_with_their_number_and_a_legend) {
     BOOST_TEST(page.find("<td class=\"heat\" style=\"background:#3b528b;color:#fff\">0.2500</td>") != std::string::npos);
     BOOST_TEST(page.find("<td class=\"sum\">0.7500</td>") != std::string::npos);
     BOOST_TEST(page.find("row sums") != std::string::npos);
-    BOOST_TEST(count(page, "class=\"legend\"") == 1u);
-    BOOST_TEST(count(page, "class=\"swatch\"") == 5u);
+    BOOST_TEST(count_of(page, "class=\"legend\"") == 1u);
+    BOOST_TEST(count_of(page, "class=\"swatch\"") == 5u);
 }
 
 BOOST_AUTO_TEST_CASE(stage_heading_formula_and_paragraphs) {

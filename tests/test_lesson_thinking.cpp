@@ -5,23 +5,9 @@
 #define BOOST_TEST_MODULE lesson_thinking
 #include <boost/test/unit_test.hpp>
 
-#include <cmath>
-#include <string>
-
 #include <fmt/format.h>
 
-#include "qkv/kernels.hpp"
-#include "qkv/lesson.hpp"
-#include "qkv/trace.hpp"
-#include "support/close.hpp"
-#include "support/lessons.hpp"
-
-using qkv::matrix;
-namespace kernels = qkv::kernels;
-namespace tt = boost::test_tools;
-
-using qkv::test::check_close;
-using namespace qkv::test;
+#include "support/lesson_suite.hpp"
 
 namespace {
 

@@ -4,27 +4,10 @@
 #define BOOST_TEST_MODULE lessons
 #include <boost/test/unit_test.hpp>
 
-#include <cmath>
 #include <set>
-#include <string>
-#include <vector>
 
-#include "qkv/kernels.hpp"
-#include "qkv/lesson.hpp"
-#include "qkv/scenario.hpp"
 #include "qkv/toml_file.hpp"
-#include "qkv/trace.hpp"
-#include "support/close.hpp"
-#include "support/lessons.hpp"
-
-using qkv::matrix;
-using qkv::value;
-namespace kernels = qkv::kernels;
-namespace tt = boost::test_tools;
-
-using qkv::test::check_close;
-using qkv::test::rel_diff;
-using namespace qkv::test;
+#include "support/lesson_suite.hpp"
 
 namespace {
 

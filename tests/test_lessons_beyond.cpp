@@ -4,32 +4,15 @@
 #define BOOST_TEST_MODULE lessons_beyond
 #include <boost/test/unit_test.hpp>
 
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <string>
-#include <vector>
 
 #include "qkv/builtins.hpp"
 #include "qkv/error.hpp"
-#include "qkv/kernels.hpp"
 #include "qkv/lapack.hpp"
-#include "qkv/lesson.hpp"
-#include "qkv/scenario.hpp"
-#include "qkv/trace.hpp"
-#include "support/close.hpp"
-#include "support/lessons.hpp"
+#include "support/lesson_suite.hpp"
 #include "support/scratch.hpp"
-
-using qkv::matrix;
-using qkv::value;
-namespace kernels = qkv::kernels;
-namespace tt = boost::test_tools;
-
-using qkv::test::check_close;
-using qkv::test::rel_diff;
-using namespace qkv::test;
 
 namespace {
 

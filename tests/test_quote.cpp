@@ -29,7 +29,7 @@ workspace small() {
 
 const source_loc at{"lesson.toml", 10, 5};
 
-std::string fill(const std::string& text) { return fill_quotes(text, at, small(), "stage 'x'"); }
+std::string fill(const std::string& text) { return fill_quotes(text, at, small(), "stage 'x'", {"X", "X_src"}); }
 
 }  // namespace
 
@@ -61,6 +61,15 @@ BOOST_AUTO_TEST_CASE(tokens_shapes_and_where_a_row_looks) {
     BOOST_TEST(fill("{argmax(A[3])}") == "1");
     BOOST_TEST(fill("{A[1, argmax(A[1])]}") == "0.50");
     BOOST_TEST(fill("{A[\"甜\", \"苹果\"]}") == "0.60");                // a token in quotes is its row: A[3, 1]
+}
+
+BOOST_AUTO_TEST_CASE(the_tokens_are_the_rows_of_the_values_the_lesson_names) {
+    workspace ws = small();
+    ws["E"] = value::of(matrix(2, 2, {1, 2, 3, 4}), labels{{"a", "b"}, "tokens"});
+    auto on_e = [&](const std::string& text) { return fill_quotes(text, at, ws, "", {"E"}); };
+    BOOST_TEST(on_e("{token(2)}") == "b");               // E's second row label, not X's
+    BOOST_TEST(on_e("{E[\"b\", 1]}") == "3");            // "b" is row 2 of E: E[2, 1] = 3
+    BOOST_TEST(fill_quotes("{token(4)}", at, ws, "", {"E", "X"}) == "很");  // a, b, then X's 苹果, 很
 }
 
 BOOST_AUTO_TEST_CASE(conditions_keep_only_what_holds) {

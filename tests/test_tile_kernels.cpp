@@ -1,6 +1,7 @@
-// The fused attention's own block products (tile_kernels.hpp), every build this processor runs,
-// against products summed in double by the test itself: odd sizes that leave part-filled tiles,
-// vectors and panels, B row-major and packed, alpha and accumulate, and the causal bands.
+// The fused attention's own block products (tile_kernels.hpp), every build this processor runs
+// (named in the test log), against products summed in double by the test itself: odd sizes that
+// leave part-filled tiles, vectors and panels, B row-major and packed, alpha and accumulate, and
+// the causal bands.
 #define BOOST_TEST_MODULE tile_kernels
 #include <boost/test/unit_test.hpp>
 
@@ -12,20 +13,28 @@
 
 #include "qkv/kernels.hpp"
 #include "qkv/tile_kernels.hpp"
+#include "support/cpu_flags.hpp"
 
 namespace detail = qkv::attention::detail;
 using qkv::matrix;
 
 namespace {
 
-// The builds this processor runs; the one in use is put back afterwards.
+// The builds this processor runs; the one in use is put back afterwards. The test log says which
+// were checked and which skipped, and they must be the ones /proc/cpuinfo's flags allow, so an
+// AVX-512 machine cannot leave its build unchecked without failing.
 std::vector<std::string> runnable_builds() {
+    const std::string test = boost::unit_test::framework::current_test_case().p_name;
     const std::string was(detail::tile_kernels_in_use());
-    std::vector<std::string> out;
+    std::vector<std::string> out, skipped;
     for (const char* b : {"avx512", "avx2", "plain"})
-        if (detail::use_tile_kernels(b)) out.push_back(b);
-        else BOOST_TEST_MESSAGE("this processor cannot run the " << b << " build; skipped");
+        (detail::use_tile_kernels(b) ? out : skipped).push_back(b);
     BOOST_TEST_REQUIRE(detail::use_tile_kernels(was));
+    qkv::test::report_builds(test, out, skipped);
+    if (const auto flags = qkv::test::cpu_flags(); !flags.empty())
+        BOOST_TEST((out == qkv::test::builds_for(flags)), "the builds /proc/cpuinfo's flags allow");
+    else
+        std::cout << test << ": no flags in /proc/cpuinfo, so which builds should run is not checked" << std::endl;
     return out;
 }
 
@@ -78,12 +87,10 @@ BOOST_AUTO_TEST_CASE(products_of_every_shape_match_the_double_sums) {
     BOOST_TEST(!detail::use_tile_kernels("avx1024"));
 }
 
-BOOST_AUTO_TEST_CASE(causal_bands_compute_what_the_mask_keeps) {
+BOOST_AUTO_TEST_CASE(causal_column_band_computes_what_the_mask_keeps) {
     // Scores: row i of a query block starting 5 keys after the key block (shift = 5) sees
     // columns j < i + 6; the entries it sees must be the product, the rest keep their sentinel
-    // or the product (a tile computes up to its last row's limit). Values: row i sums only the
-    // terms t < i + 1 + shift, where P is 0 beyond; with shift = −3 rows 0 … 1 sum nothing and
-    // must come out 0, not the sentinel.
+    // or the product (a tile computes up to its last row's limit).
     const std::string was(detail::tile_kernels_in_use());
     const float sentinel = std::numeric_limits<float>::quiet_NaN();
     for (const std::string& build : runnable_builds()) {
@@ -102,10 +109,22 @@ BOOST_AUTO_TEST_CASE(causal_bands_compute_what_the_mask_keeps) {
                     std::fabs(S(i, j) - product(A, B, i, j, k, 1.0f, 0.0)) <= tolerance(k, 1.0 + std::fabs(S(i, j)));
         BOOST_TEST(seen_ok, build << ": scores inside the band");
         BOOST_TEST(std::isnan(S(0, 99)), build << ": a panel wholly outside the band is not touched");
+    }
+    BOOST_TEST(detail::use_tile_kernels(was));
+}
 
-        // 69: every row sees all 70 terms, no band at all. With 600 terms, more than one slice of
-        // k: shift 100 ends every row's terms in the first slice, 500 and 520 in the second.
-        const matrix A600 = qkv::kernels::randn(m, 600, 3), B600 = qkv::kernels::randn(600, n, 4);
+BOOST_AUTO_TEST_CASE(causal_depth_band_sums_what_the_mask_keeps) {
+    // Values: row i sums only the terms t < i + 1 + shift, where P is 0 beyond; with shift = −3
+    // rows 0 … 1 sum nothing and must come out 0, not the sentinel. 69: every row sees all 70
+    // terms, no band at all. With 600 terms, more than one slice of k: shift 100 ends every row's
+    // terms in the first slice, 500 and 520 in the second.
+    const std::string was(detail::tile_kernels_in_use());
+    const float sentinel = std::numeric_limits<float>::quiet_NaN();
+    const std::size_t m = 20, n = 100, k = 70;
+    const matrix A = qkv::kernels::randn(m, k, 1), B = qkv::kernels::randn(k, n, 2);
+    const matrix A600 = qkv::kernels::randn(m, 600, 3), B600 = qkv::kernels::randn(600, n, 4);
+    for (const std::string& build : runnable_builds()) {
+        BOOST_TEST_REQUIRE(detail::use_tile_kernels(build));
         for (auto [kk, shift] : {std::pair<std::size_t, std::ptrdiff_t>{k, -3}, {k, 0}, {k, 40}, {k, 69}, {600, 100},
                                  {600, 500}, {600, 520}}) {
             matrix P = kk == k ? A : A600;  // as the softmax leaves it: 0 where row i may not look

@@ -1,27 +1,21 @@
-// The command table and the one place that turns errors into a line on stderr and an exit status:
-// 0 done, 1 a check that did not pass, 2 a usage or input error.
+// The command table and the one place that turns errors into a line on the console's err and an
+// exit status: 0 done, 1 a check that did not pass, 2 a usage or input error.
 #include "qkv/cli.hpp"
 
 #include <cerrno>
-#include <csignal>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <system_error>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "qkv/suggest.hpp"
 #include "qkv/terminal.hpp"
-#include "qkv/train_builtins.hpp"
-#include "train_watch.hpp"
 #include "qkv_config.hpp"
 #include "course.hpp"
+#include "train_watch.hpp"
 
 namespace qkv::cli {
 
@@ -51,60 +45,49 @@ const std::vector<command>& commands() {
 
 namespace {
 
-void print_main_help() {
+void print_main_help(const console& io) {
     std::string out = fmt::format("qkv {} — self-attention, taught by running it\n\nUsage: qkv COMMAND [options]\n\nCommands:\n",
                                   QKV_VERSION);
     for (const command& c : commands()) out += fmt::format("  {:<10} {}\n", c.name, c.summary);
     out += "\nEvery command takes --help. Start with: qkv lesson 1\n"
            "Exit status: 0 done, 1 a check that did not pass, 2 a usage or input error.\n";
-    write_out(out);
+    io.print(out);
 }
 
 // "Start here: lesson 0 …" or, for a returning learner, what they have done and what is next.
 // Nothing when the lessons or the progress cannot be read: the help below still is.
-void greet() {
+void greet(const console& io) {
     try {
         lang l = default_lang();
         std::vector<course_lesson> course = load_course(l);
         progress p = load_progress(progress_path());
-        write_out(where_you_are(course, p, find_next(course, p), l) + "\n\n");
+        io.print(where_you_are(course, p, find_next(course, p), l) + "\n\n");
     } catch (const input_error&) {
     }
 }
 
-// Lesson 18 trains a model while it runs: the progress line of qkv train shows it on a terminal.
-void add_training_builtins() {
-    static progress_line line(2, default_lang());
-    train::add_training_builtins([](const train::run_state& s) {
-        line(s);
-        if (s.step == s.last_step) line.clear();
-    });
-}
-
-int dispatch(int argc, char** argv) {
-    add_training_builtins();
-    args rest(argv + (argc > 1 ? 2 : 1), argv + argc);
-    std::string name = argc > 1 ? argv[1] : "";
-    if (name == "help" && argc > 2) {  // qkv help lesson = qkv lesson --help; qkv help formulas
-        std::string_view topic = argv[2];
+int dispatch(const args& argv, const console& io) {
+    std::string name = argv.empty() ? "" : argv.front();
+    args rest(argv.begin() + (argv.empty() ? 0 : 1), argv.end());
+    if (name == "help" && !rest.empty()) {  // qkv help lesson = qkv lesson --help; qkv help formulas
         for (const command& c : commands())
-            if (c.name == topic) return c.name == "formulas" ? c.run({}) : c.run({"--help"});
+            if (c.name == rest.front()) return c.name == "formulas" ? c.run({}, io) : c.run({"--help"}, io);
     }
     if (name.empty()) {  // a learner who just types qkv: where they left off, then the commands
-        greet();
-        print_main_help();
+        greet(io);
+        print_main_help(io);
         return 0;
     }
     if (name == "--help" || name == "-h" || name == "help") {
-        print_main_help();
+        print_main_help(io);
         return 0;
     }
     if (name == "--version" || name == "-V") {
-        write_out(fmt::format("qkv {}\n", QKV_VERSION));
+        io.print(fmt::format("qkv {}\n", QKV_VERSION));
         return 0;
     }
     for (const command& c : commands())
-        if (c.name == name) return c.run(rest);
+        if (c.name == name) return c.run(rest, io);
     std::vector<std::string> names;
     for (const command& c : commands()) names.emplace_back(c.name);
     std::string near = nearest(name, names);
@@ -112,50 +95,49 @@ int dispatch(int argc, char** argv) {
                                   near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
 }
 
-// A program started with 0, 1 or 2 closed (`2>&-`) would hand that number to the next file it
-// opens, and an error message would then be written into that file: park /dev/null there.
-void keep_standard_streams_open() noexcept {
-    for (int fd = 0; fd <= 2; ++fd)
-        if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
-            const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
-            if (opened >= 0 && opened != fd) ::dup2(opened, fd), ::close(opened);
-        }
+// "qkv lesson: …" for a known command; an unknown one is quoted (escaped) in the message.
+std::string command_of(const args& argv) {
+    std::string cmd = "qkv";
+    for (const command& c : commands())
+        if (!argv.empty() && c.name == argv.front()) cmd += fmt::format(" {}", c.name);
+    return cmd;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    keep_standard_streams_open();
-    // A closed pipe is reported by write_out as broken_pipe instead of killing us mid-line.
-    std::signal(SIGPIPE, SIG_IGN);
+int run(const args& argv, const console& io) {
+    // lesson 18 trains a model while it runs: qkv train's progress line shows it (on a terminal)
+    progress_line line(io, default_lang());
+    const training_builtins trained_in_lessons([&line](const train::run_state& s) {
+        line(s);
+        if (s.step == s.last_step) line.clear();
+    });
     try {
         try {
-            return dispatch(argc, argv);
+            return dispatch(argv, io);
         } catch (const broken_pipe&) {
             return 141;  // what a shell reports for SIGPIPE, without a word on stderr
         } catch (const usage_error& e) {
-            // "qkv lesson: …" for a known command; an unknown one is quoted (escaped) in the message
-            std::string cmd = "qkv";
-            for (const command& c : commands())
-                if (argc > 1 && c.name == argv[1]) cmd += fmt::format(" {}", c.name);
-            tell(fmt::format("{}: {}\n", cmd, e.what()));
+            io.tell(fmt::format("{}: {}\n", command_of(argv), e.what()));
         } catch (const input_error& e) {
-            tell(fmt::format("qkv: {}\n", e.what()));
+            io.tell(fmt::format("qkv: {}\n", e.what()));
         } catch (const std::system_error& e) {
             if (e.code().value() == EPIPE) return 141;  // fmt::print met a closed pipe
-            tell(fmt::format("qkv: {}\n", e.what()));
+            io.tell(fmt::format("qkv: {}\n", e.what()));
         } catch (const std::bad_alloc&) {
-            tell("qkv: out of memory\n");
+            io.tell("qkv: out of memory\n");
         } catch (const std::exception& e) {
-            tell(fmt::format("qkv: {}\n", e.what()));
+            io.tell(fmt::format("qkv: {}\n", e.what()));
         }
     } catch (...) {  // formatting the message itself ran out of memory
-        tell("qkv: out of memory\n");
+        io.tell("qkv: out of memory\n");
     }
     return 2;
 }
 
-bool parse(std::string_view cmd, const args& a, const po::options_description& desc,
+int run(const args& argv, std::ostream& out, std::ostream& err) { return run(argv, console{out, err}); }
+
+bool parse(const console& io, std::string_view cmd, const args& a, const po::options_description& desc,
            const po::positional_options_description& pos, po::variables_map& vm) {
     try {
         po::store(po::command_line_parser(a).options(desc).positional(pos).run(), vm);
@@ -167,7 +149,7 @@ bool parse(std::string_view cmd, const args& a, const po::options_description& d
         std::ostringstream help;
         help << desc;
         for (const command& c : commands())
-            if (c.name == cmd) write_out(fmt::format("Usage: qkv {} {}\n{}\n\n{}", c.name, c.usage, c.summary, help.str()));
+            if (c.name == cmd) io.print(fmt::format("Usage: qkv {} {}\n{}\n\n{}", c.name, c.usage, c.summary, help.str()));
         return false;
     }
     return true;
@@ -204,7 +186,7 @@ format any_format(std::string_view name) {
 
 }  // namespace
 
-output resolve_output(const output_choice& c, formats allowed) {
+output resolve_output(const output_choice& c, const console& io, formats allowed) {
     render_options o;
     if (c.lang.empty()) o.language = default_lang();
     else if (c.lang == "zh" || c.lang == "en") o.language = *parse_lang(c.lang);
@@ -214,14 +196,14 @@ output resolve_output(const output_choice& c, formats allowed) {
     else if (c.color == "auto") {
         const char* no_color = std::getenv("NO_COLOR");
         const char* term = std::getenv("TERM");
-        o.color = terminal::is_tty(1) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
+        o.color = terminal::is_tty(io.out_fd) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
     o.depth = color_depth_from_env();
     const format form = allowed == formats::all ? any_format(c.format) : text_or_json(c.format);
     if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));
     o.precision = c.precision;
     o.full = c.full;
-    o.width = terminal::width(1);
+    o.width = terminal::width(io.out_fd);  // no terminal: COLUMNS, else 100
     return {o, form};
 }
 
@@ -230,22 +212,6 @@ format text_or_json(std::string_view name) {
     if (form != format::text && form != format::json)
         throw usage_error(fmt::format("--format must be text or json, not '{}'", name));
     return *form;
-}
-
-void tell(std::string_view text) noexcept {
-    for (std::size_t done = 0; done < text.size();) {
-        const ssize_t n = ::write(2, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return;
-        done += static_cast<std::size_t>(n);
-    }
-}
-
-void write_out(std::string_view text) {
-    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-        if (errno == EPIPE) throw broken_pipe{};
-        throw input_error(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
-    }
 }
 
 }  // namespace qkv::cli

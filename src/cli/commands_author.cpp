@@ -1,16 +1,11 @@
 // The commands for authors and tinkerers: `qkv validate` (every problem of lesson, scenario and
 // exercise files, with file:line), `qkv scenario` (a scenario for your own sentence) and
 // `qkv formulas` (the formula language and its built-ins, from the one table).
-#include <cerrno>
-#include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "qkv/builtins.hpp"
 #include "qkv/cli.hpp"
@@ -26,7 +21,7 @@ namespace fs = std::filesystem;
 
 }  // namespace
 
-int cmd_validate(const args& a) {
+int cmd_validate(const args& a, const console& io) {
     std::vector<std::string> files;
     std::string data;
     po::options_description desc("Options");
@@ -37,7 +32,7 @@ int cmd_validate(const args& a) {
     po::positional_options_description pos;
     pos.add("file", -1);
     po::variables_map vm;
-    if (!parse("validate", a, desc, pos, vm)) return 0;
+    if (!parse(io, "validate", a, desc, pos, vm)) return 0;
     if (files.empty()) throw usage_error("which files? e.g. qkv validate lessons/*.toml data/*.toml");
     std::string out;
     std::size_t problems = 0, bad_files = 0;
@@ -52,11 +47,11 @@ int cmd_validate(const args& a) {
     if (problems)
         out += fmt::format("{} problem{} in {} of {} file{}\n", problems, problems == 1 ? "" : "s", bad_files, files.size(),
                            files.size() == 1 ? "" : "s");
-    write_out(out);
+    io.print(out);
     return problems ? 1 : 0;
 }
 
-int cmd_scenario(const args& a) {
+int cmd_scenario(const args& a, const console& io) {
     std::string tokens, output;
     scenario_spec spec;
     unsigned long long seed = 1;
@@ -69,7 +64,7 @@ int cmd_scenario(const args& a) {
         ("seed", po::value(&seed)->default_value(1), "the same seed gives the same numbers")
         ("output,o", po::value(&output), "write to FILE instead of standard output");
     po::variables_map vm;
-    if (!parse("scenario", a, desc, {}, vm)) return 0;
+    if (!parse(io, "scenario", a, desc, {}, vm)) return 0;
     if (tokens.empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
     spec.tokens = split_tokens(tokens);
     spec.seed = seed;
@@ -79,16 +74,16 @@ int cmd_scenario(const args& a) {
     } catch (const input_error& e) {
         throw usage_error(e.message());
     }
-    if (output.empty() || output == "-") write_out(text);
+    if (output.empty() || output == "-") io.print(text);
     else write_file_atomically(output, text, "-o writes a scenario to a regular file, or to standard output with -o -");
     return 0;
 }
 
-int cmd_formulas(const args& a) {
+int cmd_formulas(const args& a, const console& io) {
     po::options_description desc("Options");
     desc.add_options()("help,h", "show this help");
     po::variables_map vm;
-    if (!parse("formulas", a, desc, {}, vm)) return 0;
+    if (!parse(io, "formulas", a, desc, {}, vm)) return 0;
     std::string out =
         "The formula language (lessons/README.md teaches it)\n\n"
         "  NAME = expr            one statement per line; # starts a comment\n"
@@ -102,7 +97,7 @@ int cmd_formulas(const args& a) {
     std::size_t w = 0;
     for (const builtin& b : builtins()) w = std::max(w, b.signature.size());
     for (const builtin& b : builtins()) out += fmt::format("  {:<{}}  {}\n", b.signature, w, b.help);
-    write_out(out);
+    io.print(out);
     return 0;
 }
 

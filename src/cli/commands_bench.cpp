@@ -14,8 +14,10 @@
 #include "qkv/cli.hpp"
 #include "qkv/command_text.hpp"
 #include "qkv/i18n.hpp"
+#include "qkv/kernel_builds.hpp"
 #include "qkv/loglog.hpp"
 #include "qkv/machine_peak.hpp"
+#include "qkv/memory.hpp"
 #include "qkv/terminal.hpp"
 
 namespace qkv::cli {
@@ -70,25 +72,26 @@ std::vector<impl> parse_impls(const std::string& list) {
 
 // Overwrites one line on standard error while the work runs, when that is a terminal.
 struct status_line {
-    bool on = terminal::is_tty(2);
+    const console& io;
+    bool on = terminal::is_tty(io.err_fd);
     void show(const std::string& what) const {
-        if (on) tell(fmt::format("\r\033[K{}", what));
+        if (on) io.tell(fmt::format("\r\033[K{}", what));
     }
     void clear() const {
-        if (on) tell("\r\033[K");
+        if (on) io.tell("\r\033[K");
     }
 };
 
 // Refuse what cannot fit in memory, unless --force: one line with the estimate.
 void check_memory(std::size_t need, const std::string& what, const bench_args& b) {
-    const auto have = bench::available_memory();
+    const auto have = available_memory();
     if (b.force || !have || double(need) <= 0.9 * double(*have)) return;
     throw usage_error(fmt::format("{} needs about {} of memory but {} is available; choose smaller sizes "
                                   "(or --impl fused), or add --force to try anyway",
                                   what, bench::human_bytes(double(need)), bench::human_bytes(double(*have))));
 }
 
-bench_args parse_bench_args(const args& a, bool& help) {
+bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     bench_args b;
     po::options_description desc("Options");
     desc.add_options()
@@ -110,7 +113,7 @@ bench_args parse_bench_args(const args& a, bool& help) {
     po::positional_options_description pos;
     pos.add("mode", 1);
     po::variables_map vm;
-    help = !parse("bench", a, desc, pos, vm);
+    help = !parse(io, "bench", a, desc, pos, vm);
     if (help) return b;
     if (!b.mode.empty() && b.mode != "kv") throw usage_error(fmt::format("unknown mode '{}'; the one mode is kv", b.mode));
     b.form = text_or_json(b.format_name);
@@ -249,7 +252,7 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
     return j.dump(2) + "\n";
 }
 
-int run_forward(const bench_args& b) {
+int run_forward(const console& io, const bench_args& b) {
     for (impl i : b.impls)
         for (std::size_t n : b.sizes) {
             const attention::options o = options_for(b, i);
@@ -258,7 +261,7 @@ int run_forward(const bench_args& b) {
                          fmt::format("{} at n = {} (extra {})", attention::impl_name(i), n, bench::human_bytes(double(extra))), b);
         }
     if (!b.dump_dir.empty()) std::filesystem::create_directories(b.dump_dir);
-    const status_line bar;
+    const status_line bar{io};
     bar.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", b.threads));
     peaks pk;
     pk.machine = bench::measure_machine_peak(b.threads);
@@ -266,7 +269,7 @@ int run_forward(const bench_args& b) {
     pk.sgemm = bench::measure_peak(b.threads);
     pk.corename = blas::corename();
     pk.kernel_bits = bench::kernel_bits(pk.corename);
-    blas::set_threads(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
+    const blas::scoped_threads one(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
     std::vector<row> rows;
     std::map<impl, std::vector<double>> ns, ts;
     for (std::size_t n : b.sizes) {
@@ -294,7 +297,7 @@ int run_forward(const bench_args& b) {
     bar.clear();
     std::map<impl, std::optional<double>> growth;
     for (impl i : b.impls) growth[i] = bench::growth_exponent(ns[i], ts[i]);
-    write_out(b.form == format::json ? render_forward_json(b, pk, rows, growth) : render_forward_text(b, pk, rows, growth));
+    io.print(b.form == format::json ? render_forward_json(b, pk, rows, growth) : render_forward_text(b, pk, rows, growth));
     return 0;
 }
 
@@ -302,14 +305,14 @@ int run_forward(const bench_args& b) {
 
 std::string explain_kv(const bench_args& b) { return command_text("bench", "kv").in(b.language) + "\n"; }
 
-int run_kv(const bench_args& b) {
+int run_kv(const console& io, const bench_args& b) {
     const std::size_t T = b.tokens, d = b.d_model;
     attention::options o;
     o.heads = b.heads;
     o.causal = true;
     o.threads = b.threads;
     check_memory(bench::io_bytes(T, d) * 2 + attention::extra_bytes(impl::fused, T, d, o), fmt::format("decoding {} tokens", T), b);
-    const status_line bar;
+    const status_line bar{io};
     const bench::inputs P = bench::make_inputs(T, d);
     std::vector<bench::decode_point> points;
     for (std::size_t p : bench::decode_positions(T)) {
@@ -326,7 +329,7 @@ int run_kv(const bench_args& b) {
         for (auto& pt : points)
             j["positions"].push_back({{"position", pt.position}, {"ms_with_cache", pt.s_cached * 1e3}, {"ms_without_cache", pt.s_uncached * 1e3}});
         j["growth_exponent"] = {{"with_cache", num(k_cached)}, {"without_cache", num(k_uncached)}};
-        write_out(j.dump(2) + "\n");
+        io.print(j.dump(2) + "\n");
         return 0;
     }
     const lang l = b.language;
@@ -347,17 +350,17 @@ int run_kv(const bench_args& b) {
     for (const std::string& line : loglog_lines(series, pick(l, "位置", "position"), pick(l, "每个词的时间", "time per token"), l, 80))
         out += line + "\n";
     out += "\n";
-    write_out(out + explain_kv(b));
+    io.print(out + explain_kv(b));
     return 0;
 }
 
 }  // namespace
 
-int cmd_bench(const args& a) {
+int cmd_bench(const args& a, const console& io) {
     bool help = false;
-    const bench_args b = parse_bench_args(a, help);
+    const bench_args b = parse_bench_args(io, a, help);
     if (help) return 0;
-    return b.mode == "kv" ? run_kv(b) : run_forward(b);
+    return b.mode == "kv" ? run_kv(io, b) : run_forward(io, b);
 }
 
 }  // namespace qkv::cli

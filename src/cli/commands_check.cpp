@@ -46,9 +46,23 @@ answer read_answer(const exercise& e, const std::string& text, const std::string
     }
 }
 
+// Right, with the worked solution; or not yet, with what is wrong and the way to a hint.
+std::string verdict_text(const verdict& v, const exercise& e, const answer& ans, const exercise_run& run,
+                         const mistake_book& book, const render_options& o) {
+    const lang l = o.language;
+    if (v.correct)
+        return fmt::format("{} {}\n{}\n{}\n{}\n", styled("✓", fmt::fg(fmt::terminal_color::green) | fmt::emphasis::bold, o.color),
+                           pick(l, "正确！", "Right!"), expected_text(e, run, o), pick(l, "解题过程：", "Worked solution:"),
+                           escape_controls(exercise_words(e.solution, e, run, l), true));
+    std::string out = fmt::format("{} {}\n", styled("✗", fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, o.color),
+                                  pick(l, "还不对。", "Not right yet."));
+    for (const std::string& line : explain(v, e, ans, run, book, l, o.precision)) out += escape_controls(line) + "\n";
+    return out + fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), e.id);
+}
+
 }  // namespace
 
-int cmd_check(const args& all) {
+int cmd_check(const args& all, const console& io) {
     auto [a, typed] = split_answer(all);
     output_choice choice;
     std::string id, file, data, student;
@@ -62,9 +76,9 @@ int cmd_check(const args& all) {
     po::positional_options_description pos;
     pos.add("id", 1).add("answer", -1);
     po::variables_map vm;
-    if (!parse("check", a, desc, pos, vm)) return 0;
+    if (!parse(io, "check", a, desc, pos, vm)) return 0;
     for (const std::string& w : words) typed += (typed.empty() ? "" : " ") + w;
-    const render_options o = resolve(choice).options;
+    const render_options o = resolve(choice, io).options;
     lang l = o.language;
     if (id.empty()) throw usage_error(pick(l, "哪一道练习？qkv check 编号 答案，如 qkv check 3.2 1.57",
                                            "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));
@@ -81,21 +95,11 @@ int cmd_check(const args& all) {
     } catch (const input_error& err) {
         throw usage_error(err.what());
     }
-    std::string out;
-    if (v.correct) {
-        out = fmt::format("{} {}\n{}\n{}\n{}\n", styled("✓", fmt::fg(fmt::terminal_color::green) | fmt::emphasis::bold, o.color),
-                          pick(l, "正确！", "Right!"), expected_text(e, run, o), pick(l, "解题过程：", "Worked solution:"),
-                          escape_controls(exercise_words(e.solution, e, run, l), true));
-    } else {
-        out = fmt::format("{} {}\n", styled("✗", fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, o.color),
-                          pick(l, "还不对。", "Not right yet."));
-        for (const std::string& line : explain(v, e, ans, run, set.book, l, o.precision)) out += escape_controls(line) + "\n";
-        out += fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), e.id);
-    }
+    const std::string out = verdict_text(v, e, ans, run, set.book, o);
     // recorded once the verdict is on screen (a check whose output could not be written is not),
     // under the lock, so an unusable progress file stops it before anything is printed
-    change_progress(progress_path(), [&](progress& p) {
-        write_out(out);
+    change_progress(io, progress_path(), [&](progress& p) {
+        io.print(out);
         p.record(e.id, v.correct);
     });
     return v.correct ? 0 : 1;

@@ -13,24 +13,24 @@ namespace po = boost::program_options;
 
 // --- progress ---------------------------------------------------------------------------------
 
-int cmd_progress(const args& a) {
+int cmd_progress(const args& a, const console& io) {
     output_choice choice;
     bool reset = false;
     po::options_description desc("Options");
     add_options(desc, choice, true);
     desc.add_options()("reset", po::bool_switch(&reset), "forget all progress (statuses and hints)");
     po::variables_map vm;
-    if (!parse("progress", a, desc, {}, vm)) return 0;
-    const auto [o, form] = resolve(choice);
+    if (!parse(io, "progress", a, desc, {}, vm)) return 0;
+    const auto [o, form] = resolve(choice, io);
     lang l = o.language;
     std::string path = progress_path();
     if (reset) {
         reset_progress(path);
-        write_out(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), path));
+        io.print(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), path));
         return 0;
     }
     exercise_set set = load_exercises(exercises_dir());
-    progress p = open_progress(path);
+    progress p = open_progress(io, path);
     std::map<int, std::pair<std::size_t, std::size_t>> per_lesson;  // lesson -> (correct, total)
     std::size_t right = 0, hints = 0;
     ojson arr = ojson::array();
@@ -43,7 +43,7 @@ int cmd_progress(const args& a) {
                        {"solution_seen", mine.solution_seen}});
     }
     if (form == format::json) {
-        write_out(ojson{{"path", path}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
+        io.print(ojson{{"path", path}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
                         {"total", set.all.size()}}.dump(2) + "\n");
         return 0;
     }
@@ -54,31 +54,31 @@ int cmd_progress(const args& a) {
     out += fmt::format("\n{}: {}/{} · {}: {}\n", pick(l, "合计", "Total"), right, set.all.size(), pick(l, "用过的提示", "hints used"), hints);
     std::vector<course_lesson> course = load_course(l);
     out += where_you_are(course, p, find_next(course, p), l) + "\n";
-    write_out(out);
+    io.print(out);
     return 0;
 }
 
 // --- next -------------------------------------------------------------------------------------
 
-int cmd_next(const args& a) {
+int cmd_next(const args& a, const console& io) {
     output_choice choice;
     po::options_description desc("Options");
     desc.add_options()("help,h", "show this help")
         ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
         ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never");
     po::variables_map vm;
-    if (!parse("next", a, desc, {}, vm)) return 0;
-    lang l = resolve(choice).options.language;
+    if (!parse(io, "next", a, desc, {}, vm)) return 0;
+    lang l = resolve(choice, io).options.language;
     std::vector<course_lesson> course = load_course(l);
-    const progress p = open_progress(progress_path());
+    const progress p = open_progress(io, progress_path());
     const next_step n = find_next(course, p);
-    write_out(where_you_are(course, p, n, l) + "\n\n");
+    io.print(where_you_are(course, p, n, l) + "\n\n");
     args forward;  // the chosen language and colours go on to the lesson or exercise
     if (!choice.lang.empty()) forward.insert(forward.end(), {"--lang", choice.lang});
     forward.insert(forward.end(), {"--color", choice.color});
     switch (n.k) {
-    case next_step::kind::lesson: forward.insert(forward.begin(), std::to_string(n.lesson)); return cmd_lesson(forward);
-    case next_step::kind::exercise: forward.insert(forward.begin(), n.exercise); return cmd_exercise(forward);
+    case next_step::kind::lesson: forward.insert(forward.begin(), std::to_string(n.lesson)); return cmd_lesson(forward, io);
+    case next_step::kind::exercise: forward.insert(forward.begin(), n.exercise); return cmd_exercise(forward, io);
     case next_step::kind::done: return 0;
     }
     return 0;

@@ -256,7 +256,7 @@ std::vector<sheet> grade_sheets(const std::vector<std::string>& files, const exe
 
 }  // namespace
 
-int cmd_grade(const args& a) {
+int cmd_grade(const args& a, const console& io) {
     output_choice choice;
     std::string form_name;
     std::vector<std::string> named;
@@ -269,9 +269,9 @@ int cmd_grade(const args& a) {
     po::positional_options_description pos;
     pos.add("sheet", -1);
     po::variables_map vm;
-    if (!parse("grade", a, desc, pos, vm)) return 0;
+    if (!parse(io, "grade", a, desc, pos, vm)) return 0;
     const grade_format form = grade_format_of(form_name);
-    const render_options o = resolve(choice).options;
+    const render_options o = resolve(choice, io).options;
     const lang l = o.language;
     std::vector<std::string> files = sheet_files(named);
     if (files.empty()) throw usage_error(pick(l, "哪些答题卡？qkv grade 答题卡.toml…（或一个文件夹）", "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
@@ -280,9 +280,9 @@ int cmd_grade(const args& a) {
     std::vector<question> qs = questions_of(sheets);
     const bool one = sheets.size() == 1;
     switch (form) {
-        case grade_format::csv: write_out(class_csv(sheets, qs)); break;
-        case grade_format::json: write_out((one ? sheet_json(sheets.front()) : class_json(sheets, qs, set.book, l)).dump(2) + "\n"); break;
-        case grade_format::text: write_out(one ? sheet_text(sheets.front(), l) : class_text(sheets, qs, set.book, o)); break;
+        case grade_format::csv: io.print(class_csv(sheets, qs)); break;
+        case grade_format::json: io.print((one ? sheet_json(sheets.front()) : class_json(sheets, qs, set.book, l)).dump(2) + "\n"); break;
+        case grade_format::text: io.print(one ? sheet_text(sheets.front(), l) : class_text(sheets, qs, set.book, o)); break;
     }
     bool all_right = std::all_of(sheets.begin(), sheets.end(), [](const sheet& s) { return s.problems.empty() && s.right() == s.rows.size(); });
     return all_right ? 0 : 1;

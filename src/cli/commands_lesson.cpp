@@ -1,10 +1,9 @@
-// `qkv list`, `qkv lesson` and `qkv run`: find lessons, load them with their scenarios (or make
-// one for the learner's own sentence), run them, and hand the traces to a renderer, the stepper or
-// the presenter.
+// `qkv list`, `qkv lesson` and `qkv run`: find lessons, run them on their own scenarios (or on the
+// one given, or one made for the learner's own sentence), and hand the traces to a renderer, the
+// stepper or the presenter.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,15 +11,14 @@
 #include "qkv/cli.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/lesson.hpp"
-#include "qkv/presenter.hpp"
 #include "qkv/render_format.hpp"
 #include "qkv/scenario.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/scenario_preface.hpp"
-#include "qkv/stepper.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/trace.hpp"
 #include "course.hpp"
+#include "screen.hpp"
 
 namespace qkv::cli {
 namespace {
@@ -119,64 +117,49 @@ scenario generated(const lesson_request& r, std::string& preface) {
     }
 }
 
-// The lesson's own scenario: in the data folder, or beside a lesson file run from elsewhere.
-std::string own_scenario(const lesson& l) {
-    fs::path in_data = fs::path(data_dir()) / l.scenario;
-    fs::path beside = fs::path(l.file).parent_path() / l.scenario;
-    return fs::exists(in_data) || !fs::exists(beside) ? in_data.string() : beside.string();
+// --stage K: where stepping starts, or the one stage shown.
+std::size_t pick_stage(std::vector<trace>& traces, const lesson_request& r) {
+    std::size_t count = traces.front().stages.size();
+    if (r.stage < 1 || static_cast<std::size_t>(r.stage) > count)
+        throw usage_error(fmt::format("--stage {}: lesson {} has stages 1–{}", r.stage, traces.front().lesson, count));
+    std::size_t start = static_cast<std::size_t>(r.stage - 1);
+    if (!r.step && !r.present) {
+        trace& t = traces.front();
+        stage_trace only = std::move(t.stages[start]);
+        t.stages = {std::move(only)};
+    }
+    return start;
 }
 
-int run_lessons(const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm, bool course) {
-    auto [o, form] = resolve_output(r.choice);
+int run_lessons(const console& io, const std::vector<std::string>& files, lesson_request& r, const po::variables_map& vm,
+                bool course) {
+    auto [o, form] = resolve_output(r.choice, io);
     check_request(r, vm, form);
     if (vm.count("stage") && files.size() != 1) throw usage_error("--stage needs a single lesson, not 'all'");
-    std::map<std::string, scenario> scenarios;  // each scenario file read once
-    if (!r.tokens.empty()) scenarios.emplace("", generated(r, o.preface));
-    std::vector<trace> traces;
-    for (const std::string& path : files) {
-        lesson l = load_lesson(path);
-        std::string scen = !r.tokens.empty() ? "" : !r.data.empty() ? r.data : own_scenario(l);
-        if (!scenarios.count(scen)) scenarios.emplace(scen, load_scenario(scen));
-        traces.push_back(run_lesson(l, scenarios.at(scen), o.language).t);
-    }
+    scenario_choice given{r.data, std::nullopt};
+    if (!r.tokens.empty()) given.made = generated(r, o.preface);
+    std::vector<trace> traces = run_lessons(files, given, o.language);
     if (course) add_what_next(traces, load_course(o.language));
-    std::size_t start = 0;
-    if (vm.count("stage")) {
-        std::size_t count = traces.front().stages.size();
-        if (r.stage < 1 || static_cast<std::size_t>(r.stage) > count)
-            throw usage_error(fmt::format("--stage {}: lesson {} has stages 1–{}", r.stage, traces.front().lesson, count));
-        start = static_cast<std::size_t>(r.stage - 1);
-        if (!r.step && !r.present) {
-            trace& t = traces.front();
-            stage_trace only = std::move(t.stages[start]);
-            t.stages = {std::move(only)};
-        }
-    }
+    std::size_t start = vm.count("stage") ? pick_stage(traces, r) : 0;
     if (r.step || r.present) {
-        if (!o.preface.empty()) write_out(scenario_preface(o.preface, o) + "\n");
-        std::fflush(stdout);
-        if (r.present) {
-            presenter_options p;
-            p.auto_seconds = r.auto_seconds;
-            return run_presenter(traces, o, p, start);
-        }
-        return run_stepper(traces, o, stepper_io{}, start);
+        if (!o.preface.empty()) io.print(scenario_preface(o.preface, o) + "\n");
+        return run_screen(io, traces, o, screen_choice{r.present, r.auto_seconds, start});
     }
-    write_out(render(traces, form, o));
-    if (course) record_lessons_read(traces);  // once it is written: `qkv next` moves on
+    io.print(render(traces, form, o));
+    if (course) record_lessons_read(io, traces);  // once it is written: `qkv next` moves on
     return 0;
 }
 
 }  // namespace
 
-int cmd_list(const args& a) {
+int cmd_list(const args& a, const console& io) {
     output_choice choice;
     po::options_description desc("Options");
     desc.add_options()("help,h", "show this help");
     add_output_options(desc, choice);
     po::variables_map vm;
-    if (!parse("list", a, desc, {}, vm)) return 0;
-    const auto [o, form] = resolve_output(choice);
+    if (!parse(io, "list", a, desc, {}, vm)) return 0;
+    const auto [o, form] = resolve_output(choice, io);
     std::vector<lesson> lessons;
     for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));
     if (form == format::json) {
@@ -184,7 +167,7 @@ int cmd_list(const args& a) {
         for (const lesson& l : lessons)
             list.push_back({{"number", l.number}, {"title", l.title.in(o.language)}, {"stages", l.stages.size()},
                             {"name", slug_of(l.file)}});
-        write_out(nlohmann::ordered_json{{"lang", lang_code(o.language)}, {"lessons", list}}.dump(2) + "\n");
+        io.print(nlohmann::ordered_json{{"lang", lang_code(o.language)}, {"lessons", list}}.dump(2) + "\n");
         return 0;
     }
     std::string out;
@@ -198,14 +181,14 @@ int cmd_list(const args& a) {
                                                       title, stages);
     }
     if (form == format::markdown) out = "| # | title | stages |\n|---|---|---|\n" + out;
-    write_out(out);
+    io.print(out);
     return 0;
 }
 
 namespace {
 
 // `qkv lesson WHICH` and `qkv run FILE` differ only in their one argument and how it becomes files.
-int run_command(const args& a, std::string_view cmd, const char* argument, const char* what, const char* missing,
+int run_command(const console& io, const args& a, std::string_view cmd, const char* argument, const char* what, const char* missing,
                 std::vector<std::string> (*files_of)(const std::string&), bool course) {
     lesson_request r;
     std::string which;
@@ -215,20 +198,20 @@ int run_command(const args& a, std::string_view cmd, const char* argument, const
     po::positional_options_description pos;
     pos.add(argument, 1);
     po::variables_map vm;
-    if (!parse(cmd, a, desc, pos, vm)) return 0;
+    if (!parse(io, cmd, a, desc, pos, vm)) return 0;
     if (which.empty()) throw usage_error(missing);
-    return run_lessons(files_of(which), r, vm, course);
+    return run_lessons(io, files_of(which), r, vm, course);
 }
 
 }  // namespace
 
-int cmd_lesson(const args& a) {
-    return run_command(a, "lesson", "lesson", "N, a lesson name, or all",
+int cmd_lesson(const args& a, const console& io) {
+    return run_command(io, a, "lesson", "lesson", "N, a lesson name, or all",
                        "which lesson? give a number, a name or 'all' (qkv list shows them)", select_lessons, true);
 }
 
-int cmd_run(const args& a) {
-    return run_command(a, "run", "file", "the lesson file (.toml)", "which file? qkv run my-lesson.toml (qkv validate checks it)",
+int cmd_run(const args& a, const console& io) {
+    return run_command(io, a, "run", "file", "the lesson file (.toml)", "which file? qkv run my-lesson.toml (qkv validate checks it)",
                        [](const std::string& file) { return std::vector<std::string>{file}; }, false);
 }
 

@@ -121,7 +121,7 @@ train_config merge_loaded(const train_config& given, const train_config& file, c
     return c;
 }
 
-void settle_config(train_args& t, const po::variables_map& vm, format form, std::optional<loaded_model>& loaded) {
+void settle_config(train_args& t, const po::variables_map& vm, format form, const console& io, std::optional<loaded_model>& loaded) {
     if (!parse_task(t.task, t.c.what)) throw usage_error(fmt::format("--task must be induction, reverse or copy, not '{}'", t.task));
     if (!t.load.empty()) {
         loaded = read_model(read_whole(t.load), t.load);
@@ -138,7 +138,7 @@ void settle_config(train_args& t, const po::variables_map& vm, format form, std:
     if (t.scenario.empty() != (t.layer == 0))
         throw usage_error("--scenario FILE and --layer L go together: the layer (from 1) that the scenario holds");
     if (t.layer > t.c.size.layers) throw usage_error(fmt::format("--layer {}: the model has {} layers", t.layer, t.c.size.layers));
-    if (t.live && (form != format::text || !terminal::is_tty(1) || !terminal::escapes_ok()))
+    if (t.live && (form != format::text || !terminal::is_tty(io.out_fd) || !terminal::is_tty(io.in_fd) || !terminal::escapes_ok()))
         throw usage_error("--live draws on a terminal that takes escapes, with --format text");
     if (!t.save.empty()) check_writable(t.save, "--save writes a model to a regular file");
     if (!t.scenario.empty()) check_writable(t.scenario, "--scenario writes a scenario to a regular file");
@@ -159,15 +159,15 @@ std::string layer_scenario(const train_args& t, trainer& tr, const run_result& r
 }
 
 // The run itself, watched by the progress line or the live view, stoppable by Ctrl-C (and q).
-run_result run_training(trainer& tr, const train_args& t, const render_options& r) {
+run_result run_training(trainer& tr, const train_args& t, const render_options& r, const console& io) {
     run_options o;
     o.checkpoint_every = t.checkpoint_every;
     o.record_batches = t.record_batches;
     std::optional<live_view> live;
-    if (t.live) live.emplace(t.c, r, 1, 0);  // the screen first, so that Ctrl-C is ours while it is taken
+    if (t.live) live.emplace(t.c, r, io.out_fd, io.in_fd);  // the screen first, so that Ctrl-C is ours while it is taken
     terminal::stop_request stop;
     o.stop = &stop.flag();
-    progress_line line(2, r.language);
+    progress_line line(io, r.language);
     if (live) live->stop_with(stop), o.watch = [&](const run_state& s) { (*live)(s); };
     else o.watch = [&](const run_state& s) { line(s); };
     run_result run = train_run(tr, o);
@@ -177,7 +177,7 @@ run_result run_training(trainer& tr, const train_args& t, const render_options& 
 
 }  // namespace
 
-int cmd_train(const args& a) {
+int cmd_train(const args& a, const console& io) {
     train_args t;
     po::options_description model("Model (README.md describes it exactly)"), training("Training"), files("Files and output");
     model_options(model, t);
@@ -186,20 +186,20 @@ int cmd_train(const args& a) {
     po::options_description all("Options");
     all.add(model).add(training).add(files);
     po::variables_map vm;
-    if (!parse("train", a, all, {}, vm)) return 0;
-    const output out = resolve_output(t.out, formats::text_or_json);
+    if (!parse(io, "train", a, all, {}, vm)) return 0;
+    const output out = resolve_output(t.out, io, formats::text_or_json);
     const render_options& r = out.options;
     std::optional<loaded_model> loaded;
-    settle_config(t, vm, out.form, loaded);
+    settle_config(t, vm, out.form, io, loaded);
     trainer tr = loaded ? trainer(t.c, std::move(loaded->weights), loaded->steps_done) : trainer(t.c);
     const std::size_t first = tr.steps_done();
-    const run_result run = run_training(tr, t, r);
+    const run_result run = run_training(tr, t, r, io);
     const train_outcome outcome{t.c, run, first};
     // the files first: a reader of the report who goes away (| head) must not cost the trained model
     if (!t.save.empty()) write_file_atomically(t.save, model_bytes(t.c, tr.weights(), tr.steps_done()), "--save writes a model to a regular file");
     if (!t.scenario.empty())
         write_file_atomically(t.scenario, layer_scenario(t, tr, run), "--scenario writes a scenario to a regular file");
-    write_out(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));
+    io.print(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));
     return run.stopped ? 130 : 0;
 }
 

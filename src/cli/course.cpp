@@ -35,14 +35,14 @@ void add_what_next(std::vector<trace>& traces, const std::vector<course_lesson>&
     }
 }
 
-void record_lessons_read(const std::vector<trace>& traces) {
+void record_lessons_read(const console& io, const std::vector<trace>& traces) {
     try {
         update_progress(progress_path(), [&](progress& p) {
             for (const trace& t : traces)
                 if (t.stages.size() == t.stage_count) p.lessons_read.insert(t.lesson);
         });
     } catch (const input_error& e) {
-        tell(fmt::format("qkv: warning: the lesson was shown, but not recorded as read: {}\n", e.what()));
+        io.tell(fmt::format("qkv: warning: the lesson was shown, but not recorded as read: {}\n", e.what()));
     }
 }
 

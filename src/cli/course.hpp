@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "qkv/cli.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/progress.hpp"
 #include "qkv/trace.hpp"
@@ -27,7 +28,7 @@ void add_what_next(std::vector<trace>& traces, const std::vector<course_lesson>&
 
 // Mark the lessons read in the learner's progress. A progress file that cannot be written is
 // worth a warning, not a failed lesson.
-void record_lessons_read(const std::vector<trace>& traces);
+void record_lessons_read(const console& io, const std::vector<trace>& traces);
 
 // The next thing for this learner: the first lesson not yet read, or an exercise of a read
 // lesson not yet right; nothing when all is done.

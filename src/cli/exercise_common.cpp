@@ -8,9 +8,11 @@
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/number_text.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/suggest.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv::cli {
 
@@ -26,7 +28,7 @@ void add_options(po::options_description& desc, output_choice& c, bool with_json
     if (with_json) desc.add_options()("format", po::value(&c.format)->default_value("text"), "text or json");
 }
 
-output resolve(const output_choice& c) { return resolve_output(c, formats::text_or_json); }
+output resolve(const output_choice& c, const console& io) { return resolve_output(c, io, formats::text_or_json); }
 
 const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l) {
     if (const exercise* e = find_exercise(set, id)) return *e;
@@ -55,7 +57,8 @@ std::string expected_text(const exercise& e, const exercise_run& r, const render
     switch (e.kind) {
     case answer_kind::choice: return fmt::format("{}\n", e.answer);
     case answer_kind::shape: return fmt::format("{} = {}\n", e.expected_source, r.expected.shape_str());
-    case answer_kind::number: return fmt::format("{} = {:.{}f}\n", e.expected_source, r.expected.number, o.precision);
+    case answer_kind::number:
+        return fmt::format("{} = {}\n", e.expected_source, number_text(r.expected.number, number_style::fixed, o.precision));
     case answer_kind::matrix: {
         workspace ws{{e.expected_source, r.expected}};
         return values_text({e.expected_source}, ws, o);
@@ -66,17 +69,17 @@ std::string expected_text(const exercise& e, const exercise_run& r, const render
 
 
 
-progress open_progress(const std::string& path) {
+progress open_progress(const console& io, const std::string& path) {
     std::string warning;
     progress p = load_progress(path, &warning);
-    if (!warning.empty()) tell(fmt::format("qkv: warning: {}\n", warning));
+    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", warning));
     return p;
 }
 
-progress change_progress(const std::string& path, const std::function<void(progress&)>& change) {
+progress change_progress(const console& io, const std::string& path, const std::function<void(progress&)>& change) {
     std::string warning;
     progress p = update_progress(path, change, &warning);
-    if (!warning.empty()) tell(fmt::format("qkv: warning: {}\n", warning));
+    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", warning));
     return p;
 }
 
@@ -99,8 +102,7 @@ std::string first_line(const std::string& text, std::size_t columns) {
     if (display_width(line) <= columns) return line;
     std::string out;
     for (std::size_t i = 0; i < line.size();) {
-        std::size_t len = 1;
-        while (i + len < line.size() && (static_cast<unsigned char>(line[i + len]) & 0xC0) == 0x80) ++len;
+        const std::size_t len = utf8::next(line, i) - i;
         if (display_width(out + line.substr(i, len)) > columns - 1) break;
         out += line.substr(i, len);
         i += len;

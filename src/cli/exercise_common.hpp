@@ -24,7 +24,7 @@ using ojson = nlohmann::ordered_json;
 // --lang, --color, --precision, --full, and --format text|json when the command has a JSON form.
 void add_options(boost::program_options::options_description& desc, output_choice& c, bool with_json);
 // What those choices come to; --format is text or json (anything else a usage_error).
-output resolve(const output_choice& c);
+output resolve(const output_choice& c, const console& io);
 
 // The exercise with this id, or a usage_error (in the language) naming the nearest one.
 const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l = lang::en);
@@ -37,10 +37,10 @@ std::string student_name(const std::string& given);
 // The right answer as check and solution show it: "S[2, 3] = 1.5669", or the matrix drawn.
 std::string expected_text(const exercise& e, const exercise_run& r, const render_options& o);
 
-// The learner's progress (a warning on stderr when an unreadable file was set aside).
-progress open_progress(const std::string& path);
+// The learner's progress (a warning on the console when an unreadable file was set aside).
+progress open_progress(const console& io, const std::string& path);
 // Change the progress under its lock (update_progress), with the same warning.
-progress change_progress(const std::string& path, const std::function<void(progress&)>& change);
+progress change_progress(const console& io, const std::string& path, const std::function<void(progress&)>& change);
 
 // Every lesson's title in the language, by number.
 std::map<int, std::string> lesson_titles(lang l);

@@ -124,16 +124,16 @@ std::string outcome_text(const train_outcome& o, const render_options& r) {
     std::string out = "\n";
     if (o.run.drop)
         out += fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，{4}的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。\n",
-                                             "The drop: step {0}, where the loss of {4} (a mean of {1} steps) fell below ½ ln {2} = {3:.2f}.\n")),
-                           *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l)) +
+                                             "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.\n")),
+                           *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l), window == 1 ? "" : "s") +
                prose(o.config.what == task::induction ? "drop" : "drop_source", r);
     else
         out += prose("no_drop", r);
     if (o.run.steps.empty()) return out;
     const double end = smoothed_repeated(o.run.steps).back();
     out += fmt::format(fmt::runtime(pick(l, "结束时{5}的损失：{0:.2f}，是 ln {2} = {3:.2f} 的 {1:.0f}%（最后 {4} 步的平均）。\n",
-                                         "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} steps).\n")),
-                       end, 100 * end / ln_v, V, ln_v, window, predictable_part(o.config.what, l));
+                                         "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} step{6}).\n")),
+                       end, 100 * end / ln_v, V, ln_v, window, predictable_part(o.config.what, l), window == 1 ? "" : "s");
     const double per_step = o.run.seconds / double(o.run.steps.size());
     out += fmt::format(fmt::runtime(pick(l, "训练 {0} 步用了 {1:.2f} 秒：每步 {2:.2f} 毫秒，{3} 个线程。\n",
                                          "Trained {0} steps in {1:.2f} s: {2:.2f} ms a step, {3} thread{4}.\n")),

@@ -8,6 +8,7 @@
 
 #include "qkv/cli.hpp"
 #include "qkv/log_curve.hpp"
+#include "qkv/train_builtins.hpp"
 #include "qkv/styled_text.hpp"
 #include "train_report.hpp"
 
@@ -40,12 +41,18 @@ void write_fd(int fd, const std::string& text) {
 
 void progress_line::operator()(const train::run_state& s) {
     if (!on_ || !due(last_, line_every, s.step == s.last_step)) return;
-    tell(fmt::format("\r\033[K{}", progress_text(s, language_)));
+    io_.tell(fmt::format("\r\033[K{}", progress_text(s, language_)));
 }
 
 void progress_line::clear() {
-    if (on_) tell("\r\033[K");
+    if (on_) io_.tell("\r\033[K");
 }
+
+training_builtins::training_builtins(std::function<void(const train::run_state&)> watch) {
+    train::add_training_builtins(std::move(watch));
+}
+
+training_builtins::~training_builtins() { train::add_training_builtins({}); }
 
 live_view::live_view(const train::train_config& c, const render_options& r, int out_fd, int in_fd)
     : config_(c), options_(r), out_fd_(out_fd), in_fd_(in_fd), screen_(in_fd, terminal::screen::full, out_fd), held_(train::held_out(c)) {}

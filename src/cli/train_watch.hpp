@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 
+#include "qkv/cli.hpp"
 #include "qkv/render.hpp"
 #include "qkv/stop_request.hpp"
 #include "qkv/terminal.hpp"
@@ -15,17 +16,29 @@
 
 namespace qkv::cli {
 
-// The progress line: redrawn at most ten times a second, erased by clear().
+// The progress line on the console's err, when that is a terminal: redrawn at most ten times a
+// second, erased by clear().
 class progress_line {
 public:
-    progress_line(int fd, lang l) : on_(terminal::is_tty(fd)), language_(l) {}
+    progress_line(const console& io, lang l) : io_(io), on_(terminal::is_tty(io.err_fd)), language_(l) {}
     void operator()(const train::run_state& s);
     void clear();
 
 private:
+    const console& io_;
     bool on_;
     lang language_;
     std::chrono::steady_clock::time_point last_{};
+};
+
+// The training built-ins in the engine's table, their runs watched by `watch` while this lives
+// (lesson 18's progress line), and by nobody after: no run reports to a console that is gone.
+class training_builtins {
+public:
+    explicit training_builtins(std::function<void(const train::run_state&)> watch);
+    ~training_builtins();
+    training_builtins(const training_builtins&) = delete;
+    training_builtins& operator=(const training_builtins&) = delete;
 };
 
 class live_view {

@@ -16,35 +16,17 @@
 
 #include "qkv/csv.hpp"
 #include "qkv/error.hpp"
+#include "qkv/trim.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv {
-namespace {
-
-std::string_view trim(std::string_view s) {
-    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-    return s;
-}
-
-// One UTF-8 character at s[i]: its code point and length (a stray byte is itself, length 1).
-std::pair<char32_t, std::size_t> code_point(std::string_view s, std::size_t i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
-    if (i + len > s.size()) return {c, 1};
-    char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
-    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    return {cp, len};
-}
-
-}  // namespace
 
 // What a student types on a Chinese keyboard, as ASCII: full-width letters, digits and
 // punctuation (Ｂ，（）［］：－) become their ASCII twins, 、 a comma, the ideographic space a space.
 std::string typed_ascii(std::string_view text) {
     std::string out;
     for (std::size_t i = 0; i < text.size();) {
-        auto [cp, len] = code_point(text, i);
+        const auto [cp, len, well_formed] = utf8::decode(text, i);  // a stray byte stays as it is
         if (cp >= 0xFF01 && cp <= 0xFF5E) out += static_cast<char>(cp - 0xFEE0);
         else if (cp == 0x3001 || cp == 0xFF64) out += ',';  // 、 ､
         else if (cp == 0x3000) out += ' ';
@@ -60,9 +42,7 @@ namespace {
 
 // Short enough to quote in a one-line message.
 std::string quoted(std::string_view s) {
-    std::size_t cut = std::min<std::size_t>(s.size(), 40);
-    while (cut < s.size() && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not mid-character
-    std::string one(s.substr(0, cut));
+    std::string one(utf8::head(s, 40));
     std::replace(one.begin(), one.end(), '\n', ' ');
     return fmt::format("'{}'{}", one, s.size() > 40 ? "…" : "");
 }

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "qkv/error.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv {
 namespace {
@@ -42,9 +43,7 @@ std::vector<std::string_view> fields_of(std::string_view line) {
 // A field short enough to quote in a one-line message (a binary file has 'fields' of kilobytes).
 std::string clipped(std::string_view field) {
     if (field.size() <= 40) return std::string(field);
-    std::size_t cut = 40;
-    while (cut > 0 && (static_cast<unsigned char>(field[cut]) & 0xC0) == 0x80) --cut;  // not mid-character
-    return std::string(field.substr(0, cut)) + "…";
+    return std::string(utf8::head(field, 40)) + "…";
 }
 
 float parse_cell(std::string_view field, const source_loc& where, std::size_t col) {

@@ -79,7 +79,7 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
 }
 
 std::string exercise_words(const bilingual& text, const exercise& e, const exercise_run& r, lang language) {
-    return fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id);
+    return fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id, r.run.token_rows);
 }
 
 exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file, const std::string& student) {
@@ -88,8 +88,9 @@ exercise_run run_exercise(const exercise& e, lang language, const std::string& d
         if (n == e.lesson) path = p;
     if (path.empty()) throw input_error(e.where, fmt::format("exercise {} belongs to lesson {}, which does not exist", e.id, e.lesson));
     lesson l = load_lesson(path);
-    std::string scen = !data_file.empty() ? data_file
-                     : (fs::path(data_dir()) / (e.scenario.empty() ? l.scenario : e.scenario)).string();
+    std::string scen = !data_file.empty()    ? data_file
+                     : e.scenario.empty() ? l.scenario_file
+                                          : (fs::path(data_dir()) / e.scenario).string();
     scenario s = load_scenario(scen);
     if (!student.empty()) s = student_variant(s, student);
     return run_exercise(e, l, s, language);

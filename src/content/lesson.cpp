@@ -38,12 +38,13 @@ void read_formula(const toml_reader& rd, const toml::table& t, stage& s, const s
         rd.report(rd.at(fn), fmt::format("{}: the formula has no statement", where));
 }
 
-void read_show(const toml_reader& rd, const toml::node& show, stage& s, const std::string& where) {
-    const toml::array* a = show.as_array();
-    if (!a) return rd.report(rd.at(show), fmt::format("{}: show must be an array of names", where));
+// An array of names (a stage's show, a lesson's token_rows); `what` names it in messages.
+void read_names(const toml_reader& rd, const toml::node& node, std::vector<std::string>& out, const std::string& what) {
+    const toml::array* a = node.as_array();
+    if (!a) return rd.report(rd.at(node), fmt::format("{} must be an array of names", what));
     for (auto& n : *a) {
-        if (!n.is_string()) rd.report(rd.at(n), fmt::format("{}: show must list names (strings)", where));
-        else s.show.push_back(n.as_string()->get());
+        if (!n.is_string()) rd.report(rd.at(n), fmt::format("{} must list names (strings)", what));
+        else out.push_back(n.as_string()->get());
     }
 }
 
@@ -86,7 +87,7 @@ stage stage_of(const toml_reader& rd, const toml::table& t, std::size_t index) {
     auto title = bilingual_of(rd, t, "title", where);
     auto text = bilingual_of(rd, t, "text", where);
     read_formula(rd, t, s, where);
-    if (const toml::node* show = t.get("show")) read_show(rd, *show, s, where);
+    if (const toml::node* show = t.get("show")) read_names(rd, *show, s.show, where + ": show");
     if (const toml::node* axes = t.get("axes")) read_axes(rd, *axes, s, where);
     s.title = title.value_or(bilingual{});
     s.text = text.value_or(bilingual{});
@@ -110,12 +111,20 @@ void read_stages(const toml_reader& rd, const toml::table& doc, lesson& l) {
     }
 }
 
+// The lesson's own scenario: in the data folder, or beside the lesson (an author's own).
+std::string scenario_file_of(const lesson& l) {
+    std::error_code ec;
+    fs::path in_data = fs::path(data_dir()) / l.scenario;
+    fs::path beside = fs::path(l.file).parent_path() / l.scenario;
+    return fs::exists(in_data, ec) || !fs::exists(beside, ec) ? in_data.string() : beside.string();
+}
+
 }  // namespace
 
 lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
     toml_reader rd(doc, problems);
     const std::string& path = doc.file;
-    rd.only_keys(doc.table, {"number", "title", "scenario", "min_tokens", "stage", "exercise"}, "lesson");
+    rd.only_keys(doc.table, {"number", "title", "scenario", "min_tokens", "token_rows", "stage", "exercise"}, "lesson");
     lesson l;
     l.file = path;
     const toml::node* num = doc.table.get("number");
@@ -132,7 +141,13 @@ lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
         else
             l.min_tokens = static_cast<std::size_t>(least->as_integer()->get());
     }
+    if (const toml::node* rows = doc.table.get("token_rows")) {
+        l.token_rows.clear();
+        read_names(rd, *rows, l.token_rows, "lesson: token_rows");
+        if (l.token_rows.empty() && rows->is_array()) rd.report(rd.at(*rows), "lesson: token_rows must name at least one value");
+    }
     read_stages(rd, doc.table, l);
+    l.scenario_file = scenario_file_of(l);
     return l;
 }
 

@@ -12,6 +12,8 @@
 
 #include "qkv/formula.hpp"
 #include "qkv/toml_file.hpp"
+#include "qkv/trim.hpp"
+#include "qkv/utf8.hpp"
 #include "quote_format.hpp"
 
 namespace qkv {
@@ -28,12 +30,6 @@ struct part {
 
 using reporter = std::function<void(std::size_t offset, std::string message)>;
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
 // Where the byte at `offset` is, for a text whose first character is at `at`: lines counted,
 // columns in characters (UTF-8 continuation bytes do not start one).
 source_loc loc_at(const source_loc& at, std::string_view text, std::size_t offset) {
@@ -42,7 +38,7 @@ source_loc loc_at(const source_loc& at, std::string_view text, std::size_t offse
         if (text[i] == '\n') {
             ++out.line;
             out.column = 1;
-        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+        } else if (!utf8::continues(text[i])) {
             ++out.column;
         }
     }
@@ -119,6 +115,7 @@ struct quote_env {
     const workspace* ws = nullptr;
     std::string context;
     source_loc where;  // of the quote
+    const std::vector<std::string>* token_rows = nullptr;  // with ws: whose row labels are the tokens
 };
 
 [[noreturn]] void quote_error(const quote_env& env, std::string_view quote, const std::string& message) {
@@ -126,16 +123,23 @@ struct quote_env {
     throw input_error(env.where, fmt::format("{}quote {{{}}}: {}", prefix, quote, message));
 }
 
-// The tokens of the sentence: X's row labels, then X_src's (when it has its own).
-std::vector<std::string> tokens_of(const workspace& ws) {
-    std::vector<std::string> out;
-    for (const char* name : {"X", "X_src"})
-        if (auto it = ws.find(name); it != ws.end() && !it->second.is_scalar())
-            for (const std::string& t : it->second.rows.names) out.push_back(t);
+// The row labels of each value the lesson's token_rows names (X's, then X_src's), that it has.
+std::vector<const std::vector<std::string>*> token_lists(const quote_env& env) {
+    std::vector<const std::vector<std::string>*> out;
+    for (const std::string& name : *env.token_rows)
+        if (auto it = env.ws->find(name); it != env.ws->end() && !it->second.is_scalar()) out.push_back(&it->second.rows.names);
     return out;
 }
 
-// "苹果" (in double quotes) becomes the token's position, from 1, in X (or X_src).
+// The tokens of the sentence, in the order {token(i)} counts them.
+std::vector<std::string> tokens_of(const quote_env& env) {
+    std::vector<std::string> out;
+    for (const auto* list : token_lists(env)) out.insert(out.end(), list->begin(), list->end());
+    return out;
+}
+
+// "苹果" (in double quotes) becomes the token's position, from 1, in X (or X_src: the first of the
+// token rows that has it).
 std::string resolve_labels(std::string_view expr, const quote_env& env) {
     std::string out;
     for (std::size_t i = 0; i < expr.size(); ++i) {
@@ -152,13 +156,9 @@ std::string resolve_labels(std::string_view expr, const quote_env& env) {
             continue;
         }
         std::size_t index = 0;
-        for (const char* name : {"X", "X_src"}) {
-            auto it = env.ws->find(name);
-            if (index || it == env.ws->end()) continue;
-            const auto& names = it->second.rows.names;
-            for (std::size_t k = 0; k < names.size() && !index; ++k)
-                if (names[k] == label) index = k + 1;
-        }
+        for (const auto* names : token_lists(env))
+            for (std::size_t k = 0; k < names->size() && !index; ++k)
+                if ((*names)[k] == label) index = k + 1;
         if (!index) quote_error(env, expr, fmt::format("this sentence has no token \"{}\"", label));
         out += std::to_string(index);
     }
@@ -220,7 +220,7 @@ quoted call_quote(const std::string& name, const std::vector<std::string>& args,
     if (!env.ws) return {"", std::nullopt};
     if (name == "shape") return {vals[0].shape_str(), std::nullopt};
     if (name == "token") {
-        std::vector<std::string> tokens = tokens_of(*env.ws);
+        std::vector<std::string> tokens = tokens_of(env);
         return {tokens[index_arg(vals[0], tokens.size(), quote, "the token's position", env)], std::nullopt};
     }
     if (!vals[0].is_matrix()) quote_error(env, quote, fmt::format("top(A, i): A must be a matrix, got {}", vals[0].shape_str()));
@@ -271,65 +271,72 @@ bool condition_holds(std::string_view cond, const quote_env& env) {
     return *q.number != 0;
 }
 
-// The filled text; with no workspace, only every part checked (errors thrown or reported).
-std::string fill(std::string_view text, const source_loc& at, const workspace* ws, const std::string& context, const reporter& report) {
-    std::vector<part> parts = split_parts(text, report);
-    std::string out;
+// The {if}s open at a point of the text, innermost last: whether the text there is kept.
+class open_ifs {
+public:
+    bool kept() const { return open_.empty() || open_.back().active; }
+    void open(bool holds, std::size_t offset) { open_.push_back({kept() && holds, kept(), false, offset}); }
+    void otherwise(std::size_t offset, const reporter& report) {
+        if (open_.empty() || open_.back().seen_else)
+            return report(offset, open_.empty() ? "{else} without an {if}" : "a second {else} for one {if}");
+        open_.back().seen_else = true;
+        open_.back().active = open_.back().outer && !open_.back().active;
+    }
+    void close(std::size_t offset, const reporter& report) {
+        if (open_.empty()) report(offset, "{end} without an {if}");
+        else open_.pop_back();
+    }
+    void finish(const reporter& report) const {
+        for (const open_if& o : open_) report(o.offset, "an {if} without its {end}");
+    }
+
+private:
     struct open_if {
-        bool active;       // the text inside is kept
-        bool outer;        // the text around it is kept
-        bool seen_else = false;
+        bool active;  // the text inside is kept
+        bool outer;   // the text around it is kept
+        bool seen_else;
         std::size_t offset;
     };
-    std::vector<open_if> open;
-    auto kept = [&] { return open.empty() || open.back().active; };
-    for (const part& p : parts) {
-        quote_env env{ws, context, loc_at(at, text, p.offset)};
+    std::vector<open_if> open_;
+};
+
+// The filled text; with no workspace in `base`, only every part checked (errors thrown or reported).
+std::string fill(std::string_view text, const source_loc& at, const quote_env& base, const reporter& report) {
+    std::string out;
+    open_ifs ifs;
+    for (const part& p : split_parts(text, report)) {
+        quote_env env = base;
+        env.where = loc_at(at, text, p.offset);
+        const quote_env parse_only{nullptr, base.context, env.where};  // text that is not kept
         auto checked = [&](auto&& f) {
             try {
                 f();
             } catch (const input_error& e) {
-                if (ws) throw;
+                if (base.ws) throw;
                 report(p.offset, e.message());
             }
         };
         switch (p.k) {
         case part::kind::literal:
-            if (kept()) out += p.text;
-            break;
         case part::kind::constant:
-            if (kept()) out += p.text;
+            if (ifs.kept()) out += p.text;
             break;
         case part::kind::quote:
             checked([&] {
-                if (kept() || !ws) {
-                    quoted q = quote_side(p.text, kept() ? env : quote_env{nullptr, context, env.where});
-                    out += q.text;
-                }
+                if (ifs.kept() || !base.ws) out += quote_side(p.text, ifs.kept() ? env : parse_only).text;
             });
             break;
         case part::kind::if_: {
-            bool outer = kept();
             bool holds = false;
-            checked([&] { holds = condition_holds(p.text, outer ? env : quote_env{nullptr, context, env.where}); });
-            open.push_back({outer && holds, outer, false, p.offset});
+            checked([&] { holds = condition_holds(p.text, ifs.kept() ? env : parse_only); });
+            ifs.open(holds, p.offset);
             break;
         }
-        case part::kind::else_:
-            if (open.empty() || open.back().seen_else) {
-                report(p.offset, open.empty() ? "{else} without an {if}" : "a second {else} for one {if}");
-                break;
-            }
-            open.back().seen_else = true;
-            open.back().active = open.back().outer && !open.back().active;
-            break;
-        case part::kind::end:
-            if (open.empty()) report(p.offset, "{end} without an {if}");
-            else open.pop_back();
-            break;
+        case part::kind::else_: ifs.otherwise(p.offset, report); break;
+        case part::kind::end: ifs.close(p.offset, report); break;
         }
     }
-    for (const open_if& o : open) report(o.offset, "an {if} without its {end}");
+    ifs.finish(report);
     return out;
 }
 
@@ -337,14 +344,15 @@ std::string fill(std::string_view text, const source_loc& at, const workspace* w
 
 std::vector<problem> quote_problems(std::string_view text, const source_loc& at) {
     std::vector<problem> out;
-    fill(text, at, nullptr, "", [&](std::size_t offset, std::string message) {
+    fill(text, at, quote_env{}, [&](std::size_t offset, std::string message) {
         out.push_back({loc_at(at, text, offset), std::move(message)});
     });
     return out;
 }
 
-std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context) {
-    return fill(text, at, &ws, context, [&](std::size_t offset, std::string message) {
+std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context,
+                        const std::vector<std::string>& token_rows) {
+    return fill(text, at, quote_env{&ws, context, {}, &token_rows}, [&](std::size_t offset, std::string message) {
         throw input_error(loc_at(at, text, offset), context.empty() ? message : context + ": " + message);
     });
 }

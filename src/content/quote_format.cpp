@@ -6,16 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "qkv/number_text.hpp"
+#include "qkv/trim.hpp"
+
 namespace qkv::quote_detail {
-namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
-}  // namespace
 
 bool integral(double x) { return std::isfinite(x) && std::fabs(x) < 1e9 && x == std::round(x); }
 
@@ -39,22 +33,18 @@ std::optional<number_format> parse_format(std::string_view f) {
 std::string format_number(double x, number_format f) {
     if (std::isnan(x)) return "NaN";
     if (std::isinf(x)) return x > 0 ? "∞" : "−∞";
-    std::string s;
     switch (f.s) {
     case number_format::style::automatic:
         // whole numbers as they are (n = 3, same = 0), tiny ones in scientific, others with 2 decimals
-        if (integral(x)) s = fmt::format("{}", static_cast<long long>(x));
-        else if (std::fabs(x) < 0.005) s = fmt::format("{:.1e}", x);
-        else s = fmt::format("{:.2f}", x);
-        break;
-    case number_format::style::fixed: s = fmt::format("{:.{}f}", x, f.digits); break;
-    case number_format::style::scientific: s = fmt::format("{:.{}e}", x, f.digits); break;
-    case number_format::style::percent: s = fmt::format("{:.{}f}%", 100.0 * x, f.digits); break;
-    case number_format::style::integer: s = fmt::format("{}", static_cast<long long>(std::llround(x))); break;
+        if (integral(x)) return number_text(x, number_style::whole);
+        if (std::fabs(x) < 0.005) return number_text(x, number_style::scientific, 1);
+        return number_text(x, number_style::fixed, 2);
+    case number_format::style::fixed: return number_text(x, number_style::fixed, f.digits);
+    case number_format::style::scientific: return number_text(x, number_style::scientific, f.digits);
+    case number_format::style::percent: return number_text(x, number_style::percent, f.digits);
+    case number_format::style::integer: return number_text(x, number_style::whole);
     }
-    // -0.00 is 0.00: a sign on a number printed as zero says nothing true
-    if (s.starts_with('-') && s.find_first_of("123456789") == std::string::npos) s.erase(0, 1);
-    return s;
+    return {};
 }
 
 namespace {

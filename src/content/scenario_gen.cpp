@@ -11,31 +11,13 @@
 
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv {
 namespace {
 
 constexpr std::size_t max_tokens = 64;
 
-// Well-formed UTF-8 (no stray continuation bytes, overlong forms, surrogates or values past
-// U+10FFFF): a token from the command line ends up in TOML and JSON, which allow nothing else.
-bool valid_utf8(std::string_view s) {
-    for (std::size_t i = 0; i < s.size();) {
-        auto b = static_cast<unsigned char>(s[i]);
-        std::size_t n = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
-        if (n == 0 || i + n > s.size()) return false;
-        char32_t cp = n == 1 ? b : b & (0xFF >> (n + 1));
-        for (std::size_t k = 1; k < n; ++k) {
-            auto c = static_cast<unsigned char>(s[i + k]);
-            if ((c & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (c & 0x3F);
-        }
-        constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        i += n;
-    }
-    return true;
-}
 constexpr std::size_t max_d_model = 1024;
 
 // k / 100 as the nearest double, then float: the same steps strtod and the loader take.
@@ -143,7 +125,7 @@ scenario generate_scenario(const scenario_spec& spec) {
     if (n == 0) throw input_error("--tokens: give at least one token, separated by spaces");
     if (n > max_tokens) throw input_error(fmt::format("--tokens: {} tokens; at most {} fit on a screen", n, max_tokens));
     for (std::size_t i = 0; i < n; ++i)
-        if (!valid_utf8(spec.tokens[i]))
+        if (!utf8::valid(spec.tokens[i]))  // a token ends up in TOML and JSON, which allow nothing else
             throw input_error(fmt::format("--tokens: token {} is not valid UTF-8 (check the terminal's encoding)", i + 1));
     if (d < 1 || d > max_d_model) throw input_error(fmt::format("--d-model must be 1 to {}, not {}", max_d_model, d));
     if (spec.heads < 1 || d % spec.heads != 0)

@@ -1,8 +1,9 @@
 // Running a lesson: every stage's statements in order on one workspace, recording what each
-// stage shows. This is the only place a lesson meets a scenario.
+// stage shows. This is the only place a lesson meets a scenario, and where it finds its own.
 #include "qkv/trace.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -14,9 +15,21 @@
 namespace qkv {
 namespace {
 
-bool is_scenario_name(const std::string& name) { return name == "X" || name.starts_with("W_"); }
+// What a lesson that reads `name` asks of a scenario: "'heads = …' in the scenario" for a name a
+// scenario key gives; "the matrix W_O, …" for a matrix of the lesson's own scenario (the one it was
+// written for, read only on this error path); empty for neither: then it is the lesson's own name,
+// reported where a formula reads it.
+std::string what_gives(const lesson& l, const std::string& name) {
+    if (const char* key = scenario_key_of(name)) return fmt::format("'{} = …' in the scenario", key);
+    try {
+        if (load_scenario(l.scenario_file).matrices.count(name))
+            return fmt::format("the matrix {}, which this scenario does not define", name);
+    } catch (const input_error&) {
+    }
+    return {};
+}
 
-// Before anything runs: does the scenario have every matrix the lesson reads? A missing one is
+// Before anything runs: does the scenario have every name the lesson reads? A missing one is
 // reported as what it is (the scenario lacks W_O), not as an unknown name in some formula.
 void check_needs(const lesson& l, const scenario& s, const workspace& ws) {
     std::set<std::string> known;
@@ -25,14 +38,9 @@ void check_needs(const lesson& l, const scenario& s, const workspace& ws) {
         for (const statement& stmt : st.f.statements) {
             for (const std::string& name : names_read(*stmt.rhs)) {
                 if (known.count(name)) continue;
-                if (is_scenario_name(name))
-                    throw input_error(source_loc{s.file, 0, 0},
-                                      fmt::format("lesson {} needs the matrix {}, which this scenario does not define "
-                                                  "(used in {}, stage '{}')", l.number, name, stmt.where.str(), st.id));
-                if (name == "h")
-                    throw input_error(source_loc{s.file, 0, 0},
-                                      fmt::format("lesson {} needs 'heads = …' in the scenario (used in {}, stage '{}')",
-                                                  l.number, stmt.where.str(), st.id));
+                if (std::string needed = what_gives(l, name); !needed.empty())
+                    throw input_error(source_loc{s.file, 0, 0}, fmt::format("lesson {} needs {} (used in {}, stage '{}')",
+                                                                            l.number, needed, stmt.where.str(), st.id));
             }
             known.insert(stmt.target);
         }
@@ -91,8 +99,8 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
     }
     // the words after the numbers: what the text quotes is what this stage computed
     std::string context = fmt::format("lesson {}, stage '{}'", l.number, st.id);
-    out.title = fill_quotes(st.title.in(language), st.title.at(language), ws, context);
-    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context);
+    out.title = fill_quotes(st.title.in(language), st.title.at(language), ws, context, l.token_rows);
+    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context, l.token_rows);
     for (const std::string& name : show) {
         auto it = ws.find(name);
         if (it == ws.end())
@@ -125,8 +133,25 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     r.t.language = language;
     r.t.scenario = s.name;
     r.t.stage_count = l.stages.size();
+    r.token_rows = l.token_rows;
     for (std::size_t i = 0; i < l.stages.size(); ++i) r.t.stages.push_back(run_stage(l, l.stages[i], i + 1, r.ws, language));
     return r;
+}
+
+std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, const scenario_choice& given, lang language) {
+    std::map<std::string, scenario> read;  // each scenario file read once
+    std::vector<trace> out;
+    for (const std::string& path : lesson_files) {
+        lesson l = load_lesson(path);
+        if (given.made) {
+            out.push_back(run_lesson(l, *given.made, language).t);
+            continue;
+        }
+        const std::string& file = given.file.empty() ? l.scenario_file : given.file;
+        if (!read.count(file)) read.emplace(file, load_scenario(file));
+        out.push_back(run_lesson(l, read.at(file), language).t);
+    }
+    return out;
 }
 
 }  // namespace qkv

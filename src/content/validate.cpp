@@ -26,14 +26,6 @@ problem problem_of(const input_error& e, const std::string& path) {
     return {e.where(), e.message()};
 }
 
-// The lesson's own scenario: in the data folder, or beside the lesson (an author's own).
-std::string scenario_for(const lesson& l, const std::string& data_file) {
-    if (!data_file.empty()) return data_file;
-    fs::path in_data = fs::path(data_dir()) / l.scenario;
-    fs::path beside = fs::path(l.file).parent_path() / l.scenario;
-    return fs::exists(in_data) || !fs::exists(beside) ? in_data.string() : beside.string();
-}
-
 // The decimals written into texts instead of quoted from the run, in both languages.
 void warn_decimals(const bilingual& text, std::vector<problem>& out) {
     for (lang l : {lang::zh, lang::en})
@@ -73,7 +65,7 @@ validation check_lesson(const toml_document& doc, const std::string& data_file) 
         warn_decimals(st.title, v.warnings);
         warn_decimals(st.text, v.warnings);
     }
-    std::string scen = scenario_for(l, data_file);
+    const std::string& scen = data_file.empty() ? l.scenario_file : data_file;
     try {
         scenario s = load_scenario(scen);
         run_lesson(l, s, lang::zh);

@@ -2,6 +2,7 @@
 #include "qkv/error.hpp"
 
 #include "qkv/control_text.hpp"
+#include "qkv/utf8.hpp"
 
 #include <string_view>
 
@@ -21,13 +22,6 @@ std::string source_loc::str() const {
 
 namespace {
 
-// The first `bytes` bytes of s, or fewer so as not to end inside a UTF-8 character.
-std::string_view head(std::string_view s, std::size_t bytes) {
-    if (s.size() <= bytes) return s;
-    while (bytes > 0 && (static_cast<unsigned char>(s[bytes]) & 0xC0) == 0x80) --bytes;
-    return s.substr(0, bytes);
-}
-
 // What the user gave may be a megabyte (an identifier, a formula, a line of a binary file); one
 // line on a terminal should stay readable. A word over 160 bytes keeps its first 120; a message
 // over 2000 bytes keeps its start (the place) and its end (the problem).
@@ -38,15 +32,14 @@ std::string clipped(const std::string& s) {
         std::size_t end = s.find(' ', i);
         if (end == std::string::npos) end = s.size();
         std::string_view word(s.data() + i, end - i);
-        if (word.size() > long_word) out += fmt::format("{}…({} bytes)", head(word, word_kept), word.size());
+        if (word.size() > long_word) out += fmt::format("{}…({} bytes)", utf8::head(word, word_kept), word.size());
         else out += word;
         if (end < s.size()) out += ' ';
         i = end + 1;
     }
     if (out.size() <= long_line) return out;
-    std::size_t from = out.size() - end_kept;
-    while (from < out.size() && (static_cast<unsigned char>(out[from]) & 0xC0) == 0x80) ++from;
-    return fmt::format("{} … {}", head(out, start_kept), out.substr(from));
+    const std::size_t from = utf8::boundary_from(out, out.size() - end_kept);
+    return fmt::format("{} … {}", utf8::head(out, start_kept), out.substr(from));
 }
 
 // Messages quote what the user gave, which may be binary: a control byte would cut what() short

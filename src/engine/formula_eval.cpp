@@ -11,9 +11,9 @@
 
 #include "qkv/blas.hpp"
 #include "qkv/builtins.hpp"
-#include "qkv/formula_tree.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/suggest.hpp"
+#include "formula_tree.hpp"
 
 namespace qkv {
 namespace {

@@ -10,7 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "qkv/formula_tree.hpp"
+#include "qkv/utf8.hpp"
+#include "formula_tree.hpp"
 
 namespace qkv {
 
@@ -28,10 +29,7 @@ struct line_source {
 
     // Columns count characters, not bytes: UTF-8 continuation bytes do not advance.
     int column_of(std::size_t byte) const {
-        int col = first_column;
-        for (std::size_t i = 0; i < byte && i < text.size(); ++i)
-            if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++col;
-        return col;
+        return first_column + static_cast<int>(utf8::count(text.substr(0, std::min(byte, text.size()))));
     }
     source_loc loc(std::size_t byte) const { return {file, line, column_of(byte)}; }
 };
@@ -50,11 +48,7 @@ bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) |
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // The whole UTF-8 character starting at byte i, so an error can quote it.
-std::string char_at(std::string_view s, std::size_t i) {
-    std::size_t n = 1;
-    while (i + n < s.size() && (static_cast<unsigned char>(s[i + n]) & 0xC0) == 0x80) ++n;
-    return std::string(s.substr(i, n));
-}
+std::string char_at(std::string_view s, std::size_t i) { return std::string(s.substr(i, utf8::next(s, i) - i)); }
 
 // digits [. digits] [e [+-] digits], or . digits; the caller has seen a digit or ".digit".
 token lex_number(const line_source& src, std::size_t i) {

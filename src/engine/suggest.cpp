@@ -24,23 +24,33 @@ static std::string lower(std::string_view s) {
     return out;
 }
 
+// The distance is at least the difference in length: a candidate that much shorter or longer is
+// never near, and is not measured (a name a megabyte long would cost a megabyte per candidate).
+static bool too_far(std::string_view a, std::string_view b, std::size_t limit) {
+    return (a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit;
+}
+
 std::string nearest(std::string_view word, const std::vector<std::string>& candidates) {
+    const std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
+    const std::string folded_word = lower(word);
     std::string best;
     std::size_t best_d = static_cast<std::size_t>(-1);
     for (const std::string& c : candidates) {
-        std::size_t d = lower(word) == lower(c) ? 0 : edit_distance(word, c);
+        if (too_far(word, c, limit)) continue;
+        std::size_t d = folded_word == lower(c) ? 0 : edit_distance(word, c);
         if (d < best_d) best_d = d, best = c;
     }
-    std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
     return best_d <= limit ? best : std::string{};
 }
 
 std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates) {
     const std::size_t limit = name.size() <= 2 ? 0 : std::max<std::size_t>(1, name.size() / 3);
+    const std::string folded_name = lower(name);
     std::string best;
     std::size_t best_folded = limit + 1, best_exact = 0;
     for (const std::string& c : candidates) {
-        const std::size_t folded = edit_distance(lower(name), lower(c));
+        if (too_far(name, c, limit)) continue;
+        const std::size_t folded = edit_distance(folded_name, lower(c));
         const std::size_t exact = edit_distance(name, c);
         if (folded < best_folded || (folded == best_folded && !best.empty() && exact < best_exact)) {
             best = c;

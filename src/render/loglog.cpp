@@ -30,6 +30,15 @@ std::string seconds_text(double s) {
     return fmt::format("{:.3g} µs", s * 1e6);
 }
 
+// "u without cache (slope 1.98)   c with cache (slope 1.02)   . slope 2": each series' mark and slope.
+std::string legend(const std::vector<loglog_series>& series, lang l) {
+    std::string out;
+    for (const auto& s : series)
+        out += fmt::format("{}{} {}{}", out.empty() ? "" : "   ", s.mark, s.name,
+                           s.slope ? fmt::format(fmt::runtime(pick(l, "（斜率 {:.2f}）", " (slope {:.2f})")), *s.slope) : "");
+    return out + pick(l, "   . 斜率 2", "   . slope 2");
+}
+
 }  // namespace
 
 std::vector<std::string> loglog_lines(const std::vector<loglog_series>& series, const std::string& x_label,
@@ -77,11 +86,7 @@ std::vector<std::string> loglog_lines(const std::vector<loglog_series>& series, 
     std::string lo = fmt::format("{:g}", x_lo), hi = fmt::format("{:g}", x_hi);
     std::size_t gap = cols > lo.size() + hi.size() ? cols - lo.size() - hi.size() : 1;
     out.push_back(std::string(label + 2, ' ') + lo + std::string(gap, ' ') + hi + "  " + x_label + " (" + log_word + ")");
-    std::string legend;
-    for (const auto& s : series)
-        legend += fmt::format("{}{} {}{}", legend.empty() ? "" : "   ", s.mark, s.name,
-                              s.slope ? fmt::format(fmt::runtime(pick(l, "（斜率 {:.2f}）", " (slope {:.2f})")), *s.slope) : "");
-    out.push_back(std::string(label + 2, ' ') + legend + pick(l, "   . 斜率 2", "   . slope 2"));
+    out.push_back(std::string(label + 2, ' ') + legend(series, l));
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "qkv/i18n.hpp"
+#include "qkv/number_text.hpp"
 #include "qkv/trace.hpp"
 #include "qkv/value.hpp"
 
@@ -18,21 +19,20 @@ namespace qkv::detail {
 // Marks the place of "…" in a list of shown indices.
 inline constexpr std::size_t gap = static_cast<std::size_t>(-1);
 
-// Fixed decimals, so equal-width right-aligned cells line up at the point. A value that rounds
-// to zero prints without its sign: "-0.0000" only makes a learner look for a mistake.
+// Fixed decimals, so equal-width right-aligned cells line up at the point (and a value that
+// rounds to zero has no sign: number_text.hpp).
 inline std::string format_number(float x, int precision) {
     if (std::isnan(x)) return "nan";
     if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
-    std::string s = fmt::format("{:.{}f}", x, precision);
-    if (s.front() == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
-    return s;
+    return number_text(x, number_style::fixed, precision);
 }
 
 // A scalar on its own line: whole numbers without decimals ("d_k = 4"), and numbers too small for
 // the chosen decimals in scientific form ("1.19e-07", not "0.0000": a difference must stay visible).
 inline std::string format_scalar(float x, int precision) {
-    if (std::isfinite(x) && x == std::nearbyint(x) && std::fabs(x) < 1e15f) return fmt::format("{:.0f}", x);
-    if (std::isfinite(x) && x != 0.0f && std::fabs(x) < std::pow(10.0f, -precision)) return fmt::format("{:.2e}", x);
+    if (std::isfinite(x) && x == std::nearbyint(x) && std::fabs(x) < 1e15f) return number_text(x, number_style::whole);
+    if (std::isfinite(x) && x != 0.0f && std::fabs(x) < std::pow(10.0f, -precision))
+        return number_text(x, number_style::scientific, 2);
     return format_number(x, precision);
 }
 

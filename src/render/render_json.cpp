@@ -3,15 +3,12 @@
 #include "qkv/render_json.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <optional>
 
 #include <fmt/format.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
-#include "qkv/bench.hpp"
 #include "qkv/error.hpp"
+#include "qkv/memory.hpp"
 
 namespace qkv {
 namespace {
@@ -98,19 +95,6 @@ std::size_t cells_of(const value& v) {
     return n;
 }
 
-// Bytes the address-space limit (ulimit -v) still allows: the limit less what is mapped now.
-std::optional<std::size_t> address_space_left() {
-    rlimit lim{};
-    if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return std::nullopt;
-    std::size_t pages = 0;
-    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%zu", &pages) != 1) pages = 0;
-        std::fclose(f);
-    }
-    std::size_t used = pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    return lim.rlim_cur > used ? lim.rlim_cur - used : 0;
-}
-
 // Bytes per number of the DOM and its text together, measured: lesson 1 on a scenario of 2048
 // tokens writes 29.4 million numbers (795 MB of JSON, 27 bytes a number with indent 2) and peaks at
 // 1.69 GB resident against 0.24 GB for --format text, so 50 bytes a number (the 16-byte
@@ -131,8 +115,7 @@ std::size_t json_cells(const trace& t) {
 
 void check_json_fits(const trace& t) {
     double need = static_cast<double>(json_cells(t)) * json_bytes_per_cell;
-    std::optional<std::size_t> have = bench::available_memory();
-    if (auto left = address_space_left(); left && (!have || *left < *have)) have = left;
+    const std::optional<std::size_t> have = available_memory();
     if (!have || need <= static_cast<double>(*have)) return;
     throw input_error(fmt::format("the JSON trace of this run would take about {:.1f} GiB and {:.1f} GiB of memory "
                                   "is free; use --format text, or fewer tokens",

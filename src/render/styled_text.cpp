@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "qkv/display_width.hpp"
-#include "qkv/prose.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv {
 namespace {
@@ -47,7 +47,7 @@ std::string clip(std::string_view s, std::size_t w) {
             out += s.substr(i, n), i += n;
             continue;
         }
-        std::size_t n = std::min(detail::utf8_length(static_cast<unsigned char>(s[i])), s.size() - i);
+        const std::size_t n = utf8::next(s, i) - i;
         std::size_t cw = display_width(s.substr(i, n));
         if (used + cw + 1 > w) break;
         out += s.substr(i, n), used += cw, i += n;

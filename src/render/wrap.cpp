@@ -8,6 +8,8 @@
 
 #include "qkv/display_width.hpp"
 #include "qkv/prose.hpp"
+#include "qkv/trim.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv {
 namespace {
@@ -41,8 +43,7 @@ std::vector<atom> glue_operators(std::vector<atom> in) {
 }
 
 bool wide_atom(const atom& a) {
-    std::size_t n = std::min(detail::utf8_length(static_cast<unsigned char>(a.text[0])), a.text.size());
-    return display_width(std::string_view(a.text).substr(0, n)) == 2;
+    return display_width(std::string_view(a.text).substr(0, utf8::next(a.text, 0))) == 2;
 }
 
 // A short run of CJK characters between spaces or latin text is one token in a sentence ("the
@@ -74,7 +75,7 @@ std::vector<atom> atoms_of(std::string_view text) {
     bool space = false, last_wide = false;
     int open = 0;  // inside a short "[3, 4]", whose spaces do not break a line
     for (std::size_t i = 0; i < text.size();) {
-        std::size_t n = std::min(detail::utf8_length(static_cast<unsigned char>(text[i])), text.size() - i);
+        const std::size_t n = utf8::next(text, i) - i;
         std::string_view ch = text.substr(i, n);
         i += n;
         if (ch == " " || ch == "\t") {
@@ -99,7 +100,7 @@ std::vector<std::string> cut(std::string_view s, std::size_t width) {
     std::vector<std::string> out(1);
     std::size_t used = 0;
     for (std::size_t i = 0; i < s.size();) {
-        std::size_t n = std::min(detail::utf8_length(static_cast<unsigned char>(s[i])), s.size() - i);
+        const std::size_t n = utf8::next(s, i) - i;
         std::size_t w = display_width(s.substr(i, n));
         if (used + w > width && used > 0) out.emplace_back(), used = 0;
         out.back() += s.substr(i, n), used += w, i += n;
@@ -155,12 +156,6 @@ std::size_t list_marker(std::string_view l) {
     return 0;
 }
 
-std::string trim(std::string_view l) {
-    std::size_t a = l.find_first_not_of(" \t\r");
-    if (a == std::string_view::npos) return {};
-    return std::string(l.substr(a, l.find_last_not_of(" \t\r") + 1 - a));
-}
-
 }  // namespace
 
 std::vector<std::string> reflow(std::string_view text, std::size_t width) {
@@ -187,7 +182,7 @@ std::vector<std::string> reflow(std::string_view text, std::size_t width) {
         bool continues_item = !joined.empty() && !indent.empty() && in == indent.size();
         if (in > 0 && !continues_item) {  // a worked example or code: its own line, its own indent
             flush();
-            std::string lead(l.substr(0, in)), body = trim(l);
+            std::string lead(l.substr(0, in)), body(trim(l));
             if (blank_pending) out.emplace_back(), blank_pending = false;
             if (in + display_width(body) <= width) {  // as written: its spacing may align columns
                 out.push_back(lead + body);
@@ -205,7 +200,7 @@ std::vector<std::string> reflow(std::string_view text, std::size_t width) {
         if (in == 0 && (marker || indent.size())) flush(), indent.clear();
         if (blank_pending) out.emplace_back(), blank_pending = false;
         if (marker) indent.assign(marker, ' ');
-        joined.push_back(trim(l));
+        joined.emplace_back(trim(l));
     }
     flush();
     return out;

@@ -13,14 +13,11 @@
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
-#include "qkv/prose.hpp"
 #include "qkv/wrap.hpp"
 #include "ui_words.hpp"
 
 namespace qkv {
 namespace {
-
-using detail::utf8_length;
 
 // --- the body: each value as a block, packed side by side -----------------------------------------
 

@@ -1,7 +1,10 @@
-// The command line: one table of commands {name, usage, summary, function}, and the pieces every
-// command shares (output options, usage errors, writing to a closed pipe).
+// The command line as a library: `run` takes the arguments and a console and gives back the exit
+// status, so a test runs a command in-process; the program's main() only hands it the process's
+// standard streams. Also the one table of commands {name, usage, summary, function}, and the
+// pieces every command shares (output options, usage errors, writing to a closed pipe).
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,18 +19,48 @@ namespace qkv::cli {
 
 using args = std::vector<std::string>;
 
+// Where a command's words go: all it prints to `out`; the one error line, warnings and the
+// progress line to `err`. The descriptors behind them, when there are any, say whether they are
+// a terminal (colour under --color auto, the width, a progress line) and where --step and
+// --present draw and read keys; without them (-1) those two draw into `out` and read no keys,
+// as at the end of input.
+struct console {
+    std::ostream& out;
+    std::ostream& err;
+    int out_fd = -1;
+    int err_fd = -1;
+    int in_fd = -1;
+
+    // Write to out; throws broken_pipe when the reader has gone.
+    void print(std::string_view text) const;
+    // Write to err (an error, a warning, a progress line). Never throws: when err itself cannot be
+    // written (2>/dev/full, 2>&-) there is nobody to tell, and the command goes on or ends with the
+    // status it would have had.
+    void tell(std::string_view text) const noexcept;
+};
+
+// One run of qkv: `argv` without the program's name ({"lesson", "3", "--format", "json"}). Every
+// word goes through the console; returns the exit status: 0 done, 1 a check that did not pass,
+// 2 a usage or input error (its one line on err), 141 when out went away. Reads the environment
+// (QKV_LANG, XDG_STATE_HOME, …) as the program does; what it changes of the process (a terminal's
+// mode, a signal's handler while a file is written) it gives back before it returns.
+int run(const args& argv, const console& io);
+// The same on two streams with no descriptors behind them (a test's strings).
+int run(const args& argv, std::ostream& out, std::ostream& err);
+
+// The program: the standard streams made safe to write to (a closed one parked on /dev/null,
+// SIGPIPE ignored so that a closed pipe is an error and not a death), then run().
+int main(int argc, char** argv);
+
 struct command {
     std::string_view name;
     std::string_view usage;    // "N|all [options]"
     std::string_view summary;  // one line for `qkv --help`
-    int (*run)(const args& a);
+    int (*run)(const args& a, const console& io);
 };
 
 // Every command, in the order `qkv --help` lists them.
 const std::vector<command>& commands();
-
-// The whole program: dispatch, and the only place that prints an error and picks an exit status.
-int main(int argc, char** argv);
 
 // --- shared by the commands ---------------------------------------------------------------------
 
@@ -37,11 +70,11 @@ public:
     using input_error::input_error;
 };
 
-// Standard output went away (`qkv lesson 1 | head`): main ends quietly.
+// Standard output went away (`qkv lesson 1 | head`): run ends quietly with 141.
 struct broken_pipe {};
 
 // Parse args against desc (and positionals); `--help` prints usage + desc and returns false.
-bool parse(std::string_view cmd, const args& a, const boost::program_options::options_description& desc,
+bool parse(const console& io, std::string_view cmd, const args& a, const boost::program_options::options_description& desc,
            const boost::program_options::positional_options_description& pos,
            boost::program_options::variables_map& vm);
 
@@ -60,35 +93,28 @@ struct output {
 };
 // The formats a command writes: the four of a lesson, or text and JSON.
 enum class formats { all, text_or_json };
-// Checks the choices (usage_error on a bad one, a format the command does not write too).
-output resolve_output(const output_choice& c, formats allowed = formats::all);
+// Checks the choices (usage_error on a bad one, a format the command does not write too). Colour
+// under "auto" and the width come from the console's terminal, if it has one.
+output resolve_output(const output_choice& c, const console& io, formats allowed = formats::all);
 // --format read on its own (a command with options of its own): text or json, or a usage_error.
 format text_or_json(std::string_view name);
 
-// Write to standard output; throws broken_pipe when the reader has gone.
-void write_out(std::string_view text);
-
-// Write to standard error (an error, a warning, a progress line). Never throws: when standard
-// error itself cannot be written (2>/dev/full, 2>&-) there is nobody to tell, and the command goes
-// on or ends with the status it would have had.
-void tell(std::string_view text) noexcept;
-
 // The commands.
-int cmd_list(const args& a);
-int cmd_lesson(const args& a);
-int cmd_run(const args& a);       // commands_lesson.cpp: a lesson file from anywhere
-int cmd_validate(const args& a);  // commands_author.cpp: validate, scenario, formulas
-int cmd_scenario(const args& a);
-int cmd_formulas(const args& a);
-int cmd_exercises(const args& a);
-int cmd_exercise(const args& a);
-int cmd_check(const args& a);
-int cmd_hint(const args& a);
-int cmd_solution(const args& a);
-int cmd_grade(const args& a);
-int cmd_progress(const args& a);
-int cmd_next(const args& a);
-int cmd_bench(const args& a);
-int cmd_train(const args& a);     // commands_train.cpp
+int cmd_list(const args& a, const console& io);
+int cmd_lesson(const args& a, const console& io);
+int cmd_run(const args& a, const console& io);       // commands_lesson.cpp: a lesson file from anywhere
+int cmd_validate(const args& a, const console& io);  // commands_author.cpp: validate, scenario, formulas
+int cmd_scenario(const args& a, const console& io);
+int cmd_formulas(const args& a, const console& io);
+int cmd_exercises(const args& a, const console& io);
+int cmd_exercise(const args& a, const console& io);
+int cmd_check(const args& a, const console& io);
+int cmd_hint(const args& a, const console& io);
+int cmd_solution(const args& a, const console& io);
+int cmd_grade(const args& a, const console& io);
+int cmd_progress(const args& a, const console& io);
+int cmd_next(const args& a, const console& io);
+int cmd_bench(const args& a, const console& io);
+int cmd_train(const args& a, const console& io);     // commands_train.cpp
 
 }  // namespace qkv::cli

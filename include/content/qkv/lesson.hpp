@@ -4,6 +4,8 @@
 //   title = { zh = "注意力分数", en = "Scores" }
 //   scenario = "apple.toml"            # optional: the default scenario, in the data folder
 //   min_tokens = 2                     # optional: fewer tokens are refused in one line (default 1)
+//   token_rows = ["X", "X_src"]        # optional: the values whose row labels are the sentence's
+//                                      #   tokens, as quotes count them (this is the default)
 //
 //   [[stage]]
 //   id = "scores"
@@ -49,8 +51,13 @@ struct lesson {
     std::string file;
     int number = 0;
     bilingual title;
-    std::string scenario = "apple.toml";  // file name in the data folder
+    std::string scenario = "apple.toml";  // file name in the data folder, as written
+    std::string scenario_file;            // where it is: in the data folder, or beside the lesson file
     std::size_t min_tokens = 1;           // a sentence with fewer is refused before anything runs
+    // The values whose row labels are the tokens quotes name: {token(i)} counts through them in
+    // order, "苹果" in a quote is its row in the first that has it. A scenario labels X's rows with
+    // its tokens and X_src's with its source tokens.
+    std::vector<std::string> token_rows = {"X", "X_src"};
     std::vector<stage> stages;
 };
 

@@ -26,11 +26,13 @@ struct problem;
 // or {end} without its {if}, an {if} without {end}. Each at its own file:line:column.
 std::vector<problem> quote_problems(std::string_view text, const source_loc& at);
 
-// The text with every quote filled in from the workspace (the names after a stage has run; the
-// tokens are X's row labels, X_src's after them). `context` names the place in messages ("stage
-// 'scores'", "exercise 3.2"). Throws input_error at the quote's file:line:column when a name is
-// unknown, an index is out of range or a value cannot be quoted.
-std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context);
+// The text with every quote filled in from the workspace (the names after a stage has run). The
+// tokens quotes name are the row labels of the values `token_rows` names, in order (a lesson's
+// token_rows, lesson.hpp). `context` names the place in messages ("stage 'scores'", "exercise
+// 3.2"). Throws input_error at the quote's file:line:column when a name is unknown, an index is
+// out of range or a value cannot be quoted.
+std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context,
+                        const std::vector<std::string>& token_rows);
 
 // The decimals written in the text outside quotes and outside {=…}: each may be a number of one
 // run only. `qkv validate` warns about them.

@@ -48,4 +48,8 @@ scenario read_scenario(const toml_document& doc);
 // the scalars n, d_model and (when heads is given) h.
 workspace initial_workspace(const scenario& s);
 
+// The key of a scenario file that gives the workspace a name other than a matrix ("heads" gives
+// h), or nullptr: a lesson that reads h on a scenario without heads is told what to write.
+const char* scenario_key_of(const std::string& name);
+
 }  // namespace qkv

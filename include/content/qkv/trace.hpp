@@ -59,10 +59,22 @@ struct trace {
 struct lesson_run {
     trace t;
     workspace ws;  // every value after the last stage
+    std::vector<std::string> token_rows;  // the lesson's: whose row labels are the tokens quotes name
 };
 
 // Evaluate every stage of the lesson on the scenario. Throws input_error when the lesson needs a
-// matrix the scenario lacks (naming both files and the matrix), or a formula fails.
+// matrix the scenario lacks (one its own scenario has: naming both files and the matrix), or a
+// formula fails.
 lesson_run run_lesson(const lesson& l, const scenario& s, lang language);
+
+// What a run is told about its scenario: a file (--data), or one made for the learner's own
+// sentence (--tokens). With neither, each lesson runs on its own (lesson::scenario_file).
+struct scenario_choice {
+    std::string file;
+    std::optional<scenario> made;
+};
+
+// Load each lesson file in turn and run it on the chosen scenario, each scenario file read once.
+std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, const scenario_choice& given, lang language);
 
 }  // namespace qkv

@@ -23,7 +23,7 @@
 
 namespace qkv {
 
-struct expr;  // a node of the syntax tree (formula_tree.hpp)
+struct expr;  // a node of the syntax tree (src/engine/formula_tree.hpp, private to the formula)
 using expr_ptr = std::shared_ptr<const expr>;
 
 // One recorded sub-step of a built-in that teaches a process (a decode loop, a tiled softmax):

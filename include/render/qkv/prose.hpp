@@ -7,16 +7,10 @@
 #include <vector>
 
 #include "qkv/display_width.hpp"
+#include "qkv/trim.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv::detail {
-
-inline std::size_t utf8_length(unsigned char lead) {
-    if (lead < 0x80) return 1;
-    if ((lead >> 5) == 0x6) return 2;
-    if ((lead >> 4) == 0xE) return 3;
-    if ((lead >> 3) == 0x1E) return 4;
-    return 1;
-}
 
 // Chinese punctuation carries its own space: "乘 V。FlashAttention" has none after the "。".
 inline bool full_width_mark(std::string_view ch) {
@@ -31,10 +25,9 @@ inline std::string join_lines(const std::vector<std::string>& lines) {
     std::string out;
     for (const auto& l : lines) {
         if (!out.empty() && !l.empty()) {
-            std::size_t last = out.size() - 1;
-            while (last > 0 && (static_cast<unsigned char>(out[last]) & 0xC0) == 0x80) --last;
+            const std::size_t last = utf8::start_of(out, out.size() - 1);
             bool wide_end = display_width(std::string_view(out).substr(last)) == 2;
-            std::string_view first = std::string_view(l).substr(0, utf8_length(static_cast<unsigned char>(l[0])));
+            std::string_view first = std::string_view(l).substr(0, utf8::next(l, 0));
             bool wide_start = display_width(first) == 2;
             if (!(wide_end && wide_start) && !full_width_mark(std::string_view(out).substr(last)) && !full_width_mark(first))
                 out += ' ';
@@ -56,10 +49,9 @@ inline std::vector<std::string> paragraphs(std::string_view text) {
     while (start <= text.size()) {
         std::size_t end = text.find('\n', start);
         if (end == std::string_view::npos) end = text.size();
-        std::string_view l = text.substr(start, end - start);
-        std::size_t a = l.find_first_not_of(" \t\r");
-        if (a == std::string_view::npos) flush();
-        else lines.emplace_back(l.substr(a, l.find_last_not_of(" \t\r") + 1 - a));
+        std::string_view l = trim(text.substr(start, end - start));
+        if (l.empty()) flush();
+        else lines.emplace_back(l);
         start = end + 1;
     }
     flush();

@@ -211,11 +211,8 @@ build_choice<tile_build, 3>& choice() {
 
 // Terms of k per sweep of the tiles. Each slice after the first reads C back and writes it again,
 // so fewer slices save that traffic; the 128 KiB of a 512-term slice of a panel no longer fits
-// the L1 cache, but the L2 feeds it fast enough. On Zen 5 (GFLOP/s, each the best of 7; 128 ->
-// 512 terms): A·V [516, 64] over 256 terms 241.8 -> 242.0, the projections [516 or 256, 512
-// or 64] over 512 terms 238.0–244.6 -> 241.6–246.4; the whole fused pass at n = 4096, means of
-// 6 alternated medians, 200.9 -> 199.2 ms. Every product of the attention at d_model = 512 is
-// now one slice.
+// the L1 cache, but the L2 feeds it fast enough. Every product of the attention at
+// d_model = 512 is then one slice.
 constexpr std::size_t k_slice = 512;
 
 // Of tile rows i0 … i0+rows−1, how far along the band lets the last row go (columns or terms).
@@ -232,8 +229,8 @@ operand_b pack_panels(std::size_t k, std::size_t n, const float* B, std::size_t 
     for (std::size_t j0 = 0; j0 < n; j0 += panel_cols) {
         const std::size_t w = std::min(panel_cols, n - j0);
         float* panel = out + j0 * k;  // j0 / 64 panels of k · 64 floats before this one
-        // a whole panel: copies of a known size, which the compiler inlines (packing fell from 12 % to
-        // 5 % of the fused pass at n = 512, where a call per 256-byte row had dominated it)
+        // a whole panel: copies of a known size, which the compiler inlines (a call to memcpy per
+        // 256-byte row had been most of the packing's time)
         if (w == panel_cols)
             for (std::size_t r = 0; r < k; ++r)
                 std::memcpy(panel + r * panel_cols, B + r * ldb + j0, sizeof(float) * panel_cols);

@@ -1,22 +1,14 @@
-// Private to the engine: which build of a kernel table runs. The softmax's row kernels and the
-// tile kernels each come as AVX-512, AVX2 and plain builds; the first this processor runs is
-// used, until a test (or qkv bench --kernels) pins another.
+// Private to attention at scale: which build of a kernel table runs. The softmax's row kernels
+// and the tile kernels each come as AVX-512, AVX2 and plain builds (cpu_features.hpp); the first
+// this processor runs is used, until a test (or qkv bench --kernels) pins another.
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 
-namespace qkv::attention::detail {
+#include "qkv/cpu_features.hpp"
 
-// Whether this processor runs the build `build` ("avx512", "avx2", "plain").
-inline bool cpu_runs(std::string_view build) {
-    __builtin_cpu_init();
-    if (build == "avx512")
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
-    if (build == "avx2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return build == "plain";
-}
+namespace qkv::attention::detail {
 
 // Of a table of builds, each with a `name`, widest first and "plain" last: the one in use.
 template <class Build, std::size_t N>

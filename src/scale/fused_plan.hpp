@@ -1,11 +1,11 @@
-// Private to the engine: the fused attention's plan (block sizes, heads per pass, the memory
-// they take), shared by attention_fused.cpp, which follows it, and attention.cpp, which reports it.
+// Private to attention at scale: the fused attention's plan (block sizes, heads per pass, the
+// memory they take), which attention_fused.cpp follows.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 
-#include "qkv/attention.hpp"
+#include "qkv/attention_args.hpp"
 
 namespace qkv::attention {
 
@@ -25,12 +25,8 @@ struct fused_plan {
     }
 };
 
+// The plan for n tokens of d = d_model: the blocks and heads per pass o asks for, or where it
+// leaves them 0, the tuned ones. Throws std::invalid_argument when the heads per pass do not divide h.
 fused_plan plan_fused(std::size_t n, std::size_t d, const options& o);
-
-// Floats forward_fused allocates for these sizes, beyond X, the weights and the result.
-std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o);
-
-// Throws std::invalid_argument when heads does not divide d_model or the shapes disagree.
-void check_shapes(const matrix& X, const weights& W, const options& o);
 
 }  // namespace qkv::attention

@@ -1,4 +1,4 @@
-// Private to the engine: the x86 vector intrinsics, for the kernels' AVX-512 and AVX2 builds.
+// Private to attention at scale: the x86 vector intrinsics, for the kernels' AVX-512 and AVX2 builds.
 // GCC 12's AVX-512 intrinsics pass _mm512_undefined_ps() as the unused source of their masked
 // builtins and then warn that it is uninitialised (GCC bug 105593); not ours to fix.
 #pragma once

@@ -1,20 +1,18 @@
-// Multi-head attention without the n × n matrix: key blocks and an online softmax, every product
-// on the tile kernels of tile_kernels.hpp, so the speed is this CPU's and not the kernel OpenBLAS
-// happened to load. Letters: n tokens, d = d_model, h heads, d_k = d / h, g heads per pass,
+// The fused attention (attention_fused.hpp): key blocks and an online softmax, every product on
+// the tile kernels. Letters: n tokens, d = d_model, h heads, d_k = d / h, g heads per pass,
 // wg = g·d_k columns per pass, bq / bk rows per query / key block.
-#include "attention_fused.hpp"
+#include "qkv/attention_fused.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
-#include <stdexcept>
 #include <vector>
 
 #include "qkv/parallel_for.hpp"
 #include "qkv/row_kernels.hpp"
 #include "qkv/tile_kernels.hpp"
-#include "build_choice.hpp"
+#include "fused_plan.hpp"
 
 namespace qkv::attention {
 
@@ -38,40 +36,6 @@ void prefetch_share(const void* p, std::size_t bytes, std::size_t part, std::siz
     const char* c = static_cast<const char*>(p);
     for (std::size_t l = part * per; l < std::min(lines, (part + 1) * per); ++l) __builtin_prefetch(c + 64 * l, 0, 2);
 }
-
-}  // namespace
-
-fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
-    // Measured on Zen 5 (n = 4096, d_k = 64, one thread, GFLOP/s): bq × bk = 512 × 256: 210;
-    // 512 × 128: 211; 256 × 256: 203; 128 × 256: 190; 64 × 256: 170. 512 query rows amortise each
-    // key block over many rows; 256 keys of K^T (64 KiB) and of V (64 KiB) sit in the 1 MiB L2
-    // beside a 512 × 256 block of S. Smaller query blocks when n is small, so every thread gets a few.
-    std::size_t bq = o.block_q;
-    if (bq == 0) {
-        bq = 512;
-        while (bq > 64 && n < bq * 2 * std::size_t(std::max(1, o.threads))) bq /= 2;
-        // then as many blocks, as even as they can be, each a whole number of 6-row tiles: at
-        // n = 4096, 7 × 516 + 484 rather than 8 × 512, whose last tile of 2 rows each ran at a third
-        // of the speed (0.4 % of the time)
-        const std::size_t blocks = (n + bq - 1) / bq, per_block = (n + blocks - 1) / std::max<std::size_t>(blocks, 1);
-        bq = std::max<std::size_t>(6, (per_block + 5) / 6 * 6);
-    }
-    fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 256};
-    p.g = o.heads_per_pass;
-    if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide h
-        p.g = 1;
-        for (std::size_t g = o.heads; g >= 1; --g)
-            if (o.heads % g == 0 && (p.key_blocks() * p.kb_ld() + n) * g * p.d_k * sizeof(float) <= o.max_kv_bytes) {
-                p.g = g;
-                break;
-            }
-    }
-    if (p.g == 0 || o.heads % p.g != 0)
-        throw std::invalid_argument(fmt::format("attention: {} heads per pass do not divide {} heads", p.g, o.heads));
-    return p;
-}
-
-namespace {
 
 // How far (in log2 units) a key block's scores may rise above a row's running max m before m is
 // raised: weights up to 2^16, summed over a few thousand keys, stay far inside a float.
@@ -141,10 +105,8 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         tile_gemm(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, false, w.S, p.bk,
                   causal ? causal_band{causal_band::columns, shift} : causal_band{});
         // The next key block's K^T and V are fetched a share per row of pass 2, while this block's
-        // exps run. Fetched from L3 only when the products reached them, they held the scores and
-        // A·V about 6 % below their speed from L2 (a scratch harness, [516, 256] scores: 249 GFLOP/s
-        // with K^T in L2, 229–240 from L3). Whole pass, n = 4096, means of 8 alternated medians:
-        // 195.1 -> 193.6 ms.
+        // exps run: fetched from L3 only when the products reached them, they held the scores and
+        // A·V below the speed those reach with their operands in L2.
         const std::size_t k1 = k0 + p.bk;
         const bool next = k1 < key_end;
         const float* Kt_next = next ? Kt + (k1 / p.bk) * p.d_k * p.kb_ld() : nullptr;  // [d_k, kb_ld]
@@ -190,11 +152,9 @@ packed_weights pack_pass(const fused_plan& p, const weights& W, std::size_t c0, 
     packed_weights P{std::unique_ptr<float[]>(new float[packed_pass_floats(p)]), {}, {}, {},
                      std::vector<operand_b>(p.g)};
     float* b = P.buffer.get();
-    // W_K, W_V, W_O and each head's W_Q are packed as separate tasks. On two threads that halves a
-    // cost of 5 % of the pass at n = 512 (0.5 % at n = 4096), and more: packed by thread 0 alone,
-    // the products after it ran late on the second thread. Two threads, medians of 30 or 5 runs:
-    // n = 1024, 14.3–16.3 -> 10.7–11.7 ms; n = 4096, 105.7–112.3 -> 100.9–101.9 ms. (An empty
-    // parallel_for before a packing on one thread gave most of that too.)
+    // W_K, W_V, W_O and each head's W_Q are packed as separate tasks: the threads share the
+    // packing, and above all the second thread is awake when the products start (packed by thread
+    // 0 alone, the products after it ran late on the second thread).
     parallel_for(3 + p.g, threads, [&](std::size_t task, int) {
         switch (task) {
             case 0: P.W_K = detail::pack_panels(p.d, wg, W.W_K.data.data() + c0, p.d, b); return;
@@ -269,13 +229,6 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
         });
     }
     return out;
-}
-
-std::string_view fused_kernels_in_use() { return detail::tile_kernels_in_use(); }
-
-bool use_kernels(std::string_view build) {
-    // both or neither: each refuses only a build this processor cannot run, and that is the same test
-    return detail::cpu_runs(build) && detail::use_tile_kernels(build) && detail::use_row_kernels(build);
 }
 
 std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {

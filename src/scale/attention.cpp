@@ -1,6 +1,5 @@
-// Multi-head attention forward: the reference loops and per-head BLAS (the fused blocks are in
-// attention_fused.cpp), and one decoding step with a KV cache. Letters: n tokens, d = d_model,
-// h heads, d_k = d / h.
+// Multi-head attention forward (attention.hpp): the reference loops and per-head BLAS, and the
+// choice among them and the fused pass. Letters: n tokens, d = d_model, h heads, d_k = d / h.
 #include "qkv/attention.hpp"
 
 #include <algorithm>
@@ -9,11 +8,11 @@
 #include <stdexcept>
 #include <vector>
 
+#include "qkv/attention_fused.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/parallel_for.hpp"
 #include "qkv/row_kernels.hpp"
-#include "attention_fused.hpp"
 
 namespace qkv::attention {
 
@@ -26,19 +25,6 @@ constexpr float log2e = std::numbers::log2e_v<float>;
 
 // Keys row i may see: all of them, or with the causal mask those up to and including i.
 std::size_t visible(std::size_t i, std::size_t n, bool causal) { return causal ? std::min(i + 1, n) : n; }
-
-}  // namespace
-
-void check_shapes(const matrix& X, const weights& W, const options& o) {
-    const std::size_t d = X.cols;
-    if (o.heads == 0 || d == 0 || d % o.heads != 0)
-        throw std::invalid_argument(fmt::format("attention: {} heads do not divide d_model = {}", o.heads, d));
-    for (const matrix* w : {&W.W_Q, &W.W_K, &W.W_V, &W.W_O})
-        if (w->rows != d || w->cols != d)
-            throw std::invalid_argument(fmt::format("attention: weights are {}, X is {}", shape_str(*w), shape_str(X)));
-}
-
-namespace {
 
 // The columns c0 … c0+w−1 of M as their own matrix.
 matrix columns(const matrix& M, std::size_t c0, std::size_t w) {
@@ -154,46 +140,6 @@ std::optional<impl> parse_impl(std::string_view name) {
     for (impl i : {impl::reference, impl::blas, impl::fused})
         if (impl_name(i) == name) return i;
     return std::nullopt;
-}
-
-// --- decoding with a KV cache -------------------------------------------------------------------
-
-void prefill(kv_cache& cache, const matrix& X, const weights& W) {
-    const std::size_t t = X.rows, d = X.cols;
-    if (cache.K.cols != d || t > cache.K.rows)
-        throw std::invalid_argument(fmt::format("prefill: X is {}, cache {}", shape_str(X), shape_str(cache.K)));
-    // K[0 … t), V[0 … t) [t, d] = X @ W_K, X @ W_V
-    blas::gemm_raw(t, d, d, 1.0f, X.data.data(), d, W.W_K.data.data(), d, trans::no, 0.0f, cache.K.data.data(), d);
-    blas::gemm_raw(t, d, d, 1.0f, X.data.data(), d, W.W_V.data.data(), d, trans::no, 0.0f, cache.V.data.data(), d);
-    cache.len = t;
-}
-
-matrix decode_step(kv_cache& cache, const matrix& x, const weights& W, std::size_t heads) {
-    const std::size_t d = x.cols, d_k = d / heads;
-    if (x.rows != 1 || cache.K.cols != d || cache.len >= cache.K.rows)
-        throw std::invalid_argument(fmt::format("decode_step: x is {}, cache {} holding {}", shape_str(x),
-                                                shape_str(cache.K), cache.len));
-    matrix q;  // q: [1, d]
-    blas::gemm(q, x, trans::no, W.W_Q, trans::no);
-    // the new key and value join the cache: only this token's are computed, never the old ones again
-    blas::gemm_raw(1, d, d, 1.0f, x.data.data(), d, W.W_K.data.data(), d, trans::no, 0.0f, cache.K.row(cache.len), d);
-    blas::gemm_raw(1, d, d, 1.0f, x.data.data(), d, W.W_V.data.data(), d, trans::no, 0.0f, cache.V.row(cache.len), d);
-    const std::size_t t = ++cache.len;
-    std::vector<float> s(t);  // s: [1, t], scores then weights of one head
-    matrix zc(1, d);          // zc: [1, d]
-    for (std::size_t i = 0; i < heads; ++i) {
-        const std::size_t c0 = i * d_k;
-        // s = q_i K_i^T / sqrt(d_k) over every cached token, times log2(e) for 2^x
-        blas::gemm_raw(1, t, d_k, log2e / std::sqrt(float(d_k)), q.data.data() + c0, d, cache.K.data.data() + c0, d,
-                       trans::yes, 0.0f, s.data(), t);
-        const float sum = exp2_row(s.data(), t);
-        // zc[c0 …] = softmax(s) V_i, the division by the sum folded into alpha
-        blas::gemm_raw(1, d_k, t, 1.0f / sum, s.data(), t, cache.V.data.data() + c0, d, trans::no, 0.0f,
-                       zc.data.data() + c0, d);
-    }
-    matrix z;
-    blas::gemm(z, zc, trans::no, W.W_O, trans::no);  // z: [1, d]
-    return z;
 }
 
 }  // namespace qkv::attention

@@ -1,12 +1,10 @@
 // parallel_for (parallel_for.hpp): a shared counter hands out tasks; the first exception is kept
 // and rethrown after every worker has finished, so none outlives the work it was given.
 //
-// The workers are kept between calls. Started afresh for every call, as they were at first, they
-// often got going late on this 2-core VM: `qkv bench --impl fused --threads 2`, n = 256 / 512 /
-// 1024, took 3.27 / 5.48–5.94 / 13.57 ms, and 2.61 / 4.59 / 10.8 ms with kept workers (one
-// thread: 3.45 / 8.62 / 21.1). A kept worker spins a little while (kept_spin) after its task
-// before it sleeps, so the next call, which in a forward pass follows within microseconds, finds
-// it awake.
+// The workers are kept between calls: started afresh for every call, as they were at first, they
+// often got going late on a machine of few cores, and a forward pass makes its calls one right
+// after another. A kept worker spins a little while (kept_spin) after its task before it sleeps,
+// so the next call, which in a forward pass follows within microseconds, finds it awake.
 #include "qkv/parallel_for.hpp"
 
 #include <algorithm>

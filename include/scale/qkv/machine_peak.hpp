@@ -8,8 +8,9 @@
 
 namespace qkv::bench {
 
-// The widest vector instructions with FMA this CPU runs: "avx512" (16 floats), "avx2" (8, with
-// FMA) or "plain" (what the compiler makes of 4-float vectors).
+// The widest vector instructions with FMA this CPU runs, named and tested as the kernel builds are
+// (cpu_features.hpp): "avx512" (16 floats), "avx2" (8, with FMA) or "plain" (what the compiler
+// makes of 4-float vectors).
 struct vector_isa {
     std::string name;
     int lanes = 4;      // floats per instruction

@@ -1,20 +1,20 @@
-// Measurement for `qkv bench`: medians, the sgemm peak, FLOP counts, growth exponents, memory,
-// KV-cache decode timings and .npy dumps. Only numbers come out; the command words them.
+// Measurement for `qkv bench`: medians, the sgemm peak, FLOP counts, growth exponents, KV-cache
+// decode timings and .npy dumps. Only numbers come out; the command words them.
 #include "qkv/bench.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
-#include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "qkv/attention_fused.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/kv_cache.hpp"
+#include "qkv/npy.hpp"
 
 namespace qkv::bench {
 
@@ -109,16 +109,6 @@ std::optional<double> growth_exponent(const std::vector<double>& n, const std::v
     return sxy / sxx;
 }
 
-std::optional<std::size_t> available_memory() {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    std::size_t kib = 0;
-    std::string unit;
-    while (in >> key >> kib >> unit)
-        if (key == "MemAvailable:") return kib * 1024;
-    return std::nullopt;
-}
-
 std::vector<std::size_t> decode_positions(std::size_t tokens) {
     std::vector<std::size_t> out;
     for (std::size_t p = 64; p < tokens; p *= 2) {
@@ -158,19 +148,7 @@ std::string human_bytes(double b) {
 }
 
 void write_npy(const std::string& path, const matrix& M) {
-    // format 1.0: magic, version, header length, a Python dict padded so the data starts at a
-    // multiple of 64 bytes, then the floats as they lie in memory (x86 is little-endian)
-    std::string header = fmt::format("{{'descr': '<f4', 'fortran_order': False, 'shape': ({}, {}), }}", M.rows, M.cols);
-    const std::size_t unpadded = 10 + header.size() + 1;
-    header.append((64 - unpadded % 64) % 64, ' ');
-    header += '\n';
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
-    if (!f) throw input_error(source_loc{path}, "cannot write this file");
-    const unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xff), static_cast<unsigned char>(header.size() >> 8)};
-    bool ok = std::fwrite("\x93NUMPY\x01\x00", 1, 8, f.get()) == 8 && std::fwrite(len, 1, 2, f.get()) == 2 &&
-              std::fwrite(header.data(), 1, header.size(), f.get()) == header.size() &&
-              std::fwrite(M.data.data(), sizeof(float), M.size(), f.get()) == M.size();
-    if (!ok) throw input_error(source_loc{path}, "cannot write this file (disk full?)");
+    if (auto problem = qkv::write_npy(path, M.data.data(), M.rows, M.cols)) throw input_error(source_loc{path}, *problem);
 }
 
 }  // namespace qkv::bench

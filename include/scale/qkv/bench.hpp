@@ -1,6 +1,5 @@
 // Measurement for `qkv bench`: the machine's own sgemm rate, medians over repeats, the FLOP count
-// of one forward pass (attention_flops), growth exponents, the memory there is, and KV-cache
-// decode timings.
+// of one forward pass (attention_flops), growth exponents, and KV-cache decode timings.
 // Nothing here prints; the command turns these numbers into a table.
 #pragma once
 
@@ -8,9 +7,10 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
-#include "qkv/attention.hpp"
+#include "qkv/attention_args.hpp"
 #include "qkv/matrix.hpp"
 
 namespace qkv::bench {
@@ -62,9 +62,6 @@ peak measure_peak(int threads, std::size_t size = 2048);
 // distinct n.
 std::optional<double> growth_exponent(const std::vector<double>& n, const std::vector<double>& t);
 
-// Memory the system could give now (MemAvailable in /proc/meminfo); nullopt when it cannot say.
-std::optional<std::size_t> available_memory();
-
 // Decoding: the time to produce the token at `position` (1-based, so position - 1 tokens came
 // before it) with the KV cache (one decode_step) and without it (the whole causal pass over
 // the position tokens, as a model without a cache reruns it for every new token).
@@ -81,7 +78,7 @@ std::vector<std::size_t> decode_positions(std::size_t tokens);
 // "12.0 MiB", "1.0 GiB", "512 B"
 std::string human_bytes(double bytes);
 
-// Writes M as a NumPy .npy file (little-endian float32, C order), for bench/compare_torch.py.
+// Writes M as a NumPy .npy file (npy.hpp), for bench/compare_torch.py.
 // Throws input_error when the file cannot be written.
 void write_npy(const std::string& path, const matrix& M);
 

@@ -1,0 +1,88 @@
+// The console a command writes to, and the program around run(): the process's standard streams
+// as the console, made safe to write to first.
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ostream>
+#include <streambuf>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "qkv/cli.hpp"
+
+namespace qkv::cli {
+
+void console::print(std::string_view text) const {
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (out) return;
+    const int e = errno;  // as the failed write left it (fd_buf below returns at once)
+    out.clear();
+    if (e == EPIPE) throw broken_pipe{};
+    throw input_error(fmt::format("cannot write to standard output: {}", std::strerror(e)));
+}
+
+void console::tell(std::string_view text) const noexcept {
+    try {
+        err.write(text.data(), static_cast<std::streamsize>(text.size()));
+        err.flush();
+        err.clear();  // nobody to tell that err failed
+    } catch (...) {
+    }
+}
+
+namespace {
+
+// A descriptor as a stream without a buffer of its own: each print is one write (or a few, when
+// the kernel takes part), so what a command printed is out before it goes on, and a failed write
+// returns at once with errno as the kernel set it.
+class fd_buf : public std::streambuf {
+public:
+    explicit fd_buf(int fd) : fd_(fd) {}
+
+protected:
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        std::streamsize done = 0;
+        while (done < n) {
+            const ssize_t k = ::write(fd_, s + done, static_cast<std::size_t>(n - done));
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) break;
+            done += k;
+        }
+        return done;
+    }
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        const char ch = traits_type::to_char_type(c);
+        return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
+    }
+
+private:
+    int fd_;
+};
+
+// A program started with 0, 1 or 2 closed (`2>&-`) would hand that number to the next file it
+// opens, and an error message would then be written into that file: park /dev/null there.
+void keep_standard_streams_open() noexcept {
+    for (int fd = 0; fd <= 2; ++fd)
+        if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (opened >= 0 && opened != fd) ::dup2(opened, fd), ::close(opened);
+        }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    keep_standard_streams_open();
+    // A closed pipe is reported by console::print as broken_pipe instead of killing us mid-line.
+    std::signal(SIGPIPE, SIG_IGN);
+    fd_buf out_buf(1), err_buf(2);
+    std::ostream out(&out_buf), err(&err_buf);
+    return run(args(argv + (argc > 0 ? 1 : 0), argv + argc), console{out, err, 1, 2, 0});
+}
+
+}  // namespace qkv::cli
