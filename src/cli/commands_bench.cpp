@@ -357,6 +357,7 @@ int run_kv(const console& io, const bench_args& b) {
 }  // namespace
 
 int cmd_bench(const args& a, const console& io) {
+    if (std::find(a.begin(), a.end(), "--tensor-parallel") != a.end()) return cmd_bench_tensor_parallel(a, io);
     bool help = false;
     const bench_args b = parse_bench_args(io, a, help);
     if (help) return 0;
