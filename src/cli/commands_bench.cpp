@@ -97,6 +97,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     desc.add_options()
         ("help,h", "show this help")
         ("mode", po::value(&b.mode), "kv: decoding with and without the KV cache")
+        ("tensor-parallel", "under mpirun -np P: split by heads over the ranks (qkv bench --tensor-parallel --help)")
         ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), "sequence lengths, comma-separated")
         ("d-model", po::value(&b.d_model)->default_value(512), "width of each token")
         ("heads", po::value(&b.heads)->default_value(8), "attention heads (must divide --d-model)")
