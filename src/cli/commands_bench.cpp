@@ -97,6 +97,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     desc.add_options()
         ("help,h", "show this help")
         ("mode", po::value(&b.mode), "kv: decoding with and without the KV cache")
+        ("tensor-parallel", "under mpirun -np P: split by heads over the ranks (qkv bench --tensor-parallel --help)")
         ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), "sequence lengths, comma-separated")
         ("d-model", po::value(&b.d_model)->default_value(512), "width of each token")
         ("heads", po::value(&b.heads)->default_value(8), "attention heads (must divide --d-model)")
@@ -357,6 +358,7 @@ int run_kv(const console& io, const bench_args& b) {
 }  // namespace
 
 int cmd_bench(const args& a, const console& io) {
+    if (std::find(a.begin(), a.end(), "--tensor-parallel") != a.end()) return cmd_bench_tensor_parallel(a, io);
     bool help = false;
     const bench_args b = parse_bench_args(io, a, help);
     if (help) return 0;

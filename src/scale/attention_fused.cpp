@@ -190,8 +190,8 @@ void project_key_block(const fused_plan& p, const matrix& X, const packed_weight
             std::copy_n(tmp + i * wg + j * p.d_k, p.d_k, V_g + (j * p.n + r0 + i) * p.d_k);
 }
 
-// Output rows q0 … of one query block, for the heads of pass `pass` (added to earlier passes).
-void query_block(const fused_plan& p, bool causal, const matrix& X, const packed_weights& P, std::size_t pass,
+// Output rows q0 … of one query block, for the heads of one pass (added to earlier passes' when add).
+void query_block(const fused_plan& p, bool causal, const matrix& X, const packed_weights& P, bool add,
                  const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
     const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.wg();
     for (std::size_t j = 0; j < p.g; ++j) {
@@ -201,7 +201,7 @@ void query_block(const fused_plan& p, bool causal, const matrix& X, const packed
         attend_block(p, causal, q0, rows, w.Q, Kt, V_g + j * p.n * p.d_k, wg, w.Z + j * p.d_k, w);
     }
     // out[q0 …] (+)= Z [rows, wg] @ W_O[pass rows …, :]: the sum over heads of head_i · W_O,i
-    tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, pass > 0, out.row(q0), p.d);
+    tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, add, out.row(q0), p.d);
 }
 
 }  // namespace
@@ -216,7 +216,8 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     const std::unique_ptr<float[]> work(new float[threads * p.scratch_floats()]);
     float *Kt_g = KV.get(), *V_g = KV.get() + p.g * p.key_blocks() * p.d_k * p.kb_ld();
     matrix out(p.n, p.d);  // out: [n, d]
-    for (std::size_t pass = 0; pass * p.g < p.h; ++pass) {
+    const std::size_t first_pass = o.first_head / p.g, end = o.head_count ? o.first_head + o.head_count : p.h;
+    for (std::size_t pass = first_pass; pass * p.g < end; ++pass) {
         const packed_weights P = pack_pass(p, W, pass * wg, threads);
         parallel_for(p.key_blocks(), threads, [&](std::size_t b, int worker) {
             project_key_block(p, X, P, b, work.get() + worker * p.scratch_floats(), Kt_g, V_g);
@@ -224,7 +225,7 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
         parallel_for(n_qb, threads, [&](std::size_t t, int worker) {
             // with the causal mask late blocks cost most: hand them out first
             const std::size_t qb = o.causal ? n_qb - 1 - t : t;
-            query_block(p, o.causal, X, P, pass, Kt_g, V_g, qb * p.bq,
+            query_block(p, o.causal, X, P, pass > first_pass, Kt_g, V_g, qb * p.bq,
                         scratch_at(p, work.get() + worker * p.scratch_floats()), out);
         });
     }

@@ -23,6 +23,10 @@ struct options {
     std::size_t block_k = 0;
     std::size_t heads_per_pass = 0;  // 0: as many as fit the memory budget below
     std::size_t max_kv_bytes = std::size_t(48) << 20;
+    // fused only: heads first_head … first_head + head_count − 1 alone (0: every head), their
+    // Σ head_i·W_O,i: what one rank of tensor parallelism computes. head_count divides heads.
+    std::size_t first_head = 0;
+    std::size_t head_count = 0;
 };
 
 // Throws std::invalid_argument when heads does not divide d_model or the shapes disagree.
