@@ -3,6 +3,8 @@
 // wg = g·d_k columns per pass, bq / bk rows per query / key block.
 #include "qkv/attention_fused.hpp"
 
+#include "qkv/attention_backward.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -172,10 +174,16 @@ packed_weights pack_pass(const fused_plan& p, const weights& W, std::size_t c0, 
 
 // Key block b's K^T (g heads, [d_k, bk] each) and values (into V_g, g heads of [n, d_k]),
 // through tmp [bk, wg].
+// The rows r0 … r0+rows−1 of tmp [rows, wg] into columns c0 … of M, for the backward (keep).
+void keep_rows(const float* tmp, std::size_t rows, std::size_t wg, matrix& M, std::size_t r0, std::size_t c0) {
+    for (std::size_t i = 0; i < rows; ++i) std::copy_n(tmp + i * wg, wg, M.row(r0 + i) + c0);
+}
+
 void project_key_block(const fused_plan& p, const matrix& X, const packed_weights& P, std::size_t b, float* tmp,
-                       float* Kt_g, float* V_g) {
+                       float* Kt_g, float* V_g, saved_forward* keep, std::size_t c0) {
     const std::size_t r0 = b * p.bk, rows = std::min(p.bk, p.n - r0), wg = p.wg(), kb_ld = p.kb_ld();
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_K, false, tmp, wg);  // K rows [rows, wg]
+    if (keep) keep_rows(tmp, rows, wg, keep->K, r0, c0);
     // transposed 16 columns at a time: each row of tmp is read a cache line at a time
     for (std::size_t j = 0; j < p.g; ++j) {
         float* Kt = Kt_g + (j * p.key_blocks() + b) * p.d_k * kb_ld;  // head j's block b: [d_k, kb_ld]
@@ -185,6 +193,7 @@ void project_key_block(const fused_plan& p, const matrix& X, const packed_weight
                     Kt[c * kb_ld + i] = tmp[i * wg + j * p.d_k + c];
     }
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_V, false, tmp, wg);  // V rows [rows, wg]
+    if (keep) keep_rows(tmp, rows, wg, keep->V, r0, c0);
     for (std::size_t j = 0; j < p.g; ++j)
         for (std::size_t i = 0; i < rows; ++i)
             std::copy_n(tmp + i * wg + j * p.d_k, p.d_k, V_g + (j * p.n + r0 + i) * p.d_k);
@@ -192,21 +201,29 @@ void project_key_block(const fused_plan& p, const matrix& X, const packed_weight
 
 // Output rows q0 … of one query block, for the heads of pass `pass` (added to earlier passes).
 void query_block(const fused_plan& p, bool causal, const matrix& X, const packed_weights& P, std::size_t pass,
-                 const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
+                 const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out,
+                 saved_forward* keep) {
     const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.wg();
     for (std::size_t j = 0; j < p.g; ++j) {
         // Q_j [rows, d_k] = X[q0 …] @ W_Q[:, head j] · log2(e) / sqrt(d_k): scores come out ready for 2^x
         tile_gemm(rows, p.d_k, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q[j], false, w.Q, p.d_k);
         const float* Kt = Kt_g + j * p.key_blocks() * p.d_k * p.kb_ld();  // head j's K^T, block by block
         attend_block(p, causal, q0, rows, w.Q, Kt, V_g + j * p.n * p.d_k, wg, w.Z + j * p.d_k, w);
+        if (!keep) continue;
+        const std::size_t head = pass * p.g + j;
+        keep_rows(w.Q, rows, p.d_k, keep->Q, q0, head * p.d_k);
+        for (std::size_t i = 0; i < rows; ++i) keep->lse[head * p.n + q0 + i] = w.m[i] + std::log2(w.l[i]);
     }
+    if (keep) keep_rows(w.Z, rows, wg, keep->O, q0, pass * wg);
     // out[q0 …] (+)= Z [rows, wg] @ W_O[pass rows …, :]: the sum over heads of head_i · W_O,i
     tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, pass > 0, out.row(q0), p.d);
 }
 
 }  // namespace
 
-matrix forward_fused(const matrix& X, const weights& W, const options& o) {
+namespace {
+
+matrix forward_fused_impl(const matrix& X, const weights& W, const options& o, saved_forward* keep) {
     check_shapes(X, W, o);
     const fused_plan p = plan_fused(X.rows, X.cols, o);
     const int threads = std::max(1, o.threads);
@@ -219,16 +236,26 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     for (std::size_t pass = 0; pass * p.g < p.h; ++pass) {
         const packed_weights P = pack_pass(p, W, pass * wg, threads);
         parallel_for(p.key_blocks(), threads, [&](std::size_t b, int worker) {
-            project_key_block(p, X, P, b, work.get() + worker * p.scratch_floats(), Kt_g, V_g);
+            project_key_block(p, X, P, b, work.get() + worker * p.scratch_floats(), Kt_g, V_g, keep, pass * wg);
         });
         parallel_for(n_qb, threads, [&](std::size_t t, int worker) {
             // with the causal mask late blocks cost most: hand them out first
             const std::size_t qb = o.causal ? n_qb - 1 - t : t;
             query_block(p, o.causal, X, P, pass, Kt_g, V_g, qb * p.bq,
-                        scratch_at(p, work.get() + worker * p.scratch_floats()), out);
+                        scratch_at(p, work.get() + worker * p.scratch_floats()), out, keep);
         });
     }
     return out;
+}
+
+}  // namespace
+
+matrix forward_fused(const matrix& X, const weights& W, const options& o) { return forward_fused_impl(X, W, o, nullptr); }
+
+matrix forward_fused_keep(const matrix& X, const weights& W, const options& o, saved_forward& keep) {
+    const std::size_t n = X.rows, d = X.cols;
+    keep = {matrix(n, d), matrix(n, d), matrix(n, d), matrix(n, d), std::vector<float>(o.heads * n)};
+    return forward_fused_impl(X, W, o, &keep);
 }
 
 std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {
