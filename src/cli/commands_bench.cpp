@@ -19,24 +19,56 @@
 #include "qkv/machine_peak.hpp"
 #include "qkv/memory.hpp"
 #include "qkv/terminal.hpp"
+#include "bench_common.hpp"
 
 namespace qkv::cli {
+
+void check_memory(std::size_t need, const std::string& what, const bench_args& b) {
+    const auto have = available_memory();
+    if (b.force || !have || double(need) <= 0.9 * double(*have)) return;
+    throw usage_error(fmt::format("{} needs about {} of memory but {} is available; choose smaller sizes "
+                                  "(or --impl fused), or add --force to try anyway",
+                                  what, bench::human_bytes(double(need)), bench::human_bytes(double(*have))));
+}
+
+// "OpenBLAS kernel Haswell (256-bit; this CPU has 512-bit AVX-512: the sgemm peak leaves half the
+// machine unused)".
+std::string kernel_text(const peaks& p, lang l) {
+    std::string out = fmt::format(fmt::runtime(pick(l, "OpenBLAS 内核 {}", "OpenBLAS kernel {}")), p.corename.empty() ? "?" : p.corename);
+    if (p.kernel_bits) out += fmt::format(fmt::runtime(pick(l, "（{} 位）", " ({}-bit)")), p.kernel_bits);
+    if (p.narrower())
+        out += fmt::format(fmt::runtime(pick(l, "，比这颗 CPU 的 {} 位 {} 窄：sgemm 峰值没有用上整台机器",
+                                             ", narrower than this CPU's {}-bit {}: the sgemm peak leaves part of the machine unused")),
+                           p.machine.isa.bits, p.machine.isa.name);
+    return out + fmt::format(fmt::runtime(pick(l, "\nfused 的乘积用 qkv 自己的 {} 分块内核，不用 OpenBLAS",
+                                               "\nfused runs its products on qkv's own {} tile kernels, not OpenBLAS")),
+                             attention::fused_kernels_in_use());
+}
+
+attention::options options_for(const bench_args& b, impl which) {
+    attention::options o;
+    o.heads = b.heads;
+    o.causal = b.causal;
+    o.threads = which == impl::reference ? 1 : b.threads;
+    return o;
+}
+
+peaks measure_peaks(const status_line& line, int threads) {
+    line.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", threads));
+    peaks pk;
+    pk.machine = bench::measure_machine_peak(threads);
+    line.show(fmt::format("measuring the sgemm peak on {} thread(s) …", threads));
+    pk.sgemm = bench::measure_peak(threads);
+    pk.corename = blas::corename();
+    pk.kernel_bits = bench::kernel_bits(pk.corename);
+    return pk;
+}
+
 namespace {
 
 namespace po = boost::program_options;
-using attention::impl;
 using json = nlohmann::ordered_json;
 
-struct bench_args {
-    std::string mode, n_list, impl_list, format_name, lang_name, dump_dir, kernels;
-    format form = format::text;
-    std::size_t d_model = 512, heads = 8, tokens = 2048;
-    int threads = 1, repeats = 0;
-    bool causal = false, force = false;
-    lang language = lang::en;
-    std::vector<std::size_t> sizes;
-    std::vector<impl> impls;
-};
 
 // "256,512,1024" -> {256, 512, 1024}
 std::vector<std::size_t> parse_sizes(const std::string& list) {
@@ -70,26 +102,7 @@ std::vector<impl> parse_impls(const std::string& list) {
     return out;
 }
 
-// Overwrites one line on standard error while the work runs, when that is a terminal.
-struct status_line {
-    const console& io;
-    bool on = terminal::is_tty(io.err_fd);
-    void show(const std::string& what) const {
-        if (on) io.tell(fmt::format("\r\033[K{}", what));
-    }
-    void clear() const {
-        if (on) io.tell("\r\033[K");
-    }
-};
 
-// Refuse what cannot fit in memory, unless --force: one line with the estimate.
-void check_memory(std::size_t need, const std::string& what, const bench_args& b) {
-    const auto have = available_memory();
-    if (b.force || !have || double(need) <= 0.9 * double(*have)) return;
-    throw usage_error(fmt::format("{} needs about {} of memory but {} is available; choose smaller sizes "
-                                  "(or --impl fused), or add --force to try anyway",
-                                  what, bench::human_bytes(double(need)), bench::human_bytes(double(*have))));
-}
 
 bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     bench_args b;
@@ -102,6 +115,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
         ("heads", po::value(&b.heads)->default_value(8), "attention heads (must divide --d-model)")
         ("threads", po::value(&b.threads)->default_value(1), "threads (fused: ours; blas: OpenBLAS's)")
         ("causal", po::bool_switch(&b.causal), "each token sees only itself and earlier ones")
+        ("backward", po::bool_switch(&b.backward), "time the fused backward too: the forward that keeps what it needs, the backward, and both")
         ("impl", po::value(&b.impl_list)->default_value("blas,fused"), "reference, blas, fused (comma-separated; reference is slow)")
         ("repeats", po::value(&b.repeats)->default_value(0), "timed runs per size (0: enough for a stable median)")
         ("tokens", po::value(&b.tokens)->default_value(2048), "bench kv: tokens to decode")
@@ -147,37 +161,8 @@ struct row {
     std::size_t extra;
 };
 
-// The two denominators: what OpenBLAS's sgemm reaches with the kernel it loaded, and what the
-// machine's own FMA units do in its widest instructions, with the kernel's name and width.
-struct peaks {
-    bench::peak sgemm;
-    bench::machine_peak machine;
-    std::string corename;
-    int kernel_bits = 0;  // 0: a kernel name qkv does not know
-    bool narrower() const { return kernel_bits && kernel_bits < machine.isa.bits; }
-};
 
-// "OpenBLAS kernel Haswell (256-bit; this CPU has 512-bit AVX-512: the sgemm peak leaves half the
-// machine unused)".
-std::string kernel_text(const peaks& p, lang l) {
-    std::string out = fmt::format(fmt::runtime(pick(l, "OpenBLAS 内核 {}", "OpenBLAS kernel {}")), p.corename.empty() ? "?" : p.corename);
-    if (p.kernel_bits) out += fmt::format(fmt::runtime(pick(l, "（{} 位）", " ({}-bit)")), p.kernel_bits);
-    if (p.narrower())
-        out += fmt::format(fmt::runtime(pick(l, "，比这颗 CPU 的 {} 位 {} 窄：sgemm 峰值没有用上整台机器",
-                                             ", narrower than this CPU's {}-bit {}: the sgemm peak leaves part of the machine unused")),
-                           p.machine.isa.bits, p.machine.isa.name);
-    return out + fmt::format(fmt::runtime(pick(l, "\nfused 的乘积用 qkv 自己的 {} 分块内核，不用 OpenBLAS",
-                                               "\nfused runs its products on qkv's own {} tile kernels, not OpenBLAS")),
-                             attention::fused_kernels_in_use());
-}
 
-attention::options options_for(const bench_args& b, impl which) {
-    attention::options o;
-    o.heads = b.heads;
-    o.causal = b.causal;
-    o.threads = which == impl::reference ? 1 : b.threads;
-    return o;
-}
 
 // The prose under the table, from lessons/prose/bench.toml.
 std::string explain_forward(const bench_args& b) {
@@ -262,13 +247,7 @@ int run_forward(const console& io, const bench_args& b) {
         }
     if (!b.dump_dir.empty()) std::filesystem::create_directories(b.dump_dir);
     const status_line bar{io};
-    bar.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", b.threads));
-    peaks pk;
-    pk.machine = bench::measure_machine_peak(b.threads);
-    bar.show(fmt::format("measuring the sgemm peak on {} thread(s) …", b.threads));
-    pk.sgemm = bench::measure_peak(b.threads);
-    pk.corename = blas::corename();
-    pk.kernel_bits = bench::kernel_bits(pk.corename);
+    const peaks pk = measure_peaks(bar, b.threads);
     const blas::scoped_threads one(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
     std::vector<row> rows;
     std::map<impl, std::vector<double>> ns, ts;
@@ -360,7 +339,7 @@ int cmd_bench(const args& a, const console& io) {
     bool help = false;
     const bench_args b = parse_bench_args(io, a, help);
     if (help) return 0;
-    return b.mode == "kv" ? run_kv(io, b) : run_forward(io, b);
+    return b.mode == "kv" ? run_kv(io, b) : b.backward ? run_backward(io, b) : run_forward(io, b);
 }
 
 }  // namespace qkv::cli
