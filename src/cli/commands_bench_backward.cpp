@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -65,6 +66,18 @@ struct time_estimate {
     }
 };
 
+// X, the weights, dZ and the five gradients as .npy files, for bench/compare_torch.py --backward.
+void dump(const std::string& dir, std::size_t n, const bench::inputs& P, const matrix& dZ, const attention::gradients& g) {
+    std::filesystem::create_directories(dir);
+    const std::pair<std::string, const matrix*> files[] = {
+        {fmt::format("X_n{}", n), &P.X},       {"W_Q", &P.W.W_Q},  {"W_K", &P.W.W_K},
+        {"W_V", &P.W.W_V},                     {"W_O", &P.W.W_O},  {fmt::format("dZ_n{}", n), &dZ},
+        {fmt::format("dX_n{}", n), &g.dX},     {fmt::format("dW_Q_n{}", n), &g.dW_Q},
+        {fmt::format("dW_K_n{}", n), &g.dW_K}, {fmt::format("dW_V_n{}", n), &g.dW_V},
+        {fmt::format("dW_O_n{}", n), &g.dW_O}};
+    for (auto& [name, M] : files) bench::write_npy(dir + "/" + name + ".npy", *M);
+}
+
 std::vector<pass_row> measure(const console& io, const bench_args& b, const peaks& pk) {
     const status_line bar{io};
     const attention::options o = options_for(b, impl::fused);
@@ -76,6 +89,7 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
         const matrix dZ = kernels::randn(n, b.d_model, 2025);  // [n, d]
         attention::saved_forward kept;
         attention::forward_fused_keep(P.X, P.W, o, kept);
+        if (!b.dump_dir.empty()) dump(b.dump_dir, n, P, dZ, attention::backward_fused(P.X, P.W, kept, dZ, o));
         for (pass p : passes) {
             const double left = est.left(b.sizes, k, p);
             const std::string tail = left < 0 ? "" : ", " + time_left(left);
