@@ -26,15 +26,25 @@ operand_b rows_of(const float* B, std::size_t ld) { return {B, ld, detail::panel
 struct core_plan {
     std::size_t n, ld, h, d_k, bq, bk;
     std::size_t key_blocks() const { return (n + bk - 1) / bk; }
-    std::size_t kb_ld() const { return bk + 16; }  // as the forward's K^T blocks: off the L1's sets
-    // per worker: P and dS [bq, bk], the key block's K^T and V^T [d_k, kb_ld]
-    std::size_t scratch_floats() const { return 2 * bq * bk + 2 * d_k * kb_ld(); }
+    // rows a cache line more than a multiple of 1 KiB apart, as the forward's K^T blocks: the
+    // transposed products read down a column of P and dS, which at 1 KiB would fall in a few of
+    // the L1 cache's sets
+    std::size_t kb_ld() const { return bk + 16; }
+    // per worker: P and dS [bq, kb_ld]; the key block's K^T and V^T [d_k, kb_ld] and K [bk, d_k];
+    // the query block's Q and dO [bq, d_k], copied out of the rows d apart
+    std::size_t scratch_floats() const { return 2 * bq * kb_ld() + 2 * d_k * kb_ld() + bk * d_k + 2 * bq * d_k; }
 };
 
 // 64 query rows keep P and dS (64 KiB each at bk = 256) in L2 beside the key block's K, V, K^T,
 // V^T, dK and dV rows; the products Pᵀ·dO and dSᵀ·Q then sum 64 terms per pass over dK and dV.
 core_plan plan_core(const core_shape& s) {
     return {s.n, s.ld, s.heads, s.d_k, s.block_q ? s.block_q : 64, s.block_k ? s.block_k : 256};
+}
+
+// Rows r0 … r0+rows−1, columns c0 … c0+w−1 of M (row stride ld) into out [rows, w].
+void copy_block(const float* M, std::size_t ld, std::size_t r0, std::size_t rows, std::size_t c0, std::size_t w,
+                float* out) {
+    for (std::size_t i = 0; i < rows; ++i) std::copy_n(M + (r0 + i) * ld + c0, w, out + i * w);
 }
 
 // Columns c0 … c0+d_k−1 of rows r0 … r0+rows−1 of M (row stride ld), transposed: [d_k, kb_ld].
@@ -66,11 +76,11 @@ struct alphas {
 
 // Row i of P [rows, cols] and dS: P = 2^(s − lse_i) on the keys the row sees, 0 after; then dS =
 // P ⊙ (dP − D_i), the softmax's backward, dP arriving in dS.
-void softmax_rows_back(float* P, float* dS, std::size_t bk, std::size_t rows, std::size_t cols, std::size_t q0,
+void softmax_rows_back(float* P, float* dS, std::size_t ld, std::size_t rows, std::size_t cols, std::size_t q0,
                        std::size_t k0, bool causal, const float* lse, const float* D) {
     const detail::row_kernels& rk = detail::active_row_kernels();
     for (std::size_t i = 0; i < rows; ++i) {
-        float *p = P + i * bk, *g = dS + i * bk;
+        float *p = P + i * ld, *g = dS + i * ld;
         const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
         float top;
         if (v > 0) rk.exp2_sum(p, v, lse[i], top);
@@ -84,25 +94,28 @@ void softmax_rows_back(float* P, float* dS, std::size_t bk, std::size_t rows, st
 // alone) and dQ_w (this worker's copy).
 void key_block_task(const core_plan& p, const core_inputs& in, const float* lse, const float* D, std::size_t j,
                     std::size_t b, bool causal, const alphas& a, float* w, float* dQ_w, float* dK, float* dV) {
-    const std::size_t k0 = b * p.bk, cols = std::min(p.bk, p.n - k0), hc = j * p.d_k, kld = p.kb_ld();
-    float *P = w, *dS = P + p.bq * p.bk, *Kt = dS + p.bq * p.bk, *Vt = Kt + p.d_k * kld;
-    transpose_block(in.K, p.ld, k0, cols, hc, p.d_k, Kt, kld);
-    transpose_block(in.V, p.ld, k0, cols, hc, p.d_k, Vt, kld);
+    const std::size_t k0 = b * p.bk, cols = std::min(p.bk, p.n - k0), hc = j * p.d_k, kld = p.kb_ld(), d_k = p.d_k;
+    float *P = w, *dS = P + p.bq * kld, *Kt = dS + p.bq * kld, *Vt = Kt + d_k * kld, *K = Vt + d_k * kld;
+    float *Q = K + p.bk * d_k, *dO = Q + p.bq * d_k;  // [bk, d_k], [bq, d_k], [bq, d_k]
+    transpose_block(in.K, p.ld, k0, cols, hc, d_k, Kt, kld);
+    transpose_block(in.V, p.ld, k0, cols, hc, d_k, Vt, kld);
+    copy_block(in.K, p.ld, k0, cols, hc, d_k, K);
     bool first = true;
     for (std::size_t q0 = causal ? k0 / p.bq * p.bq : 0; q0 < p.n; q0 += p.bq, first = false) {
         const std::size_t rows = std::min(p.bq, p.n - q0);
         const std::ptrdiff_t shift = std::ptrdiff_t(q0) - std::ptrdiff_t(k0);
         const causal_band by_cols = causal ? causal_band{causal_band::columns, shift} : causal_band{};
-        const float *Q = in.Q + q0 * p.ld + hc, *dO = in.dO + q0 * p.ld + hc;
-        tile_gemm(rows, cols, p.d_k, a.s, Q, p.ld, rows_of(Kt, kld), false, P, p.bk, by_cols);    // S [rows, cols]
-        tile_gemm(rows, cols, p.d_k, 1.0f, dO, p.ld, rows_of(Vt, kld), false, dS, p.bk, by_cols);  // dP = dO·Vᵀ
-        softmax_rows_back(P, dS, p.bk, rows, cols, q0, k0, causal, lse + j * p.n + q0, D + j * p.n + q0);
+        copy_block(in.Q, p.ld, q0, rows, hc, d_k, Q);
+        copy_block(in.dO, p.ld, q0, rows, hc, d_k, dO);
+        tile_gemm(rows, cols, d_k, a.s, Q, d_k, rows_of(Kt, kld), false, P, kld, by_cols);    // S [rows, cols]
+        tile_gemm(rows, cols, d_k, 1.0f, dO, d_k, rows_of(Vt, kld), false, dS, kld, by_cols);  // dP = dO·Vᵀ
+        softmax_rows_back(P, dS, kld, rows, cols, q0, k0, causal, lse + j * p.n + q0, D + j * p.n + q0);
         // dV[k0 …] (+)= Pᵀ·dO and dK[k0 …] (+)= dSᵀ·Q: [cols, d_k], rows of this head no other task writes
-        tile_gemm_ta(cols, p.d_k, rows, 1.0f, P, p.bk, rows_of(dO, p.ld), !first, dV + k0 * p.ld + hc, p.ld);
-        tile_gemm_ta(cols, p.d_k, rows, a.k, dS, p.bk, rows_of(Q, p.ld), !first, dK + k0 * p.ld + hc, p.ld);
+        tile_gemm_ta(cols, d_k, rows, 1.0f, P, kld, rows_of(dO, d_k), !first, dV + k0 * p.ld + hc, p.ld);
+        tile_gemm_ta(cols, d_k, rows, a.k, dS, kld, rows_of(Q, d_k), !first, dK + k0 * p.ld + hc, p.ld);
         // dQ[q0 …] += dS·K [rows, d_k]; with the mask row i sums the keys t < i + 1 + shift only
-        tile_gemm(rows, p.d_k, cols, a.q, dS, p.bk, rows_of(in.K + k0 * p.ld + hc, p.ld), true, dQ_w + q0 * p.ld + hc,
-                  p.ld, causal ? causal_band{causal_band::depth, shift} : causal_band{});
+        tile_gemm(rows, d_k, cols, a.q, dS, kld, rows_of(K, d_k), true, dQ_w + q0 * p.ld + hc, p.ld,
+                  causal ? causal_band{causal_band::depth, shift} : causal_band{});
     }
 }
 

@@ -28,18 +28,16 @@ detail::operand_b pack(std::size_t k, std::size_t n, const float* B, std::size_t
     return {Bp, detail::panel_cols, k * detail::panel_cols};
 }
 
-// C (m, n) (+)= op(A)·B, op(A) = A (m, k) or, with ta, Aᵀ of A stored (k, m); every row stride
-// the matrices' own width. Bands of rows of C on the threads.
-void product(std::size_t m, std::size_t n, std::size_t k, const float* A, bool ta, const float* B, float* Bp,
-             bool accumulate, float* C, int threads) {
+// C (m, n) (+)= A (m, k)·B (k, n), every row stride the matrix's own width. Bands of rows of C on
+// the threads. (Aᵀ is made first where a gradient needs it: read in place down its columns, rows
+// of X or O 2 KiB apart fall in a few of the L1 cache's sets.)
+void product(std::size_t m, std::size_t n, std::size_t k, const float* A, const float* B, float* Bp, bool accumulate,
+             float* C, int threads) {
     const detail::operand_b Bo = pack(k, n, B, n, Bp, threads);
     const std::size_t band = std::max<std::size_t>(6, (m / (4 * std::size_t(threads)) + 5) / 6 * 6);
     parallel_for((m + band - 1) / band, threads, [&](std::size_t t, int) {
         const std::size_t r0 = t * band, rows = std::min(band, m - r0);
-        if (ta)
-            detail::tile_gemm_ta(rows, n, k, 1.0f, A + r0, m, Bo, accumulate, C + r0 * n, n);
-        else
-            detail::tile_gemm(rows, n, k, 1.0f, A + r0 * k, k, Bo, accumulate, C + r0 * n, n);
+        detail::tile_gemm(rows, n, k, 1.0f, A + r0 * k, k, Bo, accumulate, C + r0 * n, n);
     });
 }
 
@@ -70,26 +68,28 @@ gradients backward_fused(const matrix& X, const weights& W, const saved_forward&
     const std::unique_ptr<float[]> Bp(new float[detail::packed_floats(std::max(n, d), d)]);
     gradients g{matrix(n, d), matrix(d, d), matrix(d, d), matrix(d, d), matrix(d, d)};
     matrix dO(n, d), dQ(n, d), dK(n, d), dV(n, d);  // each [n, d], heads side by side
-    product(n, d, d, dZ.data.data(), false, kernels::transpose(W.W_O).data.data(), Bp.get(), false, dO.data.data(),
+    product(n, d, d, dZ.data.data(), kernels::transpose(W.W_O).data.data(), Bp.get(), false, dO.data.data(),
             threads);  // dO = dZ·W_Oᵀ
-    product(d, d, n, kept.O.data.data(), true, dZ.data.data(), Bp.get(), false, g.dW_O.data.data(), threads);
+    product(d, d, n, kernels::transpose(kept.O).data.data(), dZ.data.data(), Bp.get(), false, g.dW_O.data.data(),
+            threads);
     core_backward({kept.Q.data.data(), kept.K.data.data(), kept.V.data.data(), kept.O.data.data(), dO.data.data(),
                    kept.lse.data()},
                   dQ.data.data(), dK.data.data(), dV.data.data(), core_of(n, d, o));
     // dW = Xᵀ·dQ (dK, dV), and dX = Σ dQ·W_Qᵀ (…): X feeds all three projections
+    const matrix Xt = kernels::transpose(X);  // [d, n]
     bool accumulate = false;
     for (auto [dP, W_P, dW] : {std::tuple{&dQ, &W.W_Q, &g.dW_Q}, {&dK, &W.W_K, &g.dW_K}, {&dV, &W.W_V, &g.dW_V}}) {
-        product(d, d, n, X.data.data(), true, dP->data.data(), Bp.get(), false, dW->data.data(), threads);
-        product(n, d, d, dP->data.data(), false, kernels::transpose(*W_P).data.data(), Bp.get(), accumulate,
-                g.dX.data.data(), threads);
+        product(d, d, n, Xt.data.data(), dP->data.data(), Bp.get(), false, dW->data.data(), threads);
+        product(n, d, d, dP->data.data(), kernels::transpose(*W_P).data.data(), Bp.get(), accumulate, g.dX.data.data(),
+                threads);
         accumulate = true;
     }
     return g;
 }
 
 std::size_t backward_extra_floats(std::size_t n, std::size_t d, const options& o) {
-    // dO, dQ, dK, dV; the packed operand; a transposed weight; the core's own
-    return 4 * n * d + detail::packed_floats(std::max(n, d), d) + d * d + core_extra_floats(core_of(n, d, o));
+    // dO, dQ, dK, dV; the packed operand; Xᵀ (or Oᵀ) and a transposed weight; the core's own
+    return 5 * n * d + detail::packed_floats(std::max(n, d), d) + d * d + core_extra_floats(core_of(n, d, o));
 }
 
 }  // namespace qkv::attention
