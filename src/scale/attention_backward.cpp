@@ -121,22 +121,41 @@ void key_block_task(const core_plan& p, const core_inputs& in, const float* lse,
 
 }  // namespace
 
+namespace {
+
+// Whether each worker can own whole heads: then dQ's columns of a head have one writer and need
+// no copies. With fewer heads than two per thread the key blocks are shared out instead.
+bool by_heads(const core_plan& p, int threads) { return threads == 1 || p.h >= 2 * std::size_t(threads); }
+
+std::size_t copies_floats(const core_plan& p, int threads) {
+    return by_heads(p, threads) ? 0 : (std::size_t(threads) - 1) * p.n * p.ld;
+}
+
+}  // namespace
+
 void core_backward(const core_inputs& in, float* dQ, float* dK, float* dV, const core_shape& s) {
     const core_plan p = plan_core(s);
     const int threads = std::max(1, s.threads);
     const std::vector<float> D = row_dots(in, p);
     const float root = std::sqrt(float(p.d_k));
     const alphas a{std::numbers::log2e_v<float> / (root * s.q_scale), 1.0f / root, 1.0f / (root * s.q_scale)};
-    // dQ: worker 0 adds into dQ itself, the others into copies of their own, summed at the end
-    const std::size_t size = p.n * p.ld;
-    const std::unique_ptr<float[]> copies(new float[(threads - 1) * size + threads * p.scratch_floats()]());
-    float* scratch = copies.get() + (threads - 1) * size;
+    const std::size_t size = p.n * p.ld, blocks = p.key_blocks();
+    const std::unique_ptr<float[]> copies(new float[copies_floats(p, threads) + threads * p.scratch_floats()]());
+    float* scratch = copies.get() + copies_floats(p, threads);
     std::fill_n(dQ, size, 0.0f);
-    // key block 0 of every head first: with the mask the early key blocks see the most queries
-    parallel_for(p.key_blocks() * p.h, threads, [&](std::size_t t, int worker) {
-        float* dQ_w = worker == 0 ? dQ : copies.get() + (worker - 1) * size;
-        key_block_task(p, in, in.lse, D.data(), t % p.h, t / p.h, s.causal, a, scratch + worker * p.scratch_floats(),
-                       dQ_w, dK, dV);
+    auto task = [&](std::size_t j, std::size_t b, int worker, float* dQ_w) {
+        key_block_task(p, in, in.lse, D.data(), j, b, s.causal, a, scratch + worker * p.scratch_floats(), dQ_w, dK, dV);
+    };
+    if (by_heads(p, threads)) {
+        parallel_for(p.h, threads, [&](std::size_t j, int worker) {
+            for (std::size_t b = 0; b < blocks; ++b) task(j, b, worker, dQ);
+        });
+        return;
+    }
+    // dQ: worker 0 adds into dQ itself, the others into copies of their own, summed at the end.
+    // Key block 0 of every head first: with the mask the early key blocks see the most queries.
+    parallel_for(blocks * p.h, threads, [&](std::size_t t, int worker) {
+        task(t % p.h, t / p.h, worker, worker == 0 ? dQ : copies.get() + (worker - 1) * size);
     });
     for (int w = 1; w < threads; ++w) {
         const float* c = copies.get() + (w - 1) * size;
@@ -147,7 +166,7 @@ void core_backward(const core_inputs& in, float* dQ, float* dK, float* dV, const
 std::size_t core_extra_floats(const core_shape& s) {
     const core_plan p = plan_core(s);
     const std::size_t threads = std::size_t(std::max(1, s.threads));
-    return (threads - 1) * p.n * p.ld + threads * p.scratch_floats() + p.h * p.n;
+    return copies_floats(p, int(threads)) + threads * p.scratch_floats() + p.h * p.n;
 }
 
 }  // namespace qkv::attention
