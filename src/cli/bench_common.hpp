@@ -2,7 +2,9 @@
 // (commands_bench_backward.cpp) share: the parsed options, the two peaks, the memory check.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "qkv/attention.hpp"
@@ -35,6 +37,18 @@ struct peaks {
     std::string corename;
     int kernel_bits = 0;  // 0: a kernel name qkv does not know
     bool narrower() const { return kernel_bits && kernel_bits < machine.isa.bits; }
+};
+
+// How long a benchmark's remaining measurements will take, from the wall time each kind of
+// measurement took per n² so far (attention's work grows as n²): ", about 12 s left", or "" while
+// some kind still to come has not been timed once.
+class time_left_estimate {
+public:
+    void done(const std::string& kind, std::size_t n, double seconds) { per_n2_[kind] = seconds / (double(n) * n); }
+    std::string tail(const std::vector<std::pair<std::string, std::size_t>>& todo) const;
+
+private:
+    std::map<std::string, double> per_n2_;
 };
 
 // The machine's FMA peak and OpenBLAS's sgemm peak on `threads` threads, saying so on the line.

@@ -1,6 +1,7 @@
 // `qkv bench` and `qkv bench kv`: time attention at scale on this machine against its own sgemm
 // peak, and decoding with and without the KV cache; a table (or JSON) and what it shows.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -51,6 +52,16 @@ attention::options options_for(const bench_args& b, impl which) {
     o.causal = b.causal;
     o.threads = which == impl::reference ? 1 : b.threads;
     return o;
+}
+
+std::string time_left_estimate::tail(const std::vector<std::pair<std::string, std::size_t>>& todo) const {
+    double s = 0;
+    for (auto& [kind, n] : todo) {
+        const auto it = per_n2_.find(kind);
+        if (it == per_n2_.end()) return "";
+        s += it->second * double(n) * double(n);
+    }
+    return ", " + time_left(s);
 }
 
 peaks measure_peaks(const status_line& line, int threads) {
@@ -237,6 +248,16 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
     return j.dump(2) + "\n";
 }
 
+// The measurements from implementation i at size n on, in the order run_forward makes them.
+std::vector<std::pair<std::string, std::size_t>> still_to_time(const bench_args& b, std::size_t n, impl i) {
+    std::vector<std::pair<std::string, std::size_t>> out;
+    bool from = false;
+    for (std::size_t m : b.sizes)
+        for (impl j : b.impls)
+            if ((from |= m == n && j == i)) out.emplace_back(attention::impl_name(j), m);
+    return out;
+}
+
 int run_forward(const console& io, const bench_args& b) {
     for (impl i : b.impls)
         for (std::size_t n : b.sizes) {
@@ -251,6 +272,7 @@ int run_forward(const console& io, const bench_args& b) {
     const blas::scoped_threads one(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
     std::vector<row> rows;
     std::map<impl, std::vector<double>> ns, ts;
+    time_left_estimate est;
     for (std::size_t n : b.sizes) {
         const bench::inputs P = bench::make_inputs(n, b.d_model);
         if (!b.dump_dir.empty()) {
@@ -260,10 +282,14 @@ int run_forward(const console& io, const bench_args& b) {
         }
         for (impl i : b.impls) {
             const attention::options o = options_for(b, i);
+            const std::string left = est.tail(still_to_time(b, n, i));
+            const auto t0 = std::chrono::steady_clock::now();
             matrix Z;
             const bench::timing t = bench::time_median(
                 [&] { Z = attention::forward(i, P.X, P.W, o); }, {.runs = b.repeats},
-                [&](int k) { bar.show(fmt::format("{} n = {}: run {} …", attention::impl_name(i), n, k)); });
+                [&](int k) { bar.show(fmt::format("{} n = {}: run {}{} …", attention::impl_name(i), n, k, left)); });
+            est.done(std::string(attention::impl_name(i)), n,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             const double gflops = bench::attention_flops(n, b.d_model, b.causal) / t.median_s / 1e9;
             rows.push_back({i, n, o.threads, t.median_s * 1e3, gflops, 100 * gflops / pk.sgemm.gflops,
                             100 * gflops / pk.machine.gflops, attention::extra_bytes(i, n, b.d_model, o)});

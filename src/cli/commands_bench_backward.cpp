@@ -50,21 +50,14 @@ std::size_t pass_extra(pass p, std::size_t n, const bench_args& b) {
     return (kept + work) * sizeof(float);
 }
 
-// Seconds left, from the wall time each pass took per n² at the sizes measured so far.
-struct time_estimate {
-    std::map<pass, double> per_n2;
-    double left(const std::vector<std::size_t>& sizes, std::size_t from_size, pass from_pass) const {
-        double s = 0;
-        for (std::size_t k = from_size; k < sizes.size(); ++k)
-            for (pass p : passes) {
-                if (k == from_size && p < from_pass) continue;
-                const auto it = per_n2.find(p);
-                if (it == per_n2.end()) return -1;  // not yet known
-                s += it->second * double(sizes[k]) * double(sizes[k]);
-            }
-        return s;
-    }
-};
+// The measurements from pass `from` at size index k on, in the order measure makes them.
+std::vector<std::pair<std::string, std::size_t>> still_to_time(const bench_args& b, std::size_t k, pass from) {
+    std::vector<std::pair<std::string, std::size_t>> out;
+    for (std::size_t m = k; m < b.sizes.size(); ++m)
+        for (pass p : passes)
+            if (m > k || p >= from) out.emplace_back(pass_name(p), b.sizes[m]);
+    return out;
+}
 
 // X, the weights, dZ and the five gradients as .npy files, for bench/compare_torch.py --backward.
 void dump(const std::string& dir, std::size_t n, const bench::inputs& P, const matrix& dZ, const attention::gradients& g) {
@@ -82,7 +75,7 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
     const status_line bar{io};
     const attention::options o = options_for(b, impl::fused);
     std::vector<pass_row> rows;
-    time_estimate est;
+    time_left_estimate est;
     for (std::size_t k = 0; k < b.sizes.size(); ++k) {
         const std::size_t n = b.sizes[k];
         const bench::inputs P = bench::make_inputs(n, b.d_model);
@@ -91,8 +84,7 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
         attention::forward_fused_keep(P.X, P.W, o, kept);
         if (!b.dump_dir.empty()) dump(b.dump_dir, n, P, dZ, attention::backward_fused(P.X, P.W, kept, dZ, o));
         for (pass p : passes) {
-            const double left = est.left(b.sizes, k, p);
-            const std::string tail = left < 0 ? "" : ", " + time_left(left);
+            const std::string tail = est.tail(still_to_time(b, k, p));
             const auto t0 = std::chrono::steady_clock::now();
             const bench::timing t = bench::time_median(
                 [&] {
@@ -101,7 +93,7 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
                 },
                 {.runs = b.repeats},
                 [&](int run) { bar.show(fmt::format("{} n = {}: run {}{} …", pass_name(p), n, run, tail)); });
-            est.per_n2[p] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / (double(n) * n);
+            est.done(pass_name(p), n, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             const double gflops = pass_flops(p, n, b) / t.median_s / 1e9;
             rows.push_back({p, n, t.median_s * 1e3, gflops, 100 * gflops / pk.machine.gflops, pass_extra(p, n, b)});
         }
