@@ -13,6 +13,7 @@
 
 #include "qkv/attention.hpp"
 #include "qkv/attention_backward.hpp"
+#include "qkv/attention_fused.hpp"
 #include "qkv/kernel_builds.hpp"
 #include "qkv/kernels.hpp"
 #include "support/evaluate.hpp"
@@ -174,4 +175,22 @@ BOOST_AUTO_TEST_CASE(shapes_that_disagree_are_refused) {
     BOOST_CHECK_THROW(attention::backward_fused(X, W, kept, kernels::randn(3, 8, 1), o), std::invalid_argument);
     BOOST_CHECK_THROW(attention::backward_fused(kernels::randn(5, 8, 1), W, kept, kernels::randn(5, 8, 1), o),
                       std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(the_forward_breakdown_accounts_for_its_time_and_idle_slots) {
+    // n = 7 tokens, one head of d_k = 64, one block of 7 queries and 7 keys: tiles of 6 and 1 rows,
+    // each issuing 6 rows. Scores: 6 × 16 lanes (7 columns in one vector) × 64 terms = 6 144 slots
+    // a tile; P·V: 6 × 64 columns × 7 terms = 2 688. Two tiles: 17 664 slots, of which the 7 rows
+    // use 2 · 7 · 7 · 64 = 6 272: 1 − 6 272 / 17 664 = 0.644 9 idle.
+    const matrix X = kernels::randn(7, 64, 1);
+    const attention::weights W = random_weights(64, 2);
+    attention::fused_breakdown b;
+    const attention::options o{.heads = 1, .breakdown = &b};
+    attention::forward_fused(X, W, o);
+    BOOST_TEST(std::fabs(b.idle_slots - (1 - 6272.0 / 17664.0)) <= 1e-9);
+    // the stages' times are parts of the whole (a clock read apart: up to a microsecond each)
+    const double staged = b.pack + b.project_kv + b.project_q + b.scores + b.exps + b.weighted + b.output;
+    BOOST_TEST(b.total > 0.0);
+    BOOST_TEST(staged <= b.total + 1e-5);
+    for (double s : {b.pack, b.project_kv, b.project_q, b.scores, b.exps, b.weighted, b.output}) BOOST_TEST(s >= 0.0);
 }

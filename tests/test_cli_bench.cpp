@@ -103,3 +103,18 @@ BOOST_AUTO_TEST_CASE(the_forward_benchmark_says_how_long_is_left_too) {
     BOOST_TEST(s.wait_for("left", 0, 60000ms));
     BOOST_TEST(s.finish(120000ms) == 0);
 }
+
+BOOST_AUTO_TEST_CASE(the_forward_json_breaks_the_fused_pass_down) {
+    const auto r = run_qkv({"bench", "--n", "64", "--impl", "blas,fused", "--format", "json", "--repeats", "1"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& row : j.at("results")) {
+        BOOST_TEST(row.contains("breakdown") == (row.at("impl") == "fused"), row.dump());
+        if (!row.contains("breakdown")) continue;
+        double sum = 0;  // the stages and the waiting share the thread-time between them
+        for (const char* k : {"pack_weights", "project_k_v", "project_q", "scores", "softmax_exps", "weighted_sum",
+                              "output_projection", "waiting"})
+            sum += row.at("breakdown").at(k).get<double>();
+        BOOST_TEST(std::fabs(sum - 1.0) <= 1e-3, row.at("breakdown").dump());
+    }
+}

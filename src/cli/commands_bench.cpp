@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/attention.hpp"
+#include "qkv/attention_fused.hpp"
 #include "qkv/bench.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/cli.hpp"
@@ -170,7 +171,24 @@ struct row {
     int threads;
     double ms, gflops, percent, percent_machine;  // of the sgemm peak, of the machine's FMA peak
     std::size_t extra;
+    std::optional<attention::fused_breakdown> breakdown;  // fused: one more run with the clock read by stages
 };
+
+// Shares of the fused pass's thread-time by stage, from one run with its clock on.
+json breakdown_json(const attention::fused_breakdown& b) {
+    const double staged = b.pack + b.project_kv + b.project_q + b.scores + b.exps + b.weighted + b.output;
+    auto share = [&](double s) { return b.total > 0 ? s / b.total : 0.0; };
+    return {{"thread_seconds", b.total},
+            {"pack_weights", share(b.pack)},
+            {"project_k_v", share(b.project_kv)},
+            {"project_q", share(b.project_q)},
+            {"scores", share(b.scores)},
+            {"softmax_exps", share(b.exps)},
+            {"weighted_sum", share(b.weighted)},
+            {"output_projection", share(b.output)},
+            {"waiting", share(std::max(0.0, b.total - staged))},
+            {"idle_tile_slots", b.idle_slots}};
+}
 
 
 
@@ -238,11 +256,13 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
     j["openblas_kernel_narrower"] = pk.narrower();
     j["fused_kernels"] = attention::fused_kernels_in_use();
     j["results"] = json::array();
-    for (const row& r : rows)
+    for (const row& r : rows) {
         j["results"].push_back({{"impl", attention::impl_name(r.which)}, {"n", r.n}, {"d_model", b.d_model},
                                 {"heads", b.heads}, {"threads", r.threads}, {"ms", r.ms}, {"gflops", r.gflops},
                                 {"percent_of_peak", r.percent}, {"percent_of_machine_peak", r.percent_machine},
                                 {"extra_bytes", r.extra}});
+        if (r.breakdown) j["results"].back()["breakdown"] = breakdown_json(*r.breakdown);
+    }
     j["growth_exponent"] = json::object();
     for (auto& [i, k] : growth) j["growth_exponent"][std::string(attention::impl_name(i))] = k ? json(*k) : json(nullptr);
     return j.dump(2) + "\n";
@@ -292,7 +312,12 @@ int run_forward(const console& io, const bench_args& b) {
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             const double gflops = bench::attention_flops(n, b.d_model, b.causal) / t.median_s / 1e9;
             rows.push_back({i, n, o.threads, t.median_s * 1e3, gflops, 100 * gflops / pk.sgemm.gflops,
-                            100 * gflops / pk.machine.gflops, attention::extra_bytes(i, n, b.d_model, o)});
+                            100 * gflops / pk.machine.gflops, attention::extra_bytes(i, n, b.d_model, o), {}});
+            if (i == impl::fused && b.form == format::json) {  // where the time went, from one more run
+                attention::options with_clock = o;
+                with_clock.breakdown = &rows.back().breakdown.emplace();
+                attention::forward(i, P.X, P.W, with_clock);
+            }
             ns[i].push_back(double(n));
             ts[i].push_back(t.median_s);
             if (!b.dump_dir.empty())
