@@ -174,11 +174,12 @@ struct row {
     std::optional<attention::fused_breakdown> breakdown;  // fused: one more run with the clock read by stages
 };
 
-// Shares of the fused pass's thread-time by stage, from one run with its clock on.
+// Shares of the fused pass's processor time by stage, from one run with the threads' clocks on,
+// and the share of its wall time × threads that the threads ran.
 json breakdown_json(const attention::fused_breakdown& b) {
-    const double staged = b.pack + b.project_kv + b.project_q + b.scores + b.exps + b.weighted + b.output;
-    auto share = [&](double s) { return b.total > 0 ? s / b.total : 0.0; };
-    return {{"thread_seconds", b.total},
+    const double cpu = b.pack + b.project_kv + b.project_q + b.scores + b.exps + b.weighted + b.output;
+    auto share = [&](double s) { return cpu > 0 ? s / cpu : 0.0; };
+    return {{"thread_cpu_seconds", cpu},
             {"pack_weights", share(b.pack)},
             {"project_k_v", share(b.project_kv)},
             {"project_q", share(b.project_q)},
@@ -186,7 +187,7 @@ json breakdown_json(const attention::fused_breakdown& b) {
             {"softmax_exps", share(b.exps)},
             {"weighted_sum", share(b.weighted)},
             {"output_projection", share(b.output)},
-            {"waiting", share(std::max(0.0, b.total - staged))},
+            {"running", b.wall > 0 ? cpu / (b.wall * b.threads) : 0.0},
             {"idle_tile_slots", b.idle_slots}};
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -50,15 +51,26 @@ struct stage_times {
 };
 
 // Adds the seconds since `t` to `into` and restarts t; nothing without a breakdown.
+// The calling thread's own processor time: a stage's share stays true while other processes take
+// turns on the cores (a steady clock would charge their turns to whichever stage was running).
+struct thread_clock {
+    using time_point = std::chrono::steady_clock::time_point;
+    static time_point now() {
+        timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return time_point(std::chrono::nanoseconds(std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec));
+    }
+};
+
 void lap(stage_times* st, std::chrono::steady_clock::time_point& t, double stage_times::*into) {
     if (!st) return;
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = thread_clock::now();
     st->*into += std::chrono::duration<double>(now - t).count();
     t = now;
 }
 
 std::chrono::steady_clock::time_point start(const stage_times* st) {
-    return st ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    return st ? thread_clock::now() : std::chrono::steady_clock::time_point{};
 }
 
 struct scratch {
@@ -280,13 +292,13 @@ void fill_breakdown(const options& o, const fused_plan& p, const std::vector<sta
                     double wall_s) {
     fused_breakdown& b = *o.breakdown;
     b = {};
-    const int threads = std::max(1, o.threads);
-    b.pack = pack_s * threads;  // the packing runs on every thread
+    b.threads = std::max(1, o.threads);
+    b.pack = pack_s * b.threads;  // the packing runs on every thread; the first one's time, for all
     for (const stage_times& t : times) {
         b.project_kv += t.project_kv, b.project_q += t.project_q, b.scores += t.scores, b.exps += t.exps;
         b.weighted += t.weighted, b.output += t.output;
     }
-    b.total = wall_s * threads;
+    b.wall = wall_s;
     b.idle_slots = idle_slot_share(p, o.causal);
 }
 
@@ -306,7 +318,7 @@ matrix forward_fused_impl(const matrix& X, const weights& W, const options& o, s
     for (std::size_t pass = 0; pass * p.g < p.h; ++pass) {
         auto t = start(times.empty() ? nullptr : times.data());
         const packed_weights P = pack_pass(p, W, pass * wg, threads);
-        if (!times.empty()) pack_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+        if (!times.empty()) pack_s += std::chrono::duration<double>(thread_clock::now() - t).count();
         parallel_for(p.key_blocks(), threads, [&](std::size_t b, int worker) {
             stage_times* st = times.empty() ? nullptr : &times[worker];
             auto t = start(st);
