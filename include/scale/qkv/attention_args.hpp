@@ -8,6 +8,8 @@
 
 namespace qkv::attention {
 
+struct fused_breakdown;  // attention_fused.hpp
+
 // The four projections, each [d_model, d_model]; head i uses columns i·d_k … (i+1)·d_k−1 of
 // W_Q, W_K, W_V and rows i·d_k … of W_O (convention Q = X·W_Q, as the lessons use).
 struct weights {
@@ -27,6 +29,7 @@ struct options {
     // Σ head_i·W_O,i: what one rank of tensor parallelism computes. head_count divides heads.
     std::size_t first_head = 0;
     std::size_t head_count = 0;
+    fused_breakdown* breakdown = nullptr;  // fused only: where its time went, when not null
 };
 
 // Throws std::invalid_argument when heads does not divide d_model or the shapes disagree.
