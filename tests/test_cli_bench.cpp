@@ -120,3 +120,20 @@ BOOST_AUTO_TEST_CASE(the_forward_json_breaks_the_fused_pass_down) {
         BOOST_TEST((running > 0.0 && running <= 1.05), row.at("breakdown").dump());
     }
 }
+
+BOOST_AUTO_TEST_CASE(the_backward_json_breaks_the_backward_down) {
+    const auto r = run_qkv({"bench", "--backward", "--n", "64", "--format", "json", "--repeats", "1"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& row : j.at("results")) {
+        BOOST_TEST(row.contains("breakdown") == (row.at("pass") == "backward"), row.dump());
+        if (!row.contains("breakdown")) continue;
+        double sum = 0;  // the stages share the processor time between them
+        for (const char* k : {"output_gradient", "weight_gradients", "input_gradient", "row_dots", "copies", "scores",
+                              "dP", "softmax_exps", "dV", "dK", "dQ"})
+            sum += row.at("breakdown").at(k).get<double>();
+        BOOST_TEST(std::fabs(sum - 1.0) <= 1e-9, row.at("breakdown").dump());
+        const double running = row.at("breakdown").at("running");  // of wall × threads: at most all of it
+        BOOST_TEST((running > 0.0 && running <= 1.05), row.at("breakdown").dump());
+    }
+}
