@@ -195,3 +195,32 @@ BOOST_AUTO_TEST_CASE(the_forward_breakdown_accounts_for_its_time_and_idle_slots)
     BOOST_TEST(staged <= b.wall + 1e-5);
     for (double s : {b.pack, b.project_kv, b.project_q, b.scores, b.exps, b.weighted, b.output}) BOOST_TEST(s >= 0.0);
 }
+
+BOOST_AUTO_TEST_CASE(the_backward_breakdown_accounts_for_its_time_and_changes_nothing) {
+    // 70 tokens in blocks of 16 queries and 24 keys, two heads: every stage runs
+    const matrix X = kernels::randn(70, 32, 1), dZ = kernels::randn(70, 32, 2);
+    const attention::weights W = random_weights(32, 3);
+    for (int threads : {1, 2}) {
+        attention::backward_breakdown b;
+        attention::options o{.heads = 2, .threads = threads, .block_q = 16, .block_k = 24};
+        attention::saved_forward kept;
+        attention::forward_fused_keep(X, W, o, kept);
+        const gradients plain = attention::backward_fused(X, W, kept, dZ, o);
+        o.backward_times = &b;
+        // the clock is only read: on one thread the same products in the same order, the same
+        // floats; on two, which worker's copy of dQ a key block adds to may differ, so its sum's order
+        const double gap = worst_gap(attention::backward_fused(X, W, kept, dZ, o), plain);
+        BOOST_TEST(gap <= (threads == 1 ? 0.0 : float_chain), threads << " threads: " << gap);
+        const double stages[] = {b.output_grad, b.weight_grads, b.input_grad, b.row_dots, b.copies, b.scores,
+                                 b.dP, b.exps, b.dV, b.dK, b.dQ};
+        double staged = 0;
+        for (double s : stages) {
+            BOOST_TEST(s >= 0.0);
+            staged += s;
+        }
+        BOOST_TEST(staged > 0.0);
+        // each thread's processor time fits in the wall time (the clocks differ by their reading)
+        BOOST_TEST(staged <= b.wall * threads + 1e-5, threads << " threads");
+        BOOST_TEST(b.threads == threads);
+    }
+}

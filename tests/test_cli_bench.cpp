@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <sstream>
 #include <string>
@@ -104,19 +105,40 @@ BOOST_AUTO_TEST_CASE(the_forward_benchmark_says_how_long_is_left_too) {
     BOOST_TEST(s.finish(120000ms) == 0);
 }
 
+namespace {
+
+// A row's breakdown: the stages' shares of the processor time sum to 1, and the threads ran a
+// share of wall × threads that is more than none and at most all of it.
+void check_breakdown(const nlohmann::json& row, std::initializer_list<const char*> stages) {
+    double sum = 0;
+    for (const char* k : stages) sum += row.at("breakdown").at(k).get<double>();
+    BOOST_TEST(std::fabs(sum - 1.0) <= 1e-9, row.at("breakdown").dump());
+    const double running = row.at("breakdown").at("running");
+    BOOST_TEST((running > 0.0 && running <= 1.05), row.at("breakdown").dump());
+}
+
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(the_forward_json_breaks_the_fused_pass_down) {
     const auto r = run_qkv({"bench", "--n", "64", "--impl", "blas,fused", "--format", "json", "--repeats", "1"});
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
     const nlohmann::json j = nlohmann::json::parse(r.out);
     for (const auto& row : j.at("results")) {
         BOOST_TEST(row.contains("breakdown") == (row.at("impl") == "fused"), row.dump());
-        if (!row.contains("breakdown")) continue;
-        double sum = 0;  // the stages share the processor time between them
-        for (const char* k : {"pack_weights", "project_k_v", "project_q", "scores", "softmax_exps", "weighted_sum",
-                              "output_projection"})
-            sum += row.at("breakdown").at(k).get<double>();
-        BOOST_TEST(std::fabs(sum - 1.0) <= 1e-9, row.at("breakdown").dump());
-        const double running = row.at("breakdown").at("running");  // of wall × threads: at most all of it
-        BOOST_TEST((running > 0.0 && running <= 1.05), row.at("breakdown").dump());
+        if (row.contains("breakdown"))
+            check_breakdown(row, {"pack_weights", "project_k_v", "project_q", "scores", "softmax_exps",
+                                  "weighted_sum", "output_projection"});
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_backward_json_breaks_the_backward_down) {
+    const auto r = run_qkv({"bench", "--backward", "--n", "64", "--format", "json", "--repeats", "1"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& row : j.at("results")) {
+        BOOST_TEST(row.contains("breakdown") == (row.at("pass") == "backward"), row.dump());
+        if (row.contains("breakdown"))
+            check_breakdown(row, {"output_gradient", "weight_gradients", "input_gradient", "row_dots", "copies",
+                                  "scores", "dP", "softmax_exps", "dV", "dK", "dQ"});
     }
 }

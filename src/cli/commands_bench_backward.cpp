@@ -32,6 +32,7 @@ struct pass_row {
     std::size_t n;
     double ms, gflops, percent_machine;
     std::size_t extra;
+    std::optional<attention::backward_breakdown> breakdown;  // backward: one more run with the clock read by stages
 };
 
 double pass_flops(pass p, std::size_t n, const bench_args& b) {
@@ -95,7 +96,12 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
                 [&](int run) { bar.show(fmt::format("{} n = {}: run {}{} …", pass_name(p), n, run, tail)); });
             est.done(pass_name(p), n, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             const double gflops = pass_flops(p, n, b) / t.median_s / 1e9;
-            rows.push_back({p, n, t.median_s * 1e3, gflops, 100 * gflops / pk.machine.gflops, pass_extra(p, n, b)});
+            rows.push_back({p, n, t.median_s * 1e3, gflops, 100 * gflops / pk.machine.gflops, pass_extra(p, n, b), {}});
+            if (p == pass::backward && b.form == format::json) {  // where the time went, from one more run
+                attention::options with_clock = o;
+                with_clock.backward_times = &rows.back().breakdown.emplace();
+                attention::backward_fused(P.X, P.W, kept, dZ, with_clock);
+            }
         }
     }
     bar.clear();
@@ -155,6 +161,22 @@ std::string render_text(const bench_args& b, const peaks& pk, const std::vector<
                       "no n × n matrix.\n");
 }
 
+// Shares of the backward's processor time by stage, from one run with the threads' clocks on, and
+// the share of its wall time × threads that the threads ran.
+json breakdown_json(const attention::backward_breakdown& b) {
+    const std::pair<const char*, double> stages[] = {
+        {"output_gradient", b.output_grad}, {"weight_gradients", b.weight_grads}, {"input_gradient", b.input_grad},
+        {"row_dots", b.row_dots},           {"copies", b.copies},                 {"scores", b.scores},
+        {"dP", b.dP},                       {"softmax_exps", b.exps},             {"dV", b.dV},
+        {"dK", b.dK},                       {"dQ", b.dQ}};
+    double cpu = 0;
+    for (auto& [name, s] : stages) cpu += s;
+    json j = {{"thread_cpu_seconds", cpu}};
+    for (auto& [name, s] : stages) j[name] = cpu > 0 ? s / cpu : 0.0;
+    j["running"] = b.wall > 0 ? cpu / (b.wall * b.threads) : 0.0;
+    return j;
+}
+
 std::string render_json(const bench_args& b, const peaks& pk, const std::vector<pass_row>& rows) {
     json j;
     j["machine_peak_gflops"] = pk.machine.gflops;
@@ -162,10 +184,12 @@ std::string render_json(const bench_args& b, const peaks& pk, const std::vector<
     j["fused_kernels"] = attention::fused_kernels_in_use();
     j["causal"] = b.causal;
     j["results"] = json::array();
-    for (const pass_row& r : rows)
+    for (const pass_row& r : rows) {
         j["results"].push_back({{"pass", pass_name(r.which)}, {"n", r.n}, {"d_model", b.d_model}, {"heads", b.heads},
                                 {"threads", b.threads}, {"ms", r.ms}, {"gflops", r.gflops},
                                 {"percent_of_machine_peak", r.percent_machine}, {"extra_bytes", r.extra}});
+        if (r.breakdown) j["results"].back()["breakdown"] = breakdown_json(*r.breakdown);
+    }
     auto num = [](const std::optional<double>& k) { return k ? json(*k) : json(nullptr); };
     for (auto& [p, g] : growths(rows)) {
         j["growth_exponent"][pass_name(p)] = num(g.time);

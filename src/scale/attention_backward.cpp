@@ -11,6 +11,7 @@
 #include "qkv/parallel_for.hpp"
 #include "qkv/row_kernels.hpp"
 #include "qkv/tile_kernels.hpp"
+#include "stage_clock.hpp"
 
 namespace qkv::attention {
 
@@ -30,9 +31,9 @@ struct core_plan {
     // transposed products read down a column of P and dS, which at 1 KiB would fall in a few of
     // the L1 cache's sets
     std::size_t kb_ld() const { return bk + 16; }
-    // per worker: P and dS [bq, kb_ld]; the key block's K^T and V^T [d_k, kb_ld] and K [bk, d_k];
-    // the query block's Q and dO [bq, d_k], copied out of the rows d apart
-    std::size_t scratch_floats() const { return 2 * bq * kb_ld() + 2 * d_k * kb_ld() + bk * d_k + 2 * bq * d_k; }
+    // per worker: P and dS [bq, kb_ld]; the key block's K^T and V^T [d_k, kb_ld], K [bk, d_k] and
+    // its dK and dV [bk, d_k]; the query block's Q and dO [bq, d_k] when they are not packed
+    std::size_t scratch_floats() const { return 2 * bq * kb_ld() + 2 * d_k * kb_ld() + 3 * bk * d_k + 2 * bq * d_k; }
 };
 
 // 64 query rows keep P and dS (64 KiB each at bk = 256) in L2 beside the key block's K, V, K^T,
@@ -90,33 +91,82 @@ void softmax_rows_back(float* P, float* dS, std::size_t ld, std::size_t rows, st
     }
 }
 
+// What every task of one backward reads: the plan, the inputs, D and the scales; and where the
+// key blocks' dK and dV rows go.
+struct core_task {
+    const core_plan& p;
+    const core_inputs& in;
+    const float* D;
+    bool causal;
+    alphas a;
+    float *dK, *dV;
+};
+
+// Head j's Q, dO and dQ (this worker's to add to) as its tasks read them: row i at i·ld.
+struct head_rows {
+    const float *Q, *dO;
+    float* dQ;
+    std::size_t ld;
+};
+
+// Rows q0 … q0+rows−1 of h's Q and dO as the products read them, [rows, d_k] each, d_k floats a
+// row: in place when h holds them packed, else copied out of the rows d apart into Qc and dOc.
+void query_rows(const head_rows& h, std::size_t q0, std::size_t rows, std::size_t d_k, float* Qc, float* dOc,
+                const float*& Q, const float*& dO) {
+    Q = h.Q + q0 * h.ld, dO = h.dO + q0 * h.ld;
+    if (h.ld == d_k) return;
+    copy_block(h.Q, h.ld, q0, rows, 0, d_k, Qc);
+    copy_block(h.dO, h.ld, q0, rows, 0, d_k, dOc);
+    Q = Qc, dO = dOc;
+}
+
 // Key block b of head j against every query block that sees it: dK, dV rows k0 … (this task's
-// alone) and dQ_w (this worker's copy).
-void key_block_task(const core_plan& p, const core_inputs& in, const float* lse, const float* D, std::size_t j,
-                    std::size_t b, bool causal, const alphas& a, float* w, float* dQ_w, float* dK, float* dV) {
+// alone) and h.dQ. st: this worker's stage times, or null.
+void key_block_task(const core_task& c, std::size_t j, std::size_t b, float* w, const head_rows& h,
+                    backward_breakdown* st) {
+    const core_plan& p = c.p;
     const std::size_t k0 = b * p.bk, cols = std::min(p.bk, p.n - k0), hc = j * p.d_k, kld = p.kb_ld(), d_k = p.d_k;
     float *P = w, *dS = P + p.bq * kld, *Kt = dS + p.bq * kld, *Vt = Kt + d_k * kld, *K = Vt + d_k * kld;
-    float *Q = K + p.bk * d_k, *dO = Q + p.bq * d_k;  // [bk, d_k], [bq, d_k], [bq, d_k]
-    transpose_block(in.K, p.ld, k0, cols, hc, d_k, Kt, kld);
-    transpose_block(in.V, p.ld, k0, cols, hc, d_k, Vt, kld);
-    copy_block(in.K, p.ld, k0, cols, hc, d_k, K);
+    // dK and dV of the key block summed here, d_k floats a row, and written out once at the end:
+    // summed in place, rows d apart read and written again at every query block, they were slower
+    // than the other n × n products
+    float *dKb = K + p.bk * d_k, *dVb = dKb + p.bk * d_k;  // [bk, d_k] each
+    float *Qc = dVb + p.bk * d_k, *dOc = Qc + p.bq * d_k;   // [bq, d_k] each
+    auto t = detail::start(st);
+    transpose_block(c.in.K, p.ld, k0, cols, hc, d_k, Kt, kld);
+    transpose_block(c.in.V, p.ld, k0, cols, hc, d_k, Vt, kld);
+    copy_block(c.in.K, p.ld, k0, cols, hc, d_k, K);
+    detail::lap(st, t, &backward_breakdown::copies);
     bool first = true;
-    for (std::size_t q0 = causal ? k0 / p.bq * p.bq : 0; q0 < p.n; q0 += p.bq, first = false) {
+    for (std::size_t q0 = c.causal ? k0 / p.bq * p.bq : 0; q0 < p.n; q0 += p.bq, first = false) {
         const std::size_t rows = std::min(p.bq, p.n - q0);
         const std::ptrdiff_t shift = std::ptrdiff_t(q0) - std::ptrdiff_t(k0);
-        const causal_band by_cols = causal ? causal_band{causal_band::columns, shift} : causal_band{};
-        copy_block(in.Q, p.ld, q0, rows, hc, d_k, Q);
-        copy_block(in.dO, p.ld, q0, rows, hc, d_k, dO);
-        tile_gemm(rows, cols, d_k, a.s, Q, d_k, rows_of(Kt, kld), false, P, kld, by_cols);    // S [rows, cols]
+        const causal_band by_cols = c.causal ? causal_band{causal_band::columns, shift} : causal_band{};
+        const float *Q, *dO;  // [rows, d_k] each
+        query_rows(h, q0, rows, d_k, Qc, dOc, Q, dO);
+        detail::lap(st, t, &backward_breakdown::copies);
+        tile_gemm(rows, cols, d_k, c.a.s, Q, d_k, rows_of(Kt, kld), false, P, kld, by_cols);  // S [rows, cols]
+        detail::lap(st, t, &backward_breakdown::scores);
         tile_gemm(rows, cols, d_k, 1.0f, dO, d_k, rows_of(Vt, kld), false, dS, kld, by_cols);  // dP = dO·Vᵀ
-        softmax_rows_back(P, dS, kld, rows, cols, q0, k0, causal, lse + j * p.n + q0, D + j * p.n + q0);
-        // dV[k0 …] (+)= Pᵀ·dO and dK[k0 …] (+)= dSᵀ·Q: [cols, d_k], rows of this head no other task writes
-        tile_gemm_ta(cols, d_k, rows, 1.0f, P, kld, rows_of(dO, d_k), !first, dV + k0 * p.ld + hc, p.ld);
-        tile_gemm_ta(cols, d_k, rows, a.k, dS, kld, rows_of(Q, d_k), !first, dK + k0 * p.ld + hc, p.ld);
+        detail::lap(st, t, &backward_breakdown::dP);
+        softmax_rows_back(P, dS, kld, rows, cols, q0, k0, c.causal, c.in.lse + j * p.n + q0, c.D + j * p.n + q0);
+        detail::lap(st, t, &backward_breakdown::exps);
+        // dV (+)= Pᵀ·dO and dK (+)= dSᵀ·Q: [cols, d_k]
+        tile_gemm_ta(cols, d_k, rows, 1.0f, P, kld, rows_of(dO, d_k), !first, dVb, d_k);
+        detail::lap(st, t, &backward_breakdown::dV);
+        tile_gemm_ta(cols, d_k, rows, c.a.k, dS, kld, rows_of(Q, d_k), !first, dKb, d_k);
+        detail::lap(st, t, &backward_breakdown::dK);
         // dQ[q0 …] += dS·K [rows, d_k]; with the mask row i sums the keys t < i + 1 + shift only
-        tile_gemm(rows, d_k, cols, a.q, dS, kld, rows_of(K, d_k), true, dQ_w + q0 * p.ld + hc, p.ld,
-                  causal ? causal_band{causal_band::depth, shift} : causal_band{});
+        tile_gemm(rows, d_k, cols, c.a.q, dS, kld, rows_of(K, d_k), true, h.dQ + q0 * h.ld, h.ld,
+                  c.causal ? causal_band{causal_band::depth, shift} : causal_band{});
+        detail::lap(st, t, &backward_breakdown::dQ);
     }
+    // rows k0 … of this head: no other task writes them
+    for (std::size_t i = 0; i < cols; ++i) {
+        std::copy_n(dKb + i * d_k, d_k, c.dK + (k0 + i) * p.ld + hc);
+        std::copy_n(dVb + i * d_k, d_k, c.dV + (k0 + i) * p.ld + hc);
+    }
+    detail::lap(st, t, &backward_breakdown::copies);
 }
 
 }  // namespace
@@ -127,8 +177,27 @@ namespace {
 // no copies. With fewer heads than two per thread the key blocks are shared out instead.
 bool by_heads(const core_plan& p, int threads) { return threads == 1 || p.h >= 2 * std::size_t(threads); }
 
+// By heads: each worker's head's Q, dO and dQ [n, d_k], packed once per head (copied a block at
+// a time out of rows d apart for every key block, and dQ added to in place there, they had cost
+// more the longer n: every key block walks all n rows of the head). Else: a copy of dQ for each
+// worker but the first.
 std::size_t copies_floats(const core_plan& p, int threads) {
-    return by_heads(p, threads) ? 0 : (std::size_t(threads) - 1) * p.n * p.ld;
+    return by_heads(p, threads) ? std::size_t(threads) * 3 * p.n * p.d_k : (std::size_t(threads) - 1) * p.n * p.ld;
+}
+
+// Every key block of head j, its Q and dO copied into H [3, n, d_k] and its dQ summed there.
+void head_task(const core_task& c, std::size_t j, float* H, float* w, float* dQ, backward_breakdown* st) {
+    const core_plan& p = c.p;
+    const std::size_t hc = j * p.d_k, nd = p.n * p.d_k;
+    auto t = detail::start(st);
+    copy_block(c.in.Q, p.ld, 0, p.n, hc, p.d_k, H);
+    copy_block(c.in.dO, p.ld, 0, p.n, hc, p.d_k, H + nd);
+    std::fill_n(H + 2 * nd, nd, 0.0f);
+    detail::lap(st, t, &backward_breakdown::copies);
+    for (std::size_t b = 0; b < p.key_blocks(); ++b) key_block_task(c, j, b, w, {H, H + nd, H + 2 * nd, p.d_k}, st);
+    t = detail::start(st);
+    for (std::size_t i = 0; i < p.n; ++i) std::copy_n(H + 2 * nd + i * p.d_k, p.d_k, dQ + i * p.ld + hc);
+    detail::lap(st, t, &backward_breakdown::copies);
 }
 
 }  // namespace
@@ -136,31 +205,40 @@ std::size_t copies_floats(const core_plan& p, int threads) {
 void core_backward(const core_inputs& in, float* dQ, float* dK, float* dV, const core_shape& s) {
     const core_plan p = plan_core(s);
     const int threads = std::max(1, s.threads);
+    std::vector<backward_breakdown> times(s.times ? threads : 0);  // each worker's stages
+    auto st = [&](int worker) { return s.times ? &times[worker] : nullptr; };
+    auto t = detail::start(st(0));
     const std::vector<float> D = row_dots(in, p);
+    detail::lap(st(0), t, &backward_breakdown::row_dots);
     const float root = std::sqrt(float(p.d_k));
-    const alphas a{std::numbers::log2e_v<float> / (root * s.q_scale), 1.0f / root, 1.0f / (root * s.q_scale)};
+    const core_task c{p, in, D.data(), s.causal,
+                      {std::numbers::log2e_v<float> / (root * s.q_scale), 1.0f / root, 1.0f / (root * s.q_scale)}, dK, dV};
     const std::size_t size = p.n * p.ld, blocks = p.key_blocks();
     const std::unique_ptr<float[]> copies(new float[copies_floats(p, threads) + threads * p.scratch_floats()]());
     float* scratch = copies.get() + copies_floats(p, threads);
-    std::fill_n(dQ, size, 0.0f);
-    auto task = [&](std::size_t j, std::size_t b, int worker, float* dQ_w) {
-        key_block_task(p, in, in.lse, D.data(), j, b, s.causal, a, scratch + worker * p.scratch_floats(), dQ_w, dK, dV);
-    };
     if (by_heads(p, threads)) {
         parallel_for(p.h, threads, [&](std::size_t j, int worker) {
-            for (std::size_t b = 0; b < blocks; ++b) task(j, b, worker, dQ);
+            float* H = copies.get() + worker * 3 * p.n * p.d_k;
+            head_task(c, j, H, scratch + worker * p.scratch_floats(), dQ, st(worker));
         });
-        return;
+    } else {
+        std::fill_n(dQ, size, 0.0f);
+        // dQ: worker 0 adds into dQ itself, the others into copies of their own, summed at the end.
+        // Key block 0 of every head first: with the mask the early key blocks see the most queries.
+        parallel_for(blocks * p.h, threads, [&](std::size_t i, int worker) {
+            const std::size_t j = i % p.h, hc = j * p.d_k;
+            float* dQ_w = worker == 0 ? dQ : copies.get() + (worker - 1) * size;
+            key_block_task(c, j, i / p.h, scratch + worker * p.scratch_floats(),
+                           {in.Q + hc, in.dO + hc, dQ_w + hc, p.ld}, st(worker));
+        });
+        t = detail::start(st(0));
+        for (int w = 1; w < threads; ++w) {
+            const float* q = copies.get() + (w - 1) * size;
+            for (std::size_t i = 0; i < size; ++i) dQ[i] += q[i];
+        }
+        detail::lap(st(0), t, &backward_breakdown::dQ);
     }
-    // dQ: worker 0 adds into dQ itself, the others into copies of their own, summed at the end.
-    // Key block 0 of every head first: with the mask the early key blocks see the most queries.
-    parallel_for(blocks * p.h, threads, [&](std::size_t t, int worker) {
-        task(t % p.h, t / p.h, worker, worker == 0 ? dQ : copies.get() + (worker - 1) * size);
-    });
-    for (int w = 1; w < threads; ++w) {
-        const float* c = copies.get() + (w - 1) * size;
-        for (std::size_t i = 0; i < size; ++i) dQ[i] += c[i];
-    }
+    for (const backward_breakdown& w : times) *s.times += w;
 }
 
 std::size_t core_extra_floats(const core_shape& s) {

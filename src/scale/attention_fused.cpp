@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -17,6 +16,7 @@
 #include "qkv/row_kernels.hpp"
 #include "qkv/tile_kernels.hpp"
 #include "fused_plan.hpp"
+#include "stage_clock.hpp"
 
 namespace qkv::attention {
 
@@ -28,6 +28,9 @@ using detail::operand_b;
 using detail::row_kernels;
 using detail::scale_row;
 using detail::tile_gemm;
+using detail::lap;
+using detail::start;
+using detail::thread_clock;
 constexpr float log2e = std::numbers::log2e_v<float>;
 
 // A row-major operand as the tile kernels read it.
@@ -49,29 +52,6 @@ constexpr float lazy_headroom = 16.0f;
 struct stage_times {
     double project_kv = 0, project_q = 0, scores = 0, exps = 0, weighted = 0, output = 0;
 };
-
-// Adds the seconds since `t` to `into` and restarts t; nothing without a breakdown.
-// The calling thread's own processor time: a stage's share stays true while other processes take
-// turns on the cores (a steady clock would charge their turns to whichever stage was running).
-struct thread_clock {
-    using time_point = std::chrono::steady_clock::time_point;
-    static time_point now() {
-        timespec ts;
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-        return time_point(std::chrono::nanoseconds(std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec));
-    }
-};
-
-void lap(stage_times* st, std::chrono::steady_clock::time_point& t, double stage_times::*into) {
-    if (!st) return;
-    const auto now = thread_clock::now();
-    st->*into += std::chrono::duration<double>(now - t).count();
-    t = now;
-}
-
-std::chrono::steady_clock::time_point start(const stage_times* st) {
-    return st ? thread_clock::now() : std::chrono::steady_clock::time_point{};
-}
 
 struct scratch {
     stage_times* st;  // null unless a breakdown is asked for

@@ -8,7 +8,8 @@
 
 namespace qkv::attention {
 
-struct fused_breakdown;  // attention_fused.hpp
+struct fused_breakdown;     // attention_fused.hpp
+struct backward_breakdown;  // attention_backward.hpp
 
 // The four projections, each [d_model, d_model]; head i uses columns i·d_k … (i+1)·d_k−1 of
 // W_Q, W_K, W_V and rows i·d_k … of W_O (convention Q = X·W_Q, as the lessons use).
@@ -30,6 +31,7 @@ struct options {
     std::size_t first_head = 0;
     std::size_t head_count = 0;
     fused_breakdown* breakdown = nullptr;  // fused only: where its time went, when not null
+    backward_breakdown* backward_times = nullptr;  // the fused backward's, likewise
 };
 
 // Throws std::invalid_argument when heads does not divide d_model or the shapes disagree.

@@ -24,6 +24,25 @@ struct gradients {
     matrix dX, dW_Q, dW_K, dW_V, dW_O;
 };
 
+// Where one fused backward's time went (filled when options::backward_times points here): each
+// stage's processor time in seconds, summed over the threads (each thread's own clock, read around
+// each stage of each block), and the pass's wall time. As for the forward (fused_breakdown), the
+// stages' sum over threads × wall is the share of the time the threads ran.
+struct backward_breakdown {
+    double output_grad = 0;   // dO = dZ·W_Oᵀ
+    double weight_grads = 0;  // dW_O = Oᵀ·dZ, dW_Q = Xᵀ·dQ, dW_K, dW_V: slices of Oᵀ and Xᵀ, their products
+    double input_grad = 0;    // dX = dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ
+    double row_dots = 0;      // D = rowsum(dO ⊙ O), each head's
+    double copies = 0;        // each block's K, Kᵀ, Vᵀ, Q and dO out of the rows d apart
+    double scores = 0;        // S = Q·Kᵀ again, block by block
+    double dP = 0;            // dP = dO·Vᵀ
+    double exps = 0;          // P = 2^(s − lse) and dS = P ⊙ (dP − D)
+    double dV = 0, dK = 0, dQ = 0;  // Pᵀ·dO, dSᵀ·Q, dS·K
+    double wall = 0;
+    int threads = 1;
+    backward_breakdown& operator+=(const backward_breakdown& b);
+};
+
 // forward_fused's Z (attention_fused.hpp), keeping in `keep` what backward_fused needs.
 matrix forward_fused_keep(const matrix& X, const weights& W, const options& o, saved_forward& keep);
 
@@ -47,6 +66,7 @@ struct core_shape {
     float q_scale = 1.0f;  // what Q was multiplied by already (the fused forward keeps log2(e)/sqrt(d_k))
     int threads = 1;
     std::size_t block_q = 0, block_k = 0;  // 0: the tuned sizes
+    backward_breakdown* times = nullptr;  // when not null, the core's stages are added to it
 };
 // dQ, dK, dV (written, not added to) from dO, key block by key block.
 void core_backward(const core_inputs& in, float* dQ, float* dK, float* dV, const core_shape& s);
