@@ -12,6 +12,7 @@
 #include "qkv/error.hpp"
 #include "qkv/quote.hpp"
 #include "qkv/scenario_gen.hpp"
+#include "qkv/token_span.hpp"
 
 namespace qkv {
 namespace {
@@ -79,7 +80,8 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
 }
 
 std::string exercise_words(const bilingual& text, const exercise& e, const exercise_run& r, lang language) {
-    return fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id, r.run.token_rows);
+    // Exercises are shown as plain text: their tokens in quotes (token_span.hpp).
+    return plain_tokens(fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id, r.run.token_rows));
 }
 
 exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file, const std::string& student) {

@@ -9,6 +9,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/memory.hpp"
+#include "qkv/token_span.hpp"
 
 namespace qkv {
 namespace {
@@ -71,9 +72,9 @@ json stage_json(const stage_trace& s) {
     json out;
     out["index"] = s.index;
     out["id"] = s.id;
-    out["title"] = s.title;
+    out["title"] = plain_tokens(s.title);
     out["formula"] = s.formula;
-    out["text"] = s.text;
+    out["text"] = plain_tokens(s.text);
     out["values"] = json::array();
     for (const auto& sv : s.values) out["values"].push_back(value_json(sv.name, sv.v, sv.r, sv.row_sums));
     if (s.steps.empty()) return out;

@@ -17,6 +17,7 @@
 #include "qkv/display_width.hpp"
 #include "qkv/plot.hpp"
 #include "qkv/styled_text.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/wrap.hpp"
 #include "render_cells.hpp"
 #include "summary.hpp"
@@ -322,7 +323,7 @@ std::string render_values_text(const std::vector<shown_value>& values, const ren
 
 std::string render_text_stage(const trace& t, std::size_t stage, const render_options& o) {
     const stage_trace& s = t.stages.at(stage);
-    std::string out = wrapped(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), escape_controls(s.title)),
+    std::string out = wrapped(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), escape_controls(plain_tokens(s.title))),
                               bold, o);
     if (std::string f = trimmed_end(s.formula); !f.empty()) out += formula_lines(escape_controls(f, true), o);
     if (std::string text = trimmed_end(s.text); !text.empty()) {
