@@ -220,3 +220,27 @@ text = { zh = "{token(1)}", en = "{token(1)} {token(2)}" }
         // a token in prose is set off in quotes in json's text as in text's
     BOOST_TEST(json::parse(r.out)["stages"][0]["text"] == "“" + s.source_tokens[0] + "” “" + s.source_tokens[1] + "”");
 }
+
+BOOST_FIXTURE_TEST_CASE(a_lesson_at_real_size_stays_at_its_size_on_any_sentence, learner) {
+    // lesson 15's own scenario is 512 wide with 8 heads (data/thinking-machines.toml); a sentence
+    // of 6 tokens gives X [6, 512] with the tokens as row labels, W_Q its own [512, 512]
+    auto x_of = [](const json& doc) {
+        for (const json& v : doc["stages"][0]["values"])
+            if (v["name"] == "X") return v;
+        return json();
+    };
+    outcome r = run({"lesson", "15", "--stage", "1", "--tokens", "the cat sat on the mat", "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    json X = x_of(json::parse(r.out));
+    BOOST_TEST(X["shape"] == json::array({6, 512}));
+    BOOST_TEST(X["row_labels"] == json::array({"the", "cat", "sat", "on", "the", "mat"}));
+    BOOST_TEST(X["data"][0] == X["data"][4]);  // "the" twice: one row of the embedding table
+    // a width the learner asks for is kept; lesson 1 runs on the generated [6, 4] as before
+    r = run({"lesson", "15", "--stage", "1", "--tokens", "the cat sat on the mat", "--d-model", "16", "--heads", "4",
+             "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(x_of(json::parse(r.out))["shape"] == json::array({6, 16}));
+    r = run({"lesson", "1", "--stage", "1", "--tokens", "the cat sat on the mat", "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(x_of(json::parse(r.out))["shape"] == json::array({6, 4}));
+}

@@ -157,6 +157,18 @@ scenario generate_scenario(const scenario_spec& spec) {
     return s;
 }
 
+scenario at_size_of(const scenario& own, const scenario_spec& spec) {
+    scenario_spec sized = spec;
+    sized.d_model = own.matrices.at("X").cols;
+    sized.heads = own.heads.value_or(1);
+    scenario made = generate_scenario(sized);
+    scenario out = own;
+    out.name = fmt::format("{} · {}", own.name, made.name);
+    out.tokens = made.tokens;
+    out.matrices["X"] = std::move(made.matrices["X"]);
+    return out;
+}
+
 std::string scenario_toml(const scenario& s, std::string_view comment) {
     std::string out;
     if (!comment.empty()) {

@@ -11,6 +11,7 @@
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/quote.hpp"
+#include "qkv/scenario_gen.hpp"
 
 namespace qkv {
 namespace {
@@ -138,13 +139,33 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     return r;
 }
 
+namespace {
+
+// The scenario made for the learner's sentence, or, for a lesson whose own scenario is of another
+// width or number of heads (and one sentence of its own, no X_src), that scenario at its own size
+// with the learner's tokens.
+const scenario& on_sentence(const lesson& l, const scenario_choice& given, std::map<std::string, scenario>& read) {
+    if (given.size_given || !given.made_from || l.scenario_file.empty()) return *given.made;
+    if (!read.count(l.scenario_file)) read.emplace(l.scenario_file, load_scenario(l.scenario_file));
+    const scenario& own = read.at(l.scenario_file);
+    const std::size_t made_width = given.made->matrices.at("X").cols;
+    if (!own.matrices.count("X") || own.matrices.count("X_src") || !own.source_tokens.empty() ||
+        (own.matrices.at("X").cols == made_width && own.heads == given.made->heads))
+        return *given.made;
+    const std::string key = "at size: " + l.scenario_file;
+    if (!read.count(key)) read.emplace(key, at_size_of(own, *given.made_from));
+    return read.at(key);
+}
+
+}  // namespace
+
 std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, const scenario_choice& given, lang language) {
     std::map<std::string, scenario> read;  // each scenario file read once
     std::vector<trace> out;
     for (const std::string& path : lesson_files) {
         lesson l = load_lesson(path);
         if (given.made) {
-            out.push_back(run_lesson(l, *given.made, language).t);
+            out.push_back(run_lesson(l, on_sentence(l, given, read), language).t);
             continue;
         }
         const std::string& file = given.file.empty() ? l.scenario_file : given.file;

@@ -27,6 +27,11 @@ std::vector<std::string> split_tokens(std::string_view sentence);
 // The same spec gives the same numbers on every machine. Throws input_error on a bad spec.
 scenario generate_scenario(const scenario_spec& spec);
 
+// The learner's sentence at a lesson's own size: `own`'s weights and heads, with X drawn for the
+// spec's tokens at own's width as generate_scenario draws it (the spec's d_model and heads are
+// not used). A lesson at a real model's size (512 wide, 8 heads) stays at that size on any sentence.
+scenario at_size_of(const scenario& own, const scenario_spec& spec);
+
 // A student's own numbers for a scenario: the same tokens, matrices of the same names and shapes,
 // drawn again from a seed made from the name (X-like matrices from N(0, 1), weights from
 // N(0, 1/rows)) and rounded to two decimals. The same name gives the same numbers everywhere, so
