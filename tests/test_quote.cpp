@@ -42,6 +42,11 @@ BOOST_AUTO_TEST_CASE(numbers_rows_and_formats) {
     BOOST_TEST(fill("{A[2, 3]:.4}") == "0.8000");
     BOOST_TEST(fill("{A[3, 1]:%}") == "60%");                          // 0.6 × 100
     BOOST_TEST(fill("{A[3, 2]:.1%}") == "25.0%");
+    // N significant digits, so that a ratio can be redone from its parts: 0.00012 / 0.3 = 0.0004
+    BOOST_TEST(fill("{tiny:.3g}") == "0.000120");
+    BOOST_TEST(fill("{A[1, 2]:.3g}") == "0.300");
+    BOOST_TEST(fill("{n * 4.1:.3g}") == "12.3");                      // 3 × 4.1 = 12.3
+    BOOST_TEST(fill("{n * 1000:.2g}") == "3000");                     // no exponent, no decimals
     BOOST_TEST(fill("{A[1, 2]:.1e}") == "3.0e-01");
     BOOST_TEST(fill("{n} tokens") == "3 tokens");                      // a whole number as it is
     BOOST_TEST(fill("{n * 2:d}") == "6");

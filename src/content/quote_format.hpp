@@ -13,12 +13,13 @@
 namespace qkv::quote_detail {
 
 struct number_format {
-    enum class style { automatic, fixed, scientific, percent, integer };
+    enum class style { automatic, fixed, scientific, percent, integer, significant };
     style s = style::automatic;
     int digits = 2;
 };
 
-// "" (automatic), ".N" or ".Nf" (N decimals), ".Ne" (scientific), "%" or ".N%" (percent), "d";
+// "" (automatic), ".N" or ".Nf" (N decimals), ".Ne" (scientific), "%" or ".N%" (percent), "d",
+// ".Ng" (N significant digits, without an exponent: 0.00512, 12.2; parts a ratio is redone from);
 // nothing for anything else.
 std::optional<number_format> parse_format(std::string_view f);
 
