@@ -139,7 +139,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
         out += fmt::format(" <span class=\"axes\">{}</span>", html_escape(axes));
     out += role_part + "</figcaption>\n";
     // Heads past those text shows in full are folded away, not left out: the page keeps them all.
-    const std::size_t in_full = detail::heads_in_full(v, o.full);
+    const std::size_t in_full = detail::heads_in_full(v, o.full, o.stacks_here);
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
@@ -175,7 +175,9 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
     if (std::string f = trimmed_end(s.formula); !f.empty())
         out += fmt::format("<pre class=\"formula\"><code>{}</code></pre>\n", html_escape(f));
     for (const auto& p : detail::paragraphs(s.text)) out += fmt::format("<p class=\"text\">{}</p>\n", html_prose(p));
-    for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
+    render_options here = o;
+    here.stacks_here = detail::stacks_in(s);
+    for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, here);
     const std::size_t in_full = steps_in_full(s.steps, o);  // the others folded away, as heads are
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
         if (i == in_full) out += folded(pick(o.language, "步骤", "steps"), span(s.steps[i].label, s.steps.back().label, " … "), o);

@@ -216,7 +216,7 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
     }
     if (!axes.empty() && place == axes_place::own_line) out.push_back(styled(axes, faint, o.color));
     if (v.is_scalar()) return out;
-    const std::size_t in_full = detail::heads_in_full(v, o.full);
+    const std::size_t in_full = detail::heads_in_full(v, o.full, o.stacks_here);
     for (std::size_t h = 0; h < in_full; ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
@@ -306,8 +306,10 @@ std::vector<std::string> render_steps_summary(const std::vector<sub_step>& steps
     return out;
 }
 
-std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, const render_options& o, axes_place axes) {
+std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, const render_options& given, axes_place axes) {
     std::vector<std::vector<std::string>> out;
+    render_options o = given;
+    o.stacks_here = detail::stacks_in(s);
     for (const auto& sv : s.values) out.push_back(render_value_lines(sv, o, axes));
     const std::size_t in_full = steps_in_full(s.steps, o);
     for (std::size_t i = 0; i < in_full; ++i) out.push_back(render_step_lines(s.steps[i], o));
