@@ -178,6 +178,13 @@ BOOST_AUTO_TEST_CASE(colour_depth_is_what_the_terminal_announces) {
     BOOST_TEST(console.find("▒") != std::string::npos);
     auto dumb = run_qkv({"lesson", "4", "--stage", "2"}, "", {{"TERM", "dumb"}, {"NO_COLOR", ""}});
     BOOST_TEST(dumb.out.find('\x1b') == std::string::npos);
+    // CLICOLOR_FORCE colours a pipe, over NO_COLOR; "0" forces nothing
+    auto forced = run_qkv({"lesson", "4", "--stage", "2"}, "", {{"CLICOLOR_FORCE", "1"}, {"NO_COLOR", "1"}});
+    BOOST_TEST(forced.out.find("\x1b[") != std::string::npos);
+    auto zero = run_qkv({"lesson", "4", "--stage", "2"}, "", {{"CLICOLOR_FORCE", "0"}, {"NO_COLOR", ""}});
+    BOOST_TEST(zero.out.find('\x1b') == std::string::npos);
+    BOOST_TEST(run_qkv({"lesson", "4", "--stage", "2", "--color", "never"}, "", {{"CLICOLOR_FORCE", "1"}}).out.find('\x1b') ==
+               std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(lesson_all_runs_every_lesson_in_order) {
