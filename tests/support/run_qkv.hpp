@@ -48,7 +48,9 @@ inline run_result run_qkv(const std::vector<std::string>& args, const std::strin
     int open_reads = 2;
     while (open_reads > 0) {
         fds[2].fd = in[1];
-        if (poll(fds, 3, 10000) <= 0) break;
+        // a minute of silence: lesson 18 trains a model for a second or two before its first line,
+        // many times that under AddressSanitizer on a loaded machine
+        if (poll(fds, 3, 60000) <= 0) break;
         for (int i = 0; i < 2; ++i) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
             char buf[65536];
