@@ -261,3 +261,10 @@ BOOST_FIXTURE_TEST_CASE(train_runs_in_process_and_its_json_adds_up, learner) {
     BOOST_TEST(bad.status == 2);
     BOOST_TEST(bad.err == "qkv train: heads (4) must divide d_model (30): each head takes d_model / heads columns\n", bad.err);
 }
+
+BOOST_FIXTURE_TEST_CASE(an_exercise_names_its_axes_as_the_lesson_does, learner) {
+    // lesson 5 draws S_scaled with rows: queries · columns: keys; exercise 5.1 shows the same
+    outcome r = run({"exercise", "5.1"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(r.out.find("S_scaled  [3, 3]  rows: queries · columns: keys") != std::string::npos, r.out);
+}

@@ -332,6 +332,17 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     seen["q_shape_for_s"] = judged("3.1", shape({100, 64}));                               // Q is [100, 64]
     seen["mask_off_by_one"] = judged("7.1", row({1.0, 0.0, 0.0}));                         // j < 2: token 1 alone
     seen["wrong_row"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.V)[1]));         // z(很) for z(苹果)
+    seen["transposed"] = judged("3.3", rows(tr(p.S)));                                    // Sᵀ for S
+    // wrong row without the exercise listing it: 5.1 asks row 甜 of A, here row 苹果; 16.1 row 1 of
+    // dV = Aᵀ·dZ, here row 2 (the target v(甜) in every row, as below)
+    BOOST_TEST(names(judged("5.1", row(softmax_rows(p.S_scaled)[0])), "wrong_row"));
+    BOOST_TEST(names(judged("5.1", row(tr(softmax_rows(p.S_scaled))[2])), "wrong_row"));  // column 甜
+    {
+        mat A = softmax_rows(p.S_scaled), dZ = mul(A, p.V);
+        for (auto& r : dZ)
+            for (std::size_t c = 0; c < r.size(); ++c) r[c] -= p.V[2][c];
+        BOOST_TEST(names(judged("16.1", row(mul(tr(A), dZ)[1])), "wrong_row"));
+    }
     {
         std::vector<double> no_tanh, no_memory;  // h_2 of lesson 0's RNN: tanh(x_2 + 0.5·tanh(x_1))
         for (std::size_t j = 0; j < p.X[0].size(); ++j) {
@@ -408,6 +419,15 @@ BOOST_AUTO_TEST_CASE(wrong_answers_say_what_is_wrong) {
         BOOST_TEST(zh.find("第 2 维：64 不对。") != std::string::npos, zh);
         verdict rank = judged("3.1", shape({100, 100, 1}));
         BOOST_TEST(joined(explain(rank, ex("3.1"), shape({100, 100, 1}), run_of("3.1"), book, lang::en)).find("The result has 2 dimensions, not 3.") != std::string::npos);
+    }
+    {   // one row asked (row 甜 of A in 5.1): its cells are entries named by their keys, not "row 1 (甜)"
+        pipeline p("apple.toml");
+        std::vector<double> r = softmax_rows(p.S_scaled)[2];
+        r[0] += 0.2;
+        answer a = row(r);
+        std::string text = joined(explain(judged("5.1", a), ex("5.1"), a, run_of("5.1"), book, lang::en));
+        BOOST_TEST(text.find("entry 1 (苹果): ") != std::string::npos, text);
+        BOOST_TEST(text.find("row 1") == std::string::npos, text);
     }
     {   // matrix: which cells, and which way
         pipeline p("apple.toml");

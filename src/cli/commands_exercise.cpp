@@ -152,7 +152,7 @@ int cmd_exercise(const args& a, const console& io) {
     for (std::size_t i = 0; i < e.choices.size(); ++i)
         out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
                            escape_controls(exercise_words(e.choices[i], e, run, l)));
-    if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
+    if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o, &run.run.t);
     const progress record = open_progress(io, progress_path());  // kept alive: mine refers into it
     const exercise_progress& mine = record.of(e.id);
     out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));

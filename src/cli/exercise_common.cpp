@@ -110,12 +110,18 @@ std::string first_line(const std::string& text, std::size_t columns) {
     return out + "…";
 }
 
-std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o) {
+std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o,
+                        const trace* lesson) {
     std::vector<shown_value> values;
     for (const std::string& name : names) {
         auto it = ws.find(name);
         if (it == ws.end()) throw input_error(fmt::format("the exercise shows '{}', which the lesson does not compute", name));
-        values.push_back({name, role::input, it->second, row_sums_of(it->second)});
+        value v = it->second;
+        if (lesson)  // what the lesson calls its rows and columns (S: queries · keys), not only "tokens"
+            for (const stage_trace& s : lesson->stages)
+                for (const shown_value& sv : s.values)
+                    if (sv.name == name) v.rows.axis = sv.v.rows.axis, v.cols.axis = sv.v.cols.axis, v.stack_axis = sv.v.stack_axis;
+        values.push_back({name, role::input, v, row_sums_of(v)});
     }
     return render_values_text(values, o);
 }

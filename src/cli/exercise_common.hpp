@@ -48,7 +48,9 @@ std::map<int, std::string> lesson_titles(lang l);
 std::string bar(std::size_t done, std::size_t total, bool color = false);
 // The first line of a question or an answer, cut to fit a listing, its control characters escaped.
 std::string first_line(const std::string& text, std::size_t columns);
-// The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums.
-std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o);
+// The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums;
+// with the lesson's trace, its axes named as the lesson names them (S: queries · keys).
+std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o,
+                        const trace* lesson = nullptr);
 
 }  // namespace qkv::cli

@@ -13,6 +13,7 @@
 #include "qkv/quote.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/token_span.hpp"
+#include "wrong_place.hpp"
 
 namespace qkv {
 namespace {
@@ -76,6 +77,8 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
             }
         }
     }
+    ctx.statement_text = e.expected_source;
+    for (auto& m : wrong_places(e, r.expected, r.run.ws, ctx)) r.mistake_values.push_back(std::move(m));
     return r;
 }
 
@@ -177,6 +180,11 @@ void explain_matrix(std::vector<std::string>& out, const words& w, const verdict
     const std::size_t most = 8;
     for (std::size_t i = 0; i < std::min(most, v.cells_off.size()); ++i) {
         const cell_off& c = v.cells_off[i];
+        if (v.expected_shape[0] == 1) {  // one row, the one the question names: its place in the answer is no row of the lesson's
+            out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 项{}：{:.{}f} {}", "  entry {}{}: {:.{}f} is {}")), c.col + 1,
+                                      label_of(r.expected.cols, c.col), c.got, precision, high_low(w, c.got, c.want)));
+            continue;
+        }
         out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 行{}，第 {} 列{}：{:.{}f} {}", "  row {}{}, column {}{}: {:.{}f} is {}")),
                                   c.row + 1, label_of(r.expected.rows, c.row), c.col + 1, label_of(r.expected.cols, c.col),
                                   c.got, precision, high_low(w, c.got, c.want)));
