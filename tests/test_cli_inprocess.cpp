@@ -16,6 +16,7 @@
 #include "qkv/cli.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/scenario.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "support/environment.hpp"
 #include "support/files.hpp"
 #include "support/scratch.hpp"
@@ -267,4 +268,32 @@ BOOST_FIXTURE_TEST_CASE(an_exercise_names_its_axes_as_the_lesson_does, learner) 
     outcome r = run({"exercise", "5.1"});
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
     BOOST_TEST(r.out.find("S_scaled  [3, 3]  rows: queries · columns: keys") != std::string::npos, r.out);
+}
+
+BOOST_FIXTURE_TEST_CASE(an_exercise_in_json_is_what_its_text_shows, learner) {
+    // 5.1 on alice's numbers: S_scaled = Q·Kᵀ / √4 of student_variant(apple), by the plain loops
+    outcome r = run({"exercise", "5.1", "--student", "alice", "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    json j = json::parse(r.out);
+    BOOST_TEST(j["id"] == "5.1");
+    BOOST_TEST(j["kind"] == "matrix");
+    BOOST_TEST(j["student"] == "alice");
+    BOOST_TEST(j["question"].get<std::string>().find("“甜”") != std::string::npos);
+    BOOST_TEST_REQUIRE(j["values"].size() == 1u);
+    const json& S = j["values"][0];
+    BOOST_TEST(S["name"] == "S_scaled");
+    const qkv::scenario s = qkv::student_variant(qkv::load_scenario("data/apple.toml"), "alice");
+    const auto& m = s.matrices;
+    qkv::matrix want = qkv::kernels::matmul_ref(qkv::kernels::matmul_ref(m.at("X"), m.at("W_Q")),
+                                                qkv::kernels::transpose(qkv::kernels::matmul_ref(m.at("X"), m.at("W_K"))));
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t k = 0; k < 3; ++k)  // sums of 4 products in another order: a few ulps
+            BOOST_TEST(S["data"][i][k].get<double>() == want(i, k) / 2.0, boost::test_tools::tolerance(1e-5));
+    outcome choice = run({"exercise", "7.3", "--format", "json"});
+    BOOST_TEST_REQUIRE(choice.status == 0, choice.err);
+    json c = json::parse(choice.out);
+    BOOST_TEST(c["kind"] == "choice");
+    BOOST_TEST(c["choices"].size() == 4u);
+    BOOST_TEST(c["choices"][2]["letter"] == "C");
+    BOOST_TEST(c["student"].is_null());
 }

@@ -112,6 +112,10 @@ std::string first_line(const std::string& text, std::size_t columns) {
 
 std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o,
                         const trace* lesson) {
+    return render_values_text(shown_values(names, ws, lesson), o);
+}
+
+std::vector<shown_value> shown_values(const std::vector<std::string>& names, const workspace& ws, const trace* lesson) {
     std::vector<shown_value> values;
     for (const std::string& name : names) {
         auto it = ws.find(name);
@@ -123,7 +127,7 @@ std::string values_text(const std::vector<std::string>& names, const workspace& 
                     if (sv.name == name) v.rows.axis = sv.v.rows.axis, v.cols.axis = sv.v.cols.axis, v.stack_axis = sv.v.stack_axis;
         values.push_back({name, role::input, v, row_sums_of(v)});
     }
-    return render_values_text(values, o);
+    return values;
 }
 
 

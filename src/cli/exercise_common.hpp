@@ -52,5 +52,7 @@ std::string first_line(const std::string& text, std::size_t columns);
 // with the lesson's trace, its axes named as the lesson names them (S: queries · keys).
 std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o,
                         const trace* lesson = nullptr);
+// The same values as they are drawn, for json.
+std::vector<shown_value> shown_values(const std::vector<std::string>& names, const workspace& ws, const trace* lesson);
 
 }  // namespace qkv::cli

@@ -68,6 +68,12 @@ json value_json(const std::string& name, const value& v, role r, const std::opti
     return out;
 }
 
+}  // namespace
+
+trace_json json_of(const shown_value& v) { return value_json(v.name, v.v, v.r, v.row_sums); }
+
+namespace {
+
 json stage_json(const stage_trace& s) {
     json out;
     out["index"] = s.index;
