@@ -4,6 +4,7 @@
 #define BOOST_TEST_MODULE cli_exercise
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -406,19 +407,48 @@ BOOST_AUTO_TEST_CASE(a_student_has_their_own_numbers_and_is_graded_on_them) {
     BOOST_TEST(has(r.out, "Class: 4 sheets"), r.out);
     BOOST_TEST(has(r.out, "carl.toml:3"), r.out);  // the unknown id, reported for carl's sheet
     BOOST_TEST(has(r.out, "dan.toml:1"), r.out);   // the unreadable sheet, reported, the others graded
-    BOOST_TEST(has(r.out, "2/3 right"), r.out);     // 3.2: ann and carl
-    BOOST_TEST(has(r.out, "1 / 3: put the transpose in the wrong place"), r.out);
+    BOOST_TEST(has(r.out, "2/4 right (3 answered)"), r.out);  // 3.2: ann and carl of the class of 4; dan's is unreadable
+    BOOST_TEST(has(r.out, "1 / 4: put the transpose in the wrong place"), r.out);
     auto j = nlohmann::json::parse(run_qkv({"grade", folder, "--format", "json"}).out);
     BOOST_TEST(j["sheets"].size() == 4u);
     for (auto& q : j["questions"])
         if (q["id"] == "3.2") {
             BOOST_TEST(q["right"] == 2);
+            BOOST_TEST(q["students"] == 4);
+            BOOST_TEST(q["answered"] == 3);
             BOOST_TEST(q["mistakes"][0]["id"] == "k_not_transposed");
         }
     auto csv = run_qkv({"grade", folder, "--format", "csv"});
     BOOST_TEST(has(csv.out, "student,sheet,correct,total,3.1,3.2,3.3,3.4\n"), csv.out);
     BOOST_TEST(has(csv.out, "ann,"), csv.out);
     BOOST_TEST(has(csv.out, ",2,4,1,1,,\n"), csv.out);  // ann: 3.1 and 3.2 right, 3.3 and 3.4 not answered
+
+    // one assignment for the class: lessons 3 and 5 for everyone, so a sheet that leaves out
+    // lesson 5 loses its questions (the counts from the exercise files, as qkv exercises lists them)
+    auto count_ids = [&](const char* lesson) {
+        std::string ids = run_qkv({"exercises", "--ids", "--lesson", lesson}).out;
+        return static_cast<std::size_t>(std::count(ids.begin(), ids.end(), '\n'));
+    };
+    const std::size_t assigned = count_ids("3") + count_ids("5");
+    f.file("assignment.toml", "lessons = [3]\nexercises = [" + [&] {
+        std::string ids = run_qkv({"exercises", "--ids", "--lesson", "5"}).out, list;
+        std::istringstream in(ids);
+        for (std::string id; std::getline(in, id);) list += (list.empty() ? "\"" : ", \"") + id + "\"";
+        return list;
+    }() + "]\n");
+    for (const std::vector<std::string>& how : {std::vector<std::string>{"--assignment", (f.dir / "assignment.toml").string()},
+                                                std::vector<std::string>{"--lesson", "3", "--lesson", "5"}}) {
+        std::vector<std::string> args{"grade", folder, "--format", "json"};
+        args.insert(args.end(), how.begin(), how.end());
+        auto graded = nlohmann::json::parse(run_qkv(args).out);
+        for (auto& sheet : graded["sheets"]) BOOST_TEST(sheet["total"] == assigned, sheet["student"]);
+        for (auto& q : graded["questions"]) BOOST_TEST(q["students"] == 4);
+    }
+    auto other = run_qkv({"grade", folder, "--lesson", "5"});  // ann's 3.1 and 3.2 are outside it
+    BOOST_TEST(has(other.out, "3.1 is not in the assignment; not graded"), other.out);
+    auto bad = run_qkv({"grade", folder, "--assignment", (f.dir / "class/ann.toml").string()});
+    BOOST_TEST(bad.status == 2);
+    BOOST_TEST(has(bad.err, "ann.toml:1:"), bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(next_says_where_you_are_and_shows_it) {
