@@ -57,3 +57,4 @@ complete -c qkv -l format -x -a '(__qkv_formats)'
 complete -c qkv -l data -r -F
 complete -c qkv -s o -l output -r -F
 complete -c qkv -l file -r -F
+complete -c qkv -l assignment -r -F

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <fcntl.h>
@@ -474,4 +475,47 @@ BOOST_AUTO_TEST_CASE(next_says_where_you_are_and_shows_it) {
     for (std::string id; std::getline(ids, id);) p["exercises"][id] = {{"status", "correct"}, {"attempts", 1}, {"hints", 0}};
     std::ofstream(progress_file()) << p.dump();
     BOOST_TEST(has(run_qkv({"next"}).out, "Lesson 1 ·"));  // then lesson 1
+}
+
+BOOST_AUTO_TEST_CASE(a_student_has_their_own_order_of_choices) {
+    fresh f;
+    // 7.3's choices as the exercise file orders them, and the right one's text (qkv solution)
+    auto choices_of = [](const std::string& out) {
+        std::map<char, std::string> by_letter;
+        std::istringstream in(out);
+        for (std::string line; std::getline(in, line);)
+            if (line.size() > 4 && line[0] == ' ' && line[1] == ' ' && line[2] >= 'A' && line[2] <= 'D' && line[3] == '.')
+                by_letter[line[2]] = line.substr(5);
+        return by_letter;
+    };
+    const auto file = choices_of(run_qkv({"exercise", "7.3"}).out);
+    BOOST_REQUIRE(file.size() == 4u);
+    char file_letter = 0;  // the one letter check accepts without a student
+    for (char c : {'A', 'B', 'C', 'D'})
+        if (run_qkv({"check", "7.3", std::string(1, c)}).status == 0) file_letter = c;
+    BOOST_REQUIRE(file_letter != 0);
+    std::set<std::string> orders;
+    for (std::string student : {"alice", "bob", "carol", "dave", "erin"}) {
+        const auto mine = choices_of(run_qkv({"exercise", "7.3", "--student", student}).out);
+        BOOST_REQUIRE(mine.size() == 4u);
+        std::string order;
+        char shown = 0;
+        for (auto& [letter, text] : mine) {
+            auto it = std::find_if(file.begin(), file.end(), [&](auto& p) { return p.second == text; });
+            BOOST_REQUIRE(it != file.end());  // the same choices, in another order
+            order += it->first;
+            if (it->first == file_letter) shown = letter;
+        }
+        orders.insert(order);
+        BOOST_TEST(mine == choices_of(run_qkv({"exercise", "7.3", "--student", student}).out));  // the same every time
+        // graded against the order the student saw: the letter they see beside the right text
+        BOOST_TEST(run_qkv({"check", "7.3", std::string(1, shown), "--student", student}).status == 0, student);
+        if (shown != file_letter) {
+            BOOST_TEST(run_qkv({"check", "7.3", std::string(1, file_letter), "--student", student}).status == 1, student);
+            std::string says = run_qkv({"solution", "7.3", "--student", student}).out;
+            BOOST_TEST(says.find(std::string(1, shown) + " (in the order this student was shown; " + file_letter +
+                                 " in the exercise file)") != std::string::npos, says);
+        }
+    }
+    BOOST_TEST(orders.size() >= 3u, "five students, " << orders.size() << " orders");  // 24 orders to draw from
 }

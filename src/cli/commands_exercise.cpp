@@ -157,7 +157,7 @@ std::string exercise_json(const exercise& e, const exercise_run& run, const std:
     j["question"] = exercise_words(e.question, e, run, l);
     j["choices"] = trace_json::array();
     for (std::size_t i = 0; i < e.choices.size(); ++i)
-        j["choices"].push_back({{"letter", std::string(1, static_cast<char>('A' + i))}, {"text", exercise_words(e.choices[i], e, run, l)}});
+        j["choices"].push_back({{"letter", std::string(1, static_cast<char>('A' + i))}, {"text", exercise_words(e.choices[run.choice_order[i]], e, run, l)}});
     j["values"] = trace_json::array();
     for (const shown_value& v : shown_values(e.shows, run.run.ws, &run.run.t)) j["values"].push_back(json_of(v));
     j["tolerance"] = e.kind == answer_kind::number || e.kind == answer_kind::matrix ? trace_json(e.tolerance) : trace_json();
@@ -184,7 +184,7 @@ int cmd_exercise(const args& a, const console& io) {
     out += fmt::format("\n\n{}\n", escape_controls(exercise_words(e.question, e, run, l), true));
     for (std::size_t i = 0; i < e.choices.size(); ++i)
         out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
-                           escape_controls(exercise_words(e.choices[i], e, run, l)));
+                           escape_controls(exercise_words(e.choices[run.choice_order[i]], e, run, l)));
     if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o, &run.run.t);
     const progress record = open_progress(io, progress_path());  // kept alive: mine refers into it
     const exercise_progress& mine = record.of(e.id);

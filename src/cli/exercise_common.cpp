@@ -55,7 +55,12 @@ std::string student_name(const std::string& given) {
 // "S[2, 3] = 1.5669", or the expected matrix drawn as the lessons draw it.
 std::string expected_text(const exercise& e, const exercise_run& r, const render_options& o) {
     switch (e.kind) {
-    case answer_kind::choice: return fmt::format("{}\n", e.answer);
+    case answer_kind::choice: {  // the letter in the order this student was shown, and the file's when it differs
+        const char shown = r.shown_letter(e.answer);
+        if (shown == e.answer) return fmt::format("{}\n", e.answer);
+        return fmt::format(fmt::runtime(pick(o.language, "{}（这位学生看到的顺序；练习文件里是 {}）\n",
+                                             "{} (in the order this student was shown; {} in the exercise file)\n")), shown, e.answer);
+    }
     case answer_kind::shape: return fmt::format("{} = {}\n", e.expected_source, r.expected.shape_str());
     case answer_kind::number:
         return fmt::format("{} = {}\n", e.expected_source, number_text(r.expected.number, number_style::fixed, o.precision));

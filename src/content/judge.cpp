@@ -45,6 +45,17 @@ std::string label_of(const labels& l, std::size_t i) {
 
 }  // namespace
 
+char exercise_run::shown_letter(char file) const {
+    for (std::size_t i = 0; i < choice_order.size(); ++i)
+        if (static_cast<char>('A' + choice_order[i]) == file) return static_cast<char>('A' + i);
+    return file;
+}
+
+char exercise_run::file_letter(char shown) const {
+    const std::size_t i = static_cast<std::size_t>(shown - 'A');
+    return shown >= 'A' && i < choice_order.size() ? static_cast<char>('A' + choice_order[i]) : shown;
+}
+
 exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s, lang language) {
     exercise_run r;
     r.run = run_lesson(l, s, language);
@@ -98,13 +109,15 @@ exercise_run run_exercise(const exercise& e, lang language, const std::string& d
                                           : (fs::path(data_dir()) / e.scenario).string();
     scenario s = load_scenario(scen);
     if (!student.empty()) s = student_variant(s, student);
-    return run_exercise(e, l, s, language);
+    exercise_run r = run_exercise(e, l, s, language);
+    r.choice_order = choice_order(e.choices.size(), e.id, student);
+    return r;
 }
 
 verdict judge(const exercise& e, const answer& a, const exercise_run& r) {
     verdict v;
     switch (e.kind) {
-    case answer_kind::choice: v.correct = a.choice == e.answer; break;
+    case answer_kind::choice: v.correct = r.file_letter(a.choice) == e.answer; break;
     case answer_kind::number:
         v.expected_number = r.expected.number;
         v.correct = std::fabs(a.number - v.expected_number) <= e.tolerance;
@@ -203,7 +216,7 @@ std::vector<std::string> explain(const verdict& v, const exercise& e, const answ
     switch (e.kind) {
     case answer_kind::choice:
         out.push_back(fmt::format(fmt::runtime(pick(w.l, "{} 不对。", "{} is not right.")), a.choice));
-        if (auto it = e.why_not.find(a.choice); it != e.why_not.end()) out.push_back(exercise_words(it->second, e, r, language));
+        if (auto it = e.why_not.find(r.file_letter(a.choice)); it != e.why_not.end()) out.push_back(exercise_words(it->second, e, r, language));
         break;
     case answer_kind::shape: explain_shape(out, w, v, a); break;
     case answer_kind::number:

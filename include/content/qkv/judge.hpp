@@ -24,6 +24,11 @@ struct exercise_run {
     lesson_run run;
     value expected;  // a scalar 0 for a choice
     std::vector<std::pair<std::string, value>> mistake_values;  // (mistake id, value), in file order
+    std::vector<std::size_t> choice_order;  // shown choice i is the file's choice_order[i] (scenario_gen.hpp)
+
+    // The letter a choice has as shown to this run's student, and the file's letter of a shown one.
+    char shown_letter(char file_letter) const;
+    char file_letter(char shown) const;
 };
 
 // Run the lesson on the exercise's scenario (or on `data_file` when given), then the setup, then

@@ -38,6 +38,11 @@ scenario at_size_of(const scenario& own, const scenario_spec& spec);
 // a teacher grading a sheet recomputes exactly what the student saw.
 scenario student_variant(const scenario& own, std::string_view student);
 
+// A student's own order of an exercise's `count` choices: shown position i holds choice order[i]
+// (from 0). The same name and exercise give the same order everywhere (a sheet is graded against
+// it); no name gives the file's order. So "7.3 = C" does not travel round a room.
+std::vector<std::size_t> choice_order(std::size_t count, std::string_view exercise_id, std::string_view student);
+
 // The scenario as a scenario file (TOML) that load_scenario reads back to the same floats, as
 // long as its numbers have at most two decimals (what generate_scenario makes). `comment` goes
 // on a first line after "# ".
