@@ -297,3 +297,27 @@ BOOST_FIXTURE_TEST_CASE(an_exercise_in_json_is_what_its_text_shows, learner) {
     BOOST_TEST(c["choices"][2]["letter"] == "C");
     BOOST_TEST(c["student"].is_null());
 }
+
+BOOST_FIXTURE_TEST_CASE(the_documents_examples_are_in_the_lessons, learner) {
+    // lesson 0: the LSTM, and a CNN's reach with a window of 3, 1 + 2·L after L layers: 3, 5, …, 13
+    outcome zero = run({"lesson", "0", "--format", "json"});
+    BOOST_TEST_REQUIRE(zero.status == 0, zero.err);
+    bool reach = false, lstm = false;
+    const json doc = json::parse(zero.out);  // kept: a range over a temporary's member would dangle
+    for (const json& s : doc["stages"]) {
+        lstm = lstm || s["text"].get<std::string>().find("LSTM") != std::string::npos;
+        for (const json& v : s["values"])
+            if (v["name"] == "cnn_reach") {
+                reach = true;
+                for (int L = 1; L <= 6; ++L) BOOST_TEST(v["data"][static_cast<std::size_t>(L - 1)][0u].get<double>() == 1 + 2 * L);
+            }
+    }
+    BOOST_TEST(reach);
+    BOOST_TEST(lstm);
+    // lesson 8: the documents' 512 split into 2 heads of 256, and h = 12
+    outcome eight = run({"lesson", "8", "--stage", "1", "--format", "json"});
+    BOOST_TEST_REQUIRE(eight.status == 0, eight.err);
+    const std::string text = json::parse(eight.out)["stages"][0]["text"];
+    BOOST_TEST(text.find("512 numbers into 2 heads of 256") != std::string::npos, text);
+    BOOST_TEST(text.find("h = 12") != std::string::npos, text);
+}
