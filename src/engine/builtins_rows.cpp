@@ -29,10 +29,7 @@ value cosine_fn(const args_t& a, eval_context& ctx) {
 }
 
 value row_sums_fn(const args_t& a, eval_context& ctx) {
-    need_mats(a[0], "row_sums", "A", ctx);
-    value out = map_mats(a[0], kernels::row_sums);  // [n, 1]
-    out.cols = {};
-    return out;
+    return column_of_each(a[0], "row_sums", "A", ctx, kernels::row_sums);
 }
 
 // Largest entry of each row -> [n, 1]; a NaN anywhere in the row makes it NaN.
@@ -48,10 +45,7 @@ matrix row_max(const matrix& A) {
 }
 
 value row_max_fn(const args_t& a, eval_context& ctx) {
-    need_mats(a[0], "row_max", "A", ctx);
-    value out = map_mats(a[0], row_max);  // [n, 1]
-    out.cols = {};
-    return out;
+    return column_of_each(a[0], "row_max", "A", ctx, row_max);
 }
 
 // Dot product of matching rows -> [n, 1], accumulated in double like matmul_ref.
