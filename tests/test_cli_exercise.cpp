@@ -510,12 +510,32 @@ BOOST_AUTO_TEST_CASE(a_student_has_their_own_order_of_choices) {
         BOOST_TEST(mine == choices_of(run_qkv({"exercise", "7.3", "--student", student}).out));  // the same every time
         // graded against the order the student saw: the letter they see beside the right text
         BOOST_TEST(run_qkv({"check", "7.3", std::string(1, shown), "--student", student}).status == 0, student);
-        if (shown != file_letter) {
+        if (shown != file_letter)
             BOOST_TEST(run_qkv({"check", "7.3", std::string(1, file_letter), "--student", student}).status == 1, student);
-            std::string says = run_qkv({"solution", "7.3", "--student", student}).out;
-            BOOST_TEST(says.find(std::string(1, shown) + " (in the order this student was shown; " + file_letter +
-                                 " in the exercise file)") != std::string::npos, says);
-        }
+        // the solution gives the right choice under this student's letter, says whose letter it is,
+        // and names none of its own (its prose once began "C." for everyone)
+        std::string says = run_qkv({"solution", "7.3", "--student", student}).out;
+        std::replace(says.begin(), says.end(), '\n', ' ');
+        BOOST_TEST(says.find(std::string(1, shown) + ". " + file.at(file_letter).substr(0, 30)) != std::string::npos, says);
+        BOOST_TEST(says.find("(" + std::string(1, shown) + " is the letter in " + student + "'s order of the choices") != std::string::npos, says);
+        BOOST_TEST(says.find("in the exercise file's order, it is " + std::string(1, file_letter) + ")") != std::string::npos, says);
+        for (char c : {'A', 'B', 'C', 'D'})
+            BOOST_TEST(says.find(std::string("  ") + c + ". ") == std::string::npos, says);
     }
     BOOST_TEST(orders.size() >= 3u, "five students, " << orders.size() << " orders");  // 24 orders to draw from
+}
+
+BOOST_AUTO_TEST_CASE(plain_qkv_starts_where_its_help_does) {
+    // a new learner's bare qkv greeted "Start here: lesson 0" above help ending "Start with: qkv
+    // lesson 1": both name the first lesson qkv list shows
+    fresh f;
+    std::string list = run_qkv({"list"}).out;
+    std::size_t digit = list.find_first_of("0123456789");
+    BOOST_REQUIRE(digit != std::string::npos);
+    const std::string first = list.substr(digit, list.find_first_not_of("0123456789", digit) - digit);
+    auto bare = run_qkv({});
+    BOOST_TEST(bare.status == 0);
+    BOOST_TEST(has(bare.out, "Start here: lesson " + first + " ·"), bare.out);
+    BOOST_TEST(has(bare.out, "Start with: qkv lesson " + first + " "), bare.out);
+    BOOST_TEST(!has(bare.out, "qkv lesson 1\n"), bare.out);
 }

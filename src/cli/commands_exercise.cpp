@@ -181,10 +181,10 @@ int cmd_exercise(const args& a, const console& io) {
                                   fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
     if (!e.shows.empty() || !q->student.empty())
         out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run.run.t.scenario));
-    out += fmt::format("\n\n{}\n", escape_controls(exercise_words(e.question, e, run, l), true));
+    out += "\n\n" + prose(exercise_words(e.question, e, run, l), o);
     for (std::size_t i = 0; i < e.choices.size(); ++i)
-        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
-                           escape_controls(exercise_words(e.choices[run.choice_order[i]], e, run, l)));
+        out += (i ? "" : "\n") + hanging(fmt::format("{}. {}", static_cast<char>('A' + i), exercise_words(e.choices[run.choice_order[i]], e, run, l)),
+                                         o, "  ", "   ");
     if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o, &run.run.t);
     const progress record = open_progress(io, progress_path());  // kept alive: mine refers into it
     const exercise_progress& mine = record.of(e.id);
@@ -218,9 +218,8 @@ int show_hints(const console& io, const asked& q) {
     const std::size_t shown = static_cast<std::size_t>(more ? seen + 1 : seen);
     std::string out;
     for (std::size_t k = 0; k < shown; ++k)
-        out += fmt::format("{}{} {}/{} · {} {}\n{}\n", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, q.o.color),
-                           k + 1, e.hints.size(), pick(l, "练习", "exercise"), e.id,
-                           escape_controls(exercise_words(e.hints[k], e, *q.run, l), true));
+        out += fmt::format("{}{} {}/{} · {} {}\n{}", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, q.o.color),
+                           k + 1, e.hints.size(), pick(l, "练习", "exercise"), e.id, prose(exercise_words(e.hints[k], e, *q.run, l), q.o));
     if (!more) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + e.id + " 给出完整解答。）",
                                                "(That was the last hint. Still stuck? qkv solution " + e.id + " shows the worked solution.)"));
     show_and_record(io, out, e.id, [&](exercise_progress& mine) { mine.hints = std::max(mine.hints, static_cast<int>(shown)); });
@@ -231,9 +230,9 @@ int show_solution(const console& io, const asked& q) {
     const exercise& e = *q.e;
     const lang l = q.o.language;
     const std::string out =
-        fmt::format("{} · {} {}\n\n{}\n{}\n{}\n", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q.o.color),
-                    pick(l, "练习", "exercise"), e.id, escape_controls(exercise_words(e.question, e, *q.run, l), true),
-                    expected_text(e, *q.run, q.o), escape_controls(exercise_words(e.solution, e, *q.run, l), true));
+        fmt::format("{} · {} {}\n\n{}{}\n{}", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q.o.color),
+                    pick(l, "练习", "exercise"), e.id, prose(exercise_words(e.question, e, *q.run, l), q.o),
+                    expected_text(e, *q.run, q.o), prose(exercise_words(e.solution, e, *q.run, l), q.o));
     show_and_record(io, out, e.id, [](exercise_progress& mine) { mine.solution_seen = true; });
     return 0;
 }

@@ -38,9 +38,11 @@ bool matches(const exercise& e, const answer& a, const value& v) {
     return false;
 }
 
-// " (甜)" when the axis has names, else nothing: the number alone says it.
-std::string label_of(const labels& l, std::size_t i) {
-    return i < l.names.size() && !l.names[i].empty() ? " (" + l.names[i] + ")" : "";
+// " (“甜”)" when the axis has names, set off as a token as prose sets tokens off, else nothing:
+// the number alone says it.
+std::string label_of(const labels& l, std::size_t i, lang language) {
+    if (i >= l.names.size() || l.names[i].empty()) return "";
+    return pick(language, "（“", " (“") + l.names[i] + pick(language, "”）", "”)");
 }
 
 }  // namespace
@@ -82,6 +84,7 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
                 value v = evaluate(*m.exprs[i], r.run.ws, ctx);
                 if (v.is_matrix() && v.mat().size() == 1 && e.kind == answer_kind::number) v = value::scalar(v.mat().data[0]);
                 r.mistake_values.emplace_back(m.id, std::move(v));
+                r.mistake_places.emplace_back();
             } catch (const input_error&) {
                 // This wrong computation does not even run on this scenario (a square-only
                 // mistake on non-square matrices): nobody can have made it here.
@@ -89,7 +92,10 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
         }
     }
     ctx.statement_text = e.expected_source;
-    for (auto& m : wrong_places(e, r.expected, r.run.ws, ctx)) r.mistake_values.push_back(std::move(m));
+    for (wrong_place& m : wrong_places(e, r.expected, r.run.ws, ctx, language)) {
+        r.mistake_values.emplace_back(m.id, std::move(m.v));
+        r.mistake_places.push_back(std::move(m.where));
+    }
     return r;
 }
 
@@ -111,6 +117,7 @@ exercise_run run_exercise(const exercise& e, lang language, const std::string& d
     if (!student.empty()) s = student_variant(s, student);
     exercise_run r = run_exercise(e, l, s, language);
     r.choice_order = choice_order(e.choices.size(), e.id, student);
+    r.student = student;
     return r;
 }
 
@@ -146,8 +153,12 @@ verdict judge(const exercise& e, const answer& a, const exercise_run& r) {
         for (const mistake_rule& m : e.mistakes)
             for (const auto& s : m.shapes)
                 if (a.shape == s && std::find(v.mistakes.begin(), v.mistakes.end(), m.id) == v.mistakes.end()) v.mistakes.push_back(m.id);
-    for (const auto& [id, val] : r.mistake_values)
-        if (matches(e, a, val) && std::find(v.mistakes.begin(), v.mistakes.end(), id) == v.mistakes.end()) v.mistakes.push_back(id);
+    for (std::size_t i = 0; i < r.mistake_values.size(); ++i) {
+        const auto& [id, val] = r.mistake_values[i];
+        if (!matches(e, a, val)) continue;
+        if (std::find(v.mistakes.begin(), v.mistakes.end(), id) == v.mistakes.end()) v.mistakes.push_back(id);
+        if (i < r.mistake_places.size() && !r.mistake_places[i].empty()) v.places.push_back(r.mistake_places[i]);
+    }
     if (e.kind == answer_kind::matrix && v.mistakes.empty() &&
         (a.m.rows != v.expected_shape[0] || a.m.cols != v.expected_shape[1]))
         throw input_error(fmt::format(fmt::runtime(pick(r.run.t.language, "练习 {} 要的是 {} 的矩阵，答案却是 {}",
@@ -195,11 +206,11 @@ void explain_matrix(std::vector<std::string>& out, const words& w, const verdict
         const cell_off& c = v.cells_off[i];
         if (v.expected_shape[0] == 1) {  // one row, the one the question names: its place in the answer is no row of the lesson's
             out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 项{}：{:.{}f} {}", "  entry {}{}: {:.{}f} is {}")), c.col + 1,
-                                      label_of(r.expected.cols, c.col), c.got, precision, high_low(w, c.got, c.want)));
+                                      label_of(r.expected.cols, c.col, w.l), c.got, precision, high_low(w, c.got, c.want)));
             continue;
         }
         out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 行{}，第 {} 列{}：{:.{}f} {}", "  row {}{}, column {}{}: {:.{}f} is {}")),
-                                  c.row + 1, label_of(r.expected.rows, c.row), c.col + 1, label_of(r.expected.cols, c.col),
+                                  c.row + 1, label_of(r.expected.rows, c.row, w.l), c.col + 1, label_of(r.expected.cols, c.col, w.l),
                                   c.got, precision, high_low(w, c.got, c.want)));
     }
     if (v.cells_off.size() > most)
@@ -233,6 +244,7 @@ std::vector<std::string> explain(const verdict& v, const exercise& e, const answ
                              "This is what these common mistakes give (on this data they agree):"));
         for (const std::string& id : v.mistakes) out.push_back("  - " + book.at(id).in(language));
     }
+    for (const std::string& place : v.places) out.push_back(place);
     return out;
 }
 

@@ -46,16 +46,16 @@ matrix row_of(const matrix& M, std::size_t r) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, value>> wrong_places(const exercise& e, const value& expected, workspace& ws, eval_context& ctx) {
-    std::vector<std::pair<std::string, value>> out;
-    auto add = [&](const char* id, matrix m) {
-        if (!near(m, expected.mat(), e.tolerance)) out.emplace_back(id, value::of(std::move(m)));
+std::vector<wrong_place> wrong_places(const exercise& e, const value& expected, workspace& ws, eval_context& ctx, lang language) {
+    std::vector<wrong_place> out;
+    auto add = [&](const char* id, matrix m, std::string where) {
+        if (!near(m, expected.mat(), e.tolerance)) out.push_back({id, value::of(std::move(m)), std::move(where)});
     };
     if (e.kind != answer_kind::matrix || !expected.is_matrix()) return out;
     const matrix& want = expected.mat();
     auto read = row_read(e.expected_source);
     if (!read) {  // a whole matrix: its transpose, when it has the same shape and differs
-        if (want.rows == want.cols && want.rows > 1) add("transposed", kernels::transpose(want));
+        if (want.rows == want.cols && want.rows > 1) add("transposed", kernels::transpose(want), "");
         return out;
     }
     value base;
@@ -66,9 +66,18 @@ std::vector<std::pair<std::string, value>> wrong_places(const exercise& e, const
     }
     if (!base.is_matrix() || want.rows != 1 || base.mat().cols != want.cols) return out;
     const matrix& M = base.mat();
-    for (std::size_t r = 0; r < M.rows; ++r) add("wrong_row", row_of(M, r));
+    // "row 2 (“很”) of dV": where the answer was read, the token in quotes as exercises write tokens
+    auto place = [&](const labels& l, std::size_t i, const char* zh, const char* en) {
+        const std::string name = i < l.names.size() && !l.names[i].empty() ? "“" + l.names[i] + "”" : "";
+        return fmt::format(fmt::runtime(pick(language, zh, en)), i + 1, name.empty() ? "" : pick(language, "（", " (") + name + pick(language, "）", ")"),
+                           read->first);
+    };
+    for (std::size_t r = 0; r < M.rows; ++r)
+        add("wrong_row", row_of(M, r), place(base.rows, r, "这个答案是 {2} 的第 {0} 行{1}。", "This answer is row {0}{1} of {2}."));
     if (M.rows == M.cols)
-        for (std::size_t c = 0; c < M.cols; ++c) add("wrong_row", row_of(kernels::transpose(M), c));
+        for (std::size_t c = 0; c < M.cols; ++c)
+            add("wrong_row", row_of(kernels::transpose(M), c),
+                place(base.cols, c, "这个答案是 {2} 的第 {0} 列{1}，竖着读的。", "This answer is column {0}{1} of {2}, read down."));
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "qkv/exercise.hpp"
+#include "qkv/i18n.hpp"
 #include "qkv/formula.hpp"
 #include "qkv/value.hpp"
 
@@ -16,6 +17,12 @@ namespace qkv {
 // BASE and, when BASE is square, every column, as rows; for an answer that is a whole square
 // matrix: its transpose; each with its mistake id (wrong_row, transposed), none within the
 // exercise's tolerance of the right answer. Nothing for other answers.
-std::vector<std::pair<std::string, value>> wrong_places(const exercise& e, const value& expected, workspace& ws, eval_context& ctx);
+// Each with where it was read, for the feedback: "row 2 (“很”) of dV".
+struct wrong_place {
+    std::string id;
+    value v;
+    std::string where;
+};
+std::vector<wrong_place> wrong_places(const exercise& e, const value& expected, workspace& ws, eval_context& ctx, lang language);
 
 }  // namespace qkv

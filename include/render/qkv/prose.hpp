@@ -35,14 +35,22 @@ inline std::string_view first_shown(std::string_view s) {
     return {};
 }
 
+// Whether two lines join with a space between `last` (the first one's last character) and `first`.
+// Curly quotes serve both languages: against Chinese they carry their own space ("爱“北京”"), against
+// latin text they do not ("attends most to “苹果”"); nothing follows an opening one or precedes a
+// closing one.
+inline bool space_between(std::string_view last, std::string_view first) {
+    const bool wide_end = display_width(last) == 2, wide_start = display_width(first) == 2;
+    if (last == "“" || first == "”") return false;
+    if (last == "”") return !(wide_start || full_width_mark(first));
+    if (first == "“") return !(wide_end || full_width_mark(last));
+    return !(wide_end && wide_start) && !full_width_mark(last) && !full_width_mark(first);
+}
+
 inline std::string join_lines(const std::vector<std::string>& lines) {
     std::string out;
     for (const auto& l : lines) {
-        if (!out.empty() && !l.empty()) {
-            std::string_view last = last_shown(out), first = first_shown(l);
-            bool wide_end = display_width(last) == 2, wide_start = display_width(first) == 2;
-            if (!(wide_end && wide_start) && !full_width_mark(last) && !full_width_mark(first)) out += ' ';
-        }
+        if (!out.empty() && !l.empty() && space_between(last_shown(out), first_shown(l))) out += ' ';
         out += l;
     }
     return out;
