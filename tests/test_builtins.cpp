@@ -112,6 +112,9 @@ BOOST_AUTO_TEST_CASE(entrywise_on_scalars_matrices_and_stacks) {
     BOOST_TEST(ev("sqrt(16)").number == 4.0f);
     BOOST_TEST(ev("log(1)").number == 0.0f);
     BOOST_TEST(ev("abs(-2.5)").number == 2.5f);
+    BOOST_TEST(ev("ceil((6 - 1) / 2)").number == 3.0f);  // lesson 0: a window of 3 reaches 6 tokens in 3 layers, not 2.5
+    BOOST_TEST(ev("ceil(4)").number == 4.0f);
+    BOOST_TEST(ev("ceil(-0.5)").number == 0.0f);
     auto ws = ws_of({{"M", value::of(matrix::of({{0, ln2}, {9, 16}}))},
                      {"N", value::of(matrix::of({{-1.5f, 2}}))},
                      {"H", value::stack({matrix::of({{4}}), matrix::of({{25}})})}});
