@@ -321,3 +321,21 @@ BOOST_FIXTURE_TEST_CASE(the_documents_examples_are_in_the_lessons, learner) {
     BOOST_TEST(text.find("512 numbers into 2 heads of 256") != std::string::npos, text);
     BOOST_TEST(text.find("h = 12") != std::string::npos, text);
 }
+
+BOOST_FIXTURE_TEST_CASE(a_count_in_prose_is_a_whole_number, learner) {
+    // lesson 15 wrote W_Q's variance as "1/512.0" (a measured 1/var printed to a decimal); lesson 0
+    // wrote a count of layers as "(n − 1) / 2 = 2.50 layers (rounded up)". A window of 3 reaches
+    // 2L + 1 tokens after L layers, so 6 tokens need L = 3.
+    outcome r = run({"lesson", "15", "--format", "json", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const json doc = json::parse(r.out);
+    std::string all;
+    for (const json& s : doc["stages"]) all += s["text"].get<std::string>() + "\n";
+    BOOST_TEST(all.find("× 1/512 =") != std::string::npos, all);
+    BOOST_TEST(all.find("512.0") == std::string::npos, all);
+    r = run({"lesson", "0", "--stage", "6", "--format", "json", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const std::string text = json::parse(r.out)["stages"][0]["text"];
+    BOOST_TEST(text.find("rounded up, 3 layers") != std::string::npos, text);
+    BOOST_TEST(text.find("2.50") == std::string::npos, text);
+}
