@@ -372,6 +372,19 @@ BOOST_AUTO_TEST_CASE(curly_quotes_join_lines_as_the_language_beside_them_does) {
     BOOST_TEST(joined("看“\n北京”\n的") == "看“北京”的");
 }
 
+BOOST_AUTO_TEST_CASE(a_number_in_groups_of_three_stays_on_one_line) {
+    // lesson 3 broke "n = 10 000" after the 10, lesson 9 "524 288 bytes" after the 524
+    for (std::size_t width = 20; width <= 40; ++width) {
+        for (const std::string& line : wrap_paragraph("a hundred million at n = 10 000. Then 524 288 bytes, 512 KiB.", width)) {
+            BOOST_TEST(!line.ends_with(" 10"), line);
+            BOOST_TEST(!line.ends_with("524"), line);
+            BOOST_TEST(!line.starts_with("000"), line);
+            BOOST_TEST(!line.starts_with("288"), line);
+        }
+    }
+    BOOST_TEST(wrap_paragraph("步骤 4 512 个", 100).at(0) == "步骤 4 512 个");  // nothing added or lost
+}
+
 BOOST_AUTO_TEST_CASE(chinese_prose_breaks_between_characters_not_before_punctuation) {
     std::string text = "每一行查询带着三样东西走：到目前为止见过的最大分数，以它为基准的指数和，以及同样加权的值的和。";
     trace t = one_stage({}, "", text);

@@ -43,6 +43,25 @@ std::vector<atom> glue_operators(std::vector<atom> in) {
     return out;
 }
 
+// "10 000" and "524 288" are one number written in groups of three: the space between the groups
+// does not break a line ("n = 10 / 000").
+std::vector<atom> glue_digit_groups(std::vector<atom> in) {
+    auto digits = [](std::string_view t, std::size_t from, std::size_t count) {
+        for (std::size_t k = from; k < from + count; ++k)
+            if (k >= t.size() || !std::isdigit(static_cast<unsigned char>(t[k]))) return false;
+        return true;
+    };
+    std::vector<atom> out;
+    for (atom& a : in) {
+        const bool group = a.space_before && digits(a.text, 0, 3) && !digits(a.text, 3, 1);
+        if (group && !out.empty() && !out.back().text.empty() &&
+            std::isdigit(static_cast<unsigned char>(out.back().text.back())))
+            out.back().text += " " + a.text;
+        else out.push_back(std::move(a));
+    }
+    return out;
+}
+
 bool wide_atom(const atom& a) {
     return display_width(std::string_view(a.text).substr(0, utf8::next(a.text, 0))) == 2;
 }
@@ -107,7 +126,7 @@ std::vector<atom> atoms_of(std::string_view text) {
         if (ch == "]" && open > 0) --open;
         last_wide = wide, space = false;
     }
-    return glue_operators(keep_tokens_whole(std::move(out)));
+    return glue_operators(glue_digit_groups(keep_tokens_whole(std::move(out))));
 }
 
 // An atom wider than a whole line, cut into pieces that fit.
