@@ -339,3 +339,25 @@ BOOST_FIXTURE_TEST_CASE(a_count_in_prose_is_a_whole_number, learner) {
     BOOST_TEST(text.find("rounded up, 3 layers") != std::string::npos, text);
     BOOST_TEST(text.find("2.50") == std::string::npos, text);
 }
+
+BOOST_FIXTURE_TEST_CASE(lesson_16_says_more_or_less_by_the_sign_it_shows, learner) {
+    // stage 9 once said the loss would like row 1 to look "more or less" at the last token; the
+    // sign of dA_c[1, n], read here from the values the stage shows, says which
+    for (const std::string tokens : {"苹果 很 甜", "the cat sat on the mat", "我 爱 北京 天安门", "a b c d e f g h"}) {
+        for (const std::string lang : {"en", "zh"}) {
+            outcome r = run({"lesson", "16", "--stage", "9", "--format", "json", "--lang", lang, "--tokens", tokens});
+            BOOST_TEST_REQUIRE(r.status == 0, r.err);
+            const json doc = json::parse(r.out);
+            const json& stage = doc["stages"][0];
+            double dA = 0;
+            for (const json& v : stage["values"])
+                if (v["name"] == "dA_c") dA = v["data"][0][v["data"][0].size() - 1].get<double>();
+            BOOST_TEST_REQUIRE(dA != 0.0, tokens);
+            const std::string text = stage["text"];
+            const bool more = lang == "en" ? text.find("look more at") != std::string::npos : text.find("多看") != std::string::npos;
+            const bool less = lang == "en" ? text.find("look less at") != std::string::npos : text.find("少看") != std::string::npos;
+            BOOST_TEST(more == (dA < 0), tokens << " " << lang << " dA = " << dA);
+            BOOST_TEST(less == (dA > 0), tokens << " " << lang << " dA = " << dA);
+        }
+    }
+}
