@@ -361,3 +361,20 @@ BOOST_FIXTURE_TEST_CASE(lesson_16_says_more_or_less_by_the_sign_it_shows, learne
         }
     }
 }
+
+BOOST_FIXTURE_TEST_CASE(a_lesson_that_reads_no_sentence_is_not_headed_with_one, learner) {
+    // lesson 18 trains on sequences of its own: on --tokens it was headed "scenario the cat sat on
+    // the mat" after that scenario's TOML, though nothing in it came from the sentence. It runs as
+    // without --tokens; a lesson that reads X (lesson 17) still runs on the sentence.
+    outcome own = run({"lesson", "18", "--stage", "1", "--format", "json"});
+    BOOST_TEST_REQUIRE(own.status == 0, own.err);
+    outcome r = run({"lesson", "18", "--stage", "1", "--format", "json", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(json::parse(r.out)["scenario"] == json::parse(own.out)["scenario"]);
+    BOOST_TEST(json::parse(r.out)["scenario"] != "the cat sat on the mat");
+    outcome text = run({"lesson", "18", "--stage", "1", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST(text.out.find("qkv scenario --tokens") == std::string::npos, text.out.substr(0, 400));
+    outcome reads = run({"lesson", "17", "--stage", "1", "--format", "json", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST_REQUIRE(reads.status == 0, reads.err);
+    BOOST_TEST(json::parse(reads.out)["scenario"] == "the cat sat on the mat");
+}
