@@ -24,7 +24,7 @@ _qkv() {
             [[ ${words[1]} == grade ]] && formats="text json csv"
             [[ ${words[1]} == exercises || ${words[1]} == progress || ${words[1]} == train ]] && formats="text json"
             COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
-        --data|-o|--output|--file|--save|--load|--scenario) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --data|-o|--output|--file|--save|--load|--scenario|--assignment) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --precision|--stage|--auto|--d-model|--heads|--seed|--tokens|--student|--lesson) return ;;
         --vocab|--seq|--layers|--segment|--steps|--batch|--lr|--warmup|--beta1|--beta2|--eps|--clip) return ;;
         --init-embedding|--init-position|--init-gain|--threads|--checkpoint-every|--layer) return ;;

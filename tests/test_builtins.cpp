@@ -1,6 +1,7 @@
 // The built-in functions: each against arithmetic done by hand (in the comments) or against the
 // plain kernels, on matrices and head by head on stacks; and the messages for bad arguments.
 #define BOOST_TEST_MODULE builtins
+#include <cmath>
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -31,7 +32,7 @@ BOOST_AUTO_TEST_CASE(table_is_complete_and_consistent) {
     for (const char* n : {"softmax", "softmax_naive", "softmax_cols", "exp", "sqrt", "log", "abs",
                           "causal_mask", "cosine", "row_sums", "row_max", "split_heads",
                           "split_rows", "concat_heads", "sum_heads", "mean_heads", "batch", "randn", "rand",
-                          "rowdot", "var", "mean", "max", "min", "max_abs_diff", "rows", "cols",
+                          "rowdot", "var", "mean", "max", "min", "max_abs_diff", "float_diff", "rows", "cols",
                           "softmax_jacobian_norm", "uniform", "zeros", "identity"})
         BOOST_TEST(find_builtin(n) != nullptr, n);
     BOOST_TEST(find_builtin("nope") == nullptr);
@@ -111,6 +112,9 @@ BOOST_AUTO_TEST_CASE(entrywise_on_scalars_matrices_and_stacks) {
     BOOST_TEST(ev("sqrt(16)").number == 4.0f);
     BOOST_TEST(ev("log(1)").number == 0.0f);
     BOOST_TEST(ev("abs(-2.5)").number == 2.5f);
+    BOOST_TEST(ev("ceil((6 - 1) / 2)").number == 3.0f);  // lesson 0: a window of 3 reaches 6 tokens in 3 layers, not 2.5
+    BOOST_TEST(ev("ceil(4)").number == 4.0f);
+    BOOST_TEST(ev("ceil(-0.5)").number == 0.0f);
     auto ws = ws_of({{"M", value::of(matrix::of({{0, ln2}, {9, 16}}))},
                      {"N", value::of(matrix::of({{-1.5f, 2}}))},
                      {"H", value::stack({matrix::of({{4}}), matrix::of({{25}})})}});
@@ -266,6 +270,23 @@ BOOST_AUTO_TEST_CASE(max_abs_diff_of_values) {
     BOOST_TEST(ev("max_abs_diff(A[1, 2], A @ B^T)", ws).number == 0.5f);
     BOOST_TEST(contains(eval_error("max_abs_diff(A, C)", ws),
                         "the first argument is a matrix [1, 2], the second is a matrix [2, 1]"));
+}
+
+BOOST_AUTO_TEST_CASE(float_diff_counts_rounding_as_equal) {
+    // 2^-16 of the largest |entry|: for entries up to 4, 4 / 65536 = 6.1e-05
+    auto ws = ws_of({{"A", value::of(matrix::of({{4, 0.5f}}))},
+                     {"B", value::of(matrix::of({{4, 0.50005f}}))},   // off by 5e-05: rounding
+                     {"C", value::of(matrix::of({{4, 0.5001f}}))},    // off by 1e-04: more than rounding
+                     {"D", value::of(matrix::of({{0.001f, 0}}))},
+                     {"E", value::of(matrix::of({{0.001f, 1e-7f}}))},  // 1e-07 against 0.001 / 65536 = 1.5e-08
+                     {"N", value::of(matrix::of({{4, std::nanf("")}}))}});
+    BOOST_TEST(ev("float_diff(A, B)", ws).number == 0.0f);
+    BOOST_TEST(ev("float_diff(A, C)", ws).number == ev("max_abs_diff(A, C)", ws).number);
+    BOOST_TEST(ev("float_diff(D, E)", ws).number == 1e-7f);  // the scale is the values', not 1
+    BOOST_TEST(ev("float_diff(A, A)", ws).number == 0.0f);
+    BOOST_TEST(std::isnan(ev("float_diff(A, N)", ws).number));  // NaN is never "equal"
+    BOOST_TEST(std::isnan(ev("max_abs_diff(A, N)", ws).number));  // nor 0 apart
+    BOOST_TEST(contains(eval_error("float_diff(A, identity(2))", ws), "same shape"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE cli_author
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "qkv/builtins.hpp"
 #include "qkv/kernels.hpp"
 #include "support/cli_suite.hpp"
+#include "support/scratch.hpp"
 #include "support/text.hpp"
 
 using qkv::test::shell;
@@ -327,4 +329,45 @@ BOOST_AUTO_TEST_CASE(bash_completes_commands_lessons_and_options) {
             ids += (ids.empty() ? "" : " ") + ("3." + std::to_string(k));
     BOOST_TEST(complete("hint 3.", 2) == ids + "\n");
     BOOST_TEST(complete("solution 9.", 2).find("9.1") != std::string::npos);
+}
+
+// The same answers from the zsh and fish completions (doc/_qkv, doc/qkv.fish). zsh's completion
+// system needs a terminal, so its compadd and _files are stood in for by functions that print what
+// they are given: this checks what _qkv offers, not zsh's menu. fish answers `complete -C` itself.
+BOOST_AUTO_TEST_CASE(zsh_and_fish_complete_as_bash_does) {
+    const std::string bin = std::getenv("QKV_BIN");
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"le", "lesson"}, {"lesson soft", "softmax"}, {"lesson 3 --pre", "--precision --present"},
+        {"grade s.toml --format ''", "text json csv"}, {"train --task ''", "induction reverse copy"},
+        {"hint 3.", "3.1 3.2 3.3 3.4"}};
+    if (shell("command -v zsh").empty()) {
+        BOOST_TEST_MESSAGE("zsh is not installed (.ci/deps --tests installs it): its completion is not tested");
+    } else {
+        for (const auto& [words, want] : cases) {
+            std::size_t current = 2 + static_cast<std::size_t>(std::count(words.begin(), words.end(), ' '));
+            std::string script = "compadd() { local -a o; if [[ $1 == -a ]]; then o=(${(P)2}); else o=(\"$@\"); fi; "
+                                 "print -r -- ${(M)o:#${PREFIX}*}; }; _files() { print -r -- FILES $@; }; "
+                                 "source doc/_qkv >/dev/null 2>&1; words=(\"" + bin + "\" " + words + "); CURRENT=" +
+                                 std::to_string(current) + "; PREFIX=${words[CURRENT]}; _qkv";
+            BOOST_TEST(shell("zsh -f -c '" + std::regex_replace(script, std::regex("'"), "'\\''") + "'") == want + "\n", words);
+        }
+    }
+    if (shell("command -v fish").empty()) {
+        BOOST_TEST_MESSAGE("fish is not installed (.ci/deps --tests installs it): its completion is not tested");
+        return;
+    }
+    qkv::test::scratch_dir home{"fish"};
+    const std::string dir = fs::path(bin).parent_path().string();
+    for (const auto& [words, want] : cases) {
+        std::string line = "qkv " + std::regex_replace(words, std::regex("''"), "");
+        std::string got = shell("HOME='" + home.path.string() + "' XDG_CONFIG_HOME='" + home.path.string() + "' PATH='" + dir +
+                                ":'\"$PATH\" fish --no-config -c 'source doc/qkv.fish; complete -C\"" + line + "\"' | cut -f1 | sort | tr '\\n' ' '");
+        std::vector<std::string> sorted;
+        std::istringstream in(want);
+        for (std::string w; in >> w;) sorted.push_back(w);
+        std::sort(sorted.begin(), sorted.end());
+        std::string expect;
+        for (const auto& w : sorted) expect += w + " ";
+        BOOST_TEST(got == expect, words);
+    }
 }

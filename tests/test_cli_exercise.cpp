@@ -4,10 +4,12 @@
 #define BOOST_TEST_MODULE cli_exercise
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <fcntl.h>
@@ -406,19 +408,48 @@ BOOST_AUTO_TEST_CASE(a_student_has_their_own_numbers_and_is_graded_on_them) {
     BOOST_TEST(has(r.out, "Class: 4 sheets"), r.out);
     BOOST_TEST(has(r.out, "carl.toml:3"), r.out);  // the unknown id, reported for carl's sheet
     BOOST_TEST(has(r.out, "dan.toml:1"), r.out);   // the unreadable sheet, reported, the others graded
-    BOOST_TEST(has(r.out, "2/3 right"), r.out);     // 3.2: ann and carl
-    BOOST_TEST(has(r.out, "1 / 3: put the transpose in the wrong place"), r.out);
+    BOOST_TEST(has(r.out, "2/4 right (3 answered)"), r.out);  // 3.2: ann and carl of the class of 4; dan's is unreadable
+    BOOST_TEST(has(r.out, "1 / 4: put the transpose in the wrong place"), r.out);
     auto j = nlohmann::json::parse(run_qkv({"grade", folder, "--format", "json"}).out);
     BOOST_TEST(j["sheets"].size() == 4u);
     for (auto& q : j["questions"])
         if (q["id"] == "3.2") {
             BOOST_TEST(q["right"] == 2);
+            BOOST_TEST(q["students"] == 4);
+            BOOST_TEST(q["answered"] == 3);
             BOOST_TEST(q["mistakes"][0]["id"] == "k_not_transposed");
         }
     auto csv = run_qkv({"grade", folder, "--format", "csv"});
     BOOST_TEST(has(csv.out, "student,sheet,correct,total,3.1,3.2,3.3,3.4\n"), csv.out);
     BOOST_TEST(has(csv.out, "ann,"), csv.out);
     BOOST_TEST(has(csv.out, ",2,4,1,1,,\n"), csv.out);  // ann: 3.1 and 3.2 right, 3.3 and 3.4 not answered
+
+    // one assignment for the class: lessons 3 and 5 for everyone, so a sheet that leaves out
+    // lesson 5 loses its questions (the counts from the exercise files, as qkv exercises lists them)
+    auto count_ids = [&](const char* lesson) {
+        std::string ids = run_qkv({"exercises", "--ids", "--lesson", lesson}).out;
+        return static_cast<std::size_t>(std::count(ids.begin(), ids.end(), '\n'));
+    };
+    const std::size_t assigned = count_ids("3") + count_ids("5");
+    f.file("assignment.toml", "lessons = [3]\nexercises = [" + [&] {
+        std::string ids = run_qkv({"exercises", "--ids", "--lesson", "5"}).out, list;
+        std::istringstream in(ids);
+        for (std::string id; std::getline(in, id);) list += (list.empty() ? "\"" : ", \"") + id + "\"";
+        return list;
+    }() + "]\n");
+    for (const std::vector<std::string>& how : {std::vector<std::string>{"--assignment", (f.dir / "assignment.toml").string()},
+                                                std::vector<std::string>{"--lesson", "3", "--lesson", "5"}}) {
+        std::vector<std::string> args{"grade", folder, "--format", "json"};
+        args.insert(args.end(), how.begin(), how.end());
+        auto graded = nlohmann::json::parse(run_qkv(args).out);
+        for (auto& sheet : graded["sheets"]) BOOST_TEST(sheet["total"] == assigned, sheet["student"]);
+        for (auto& q : graded["questions"]) BOOST_TEST(q["students"] == 4);
+    }
+    auto other = run_qkv({"grade", folder, "--lesson", "5"});  // ann's 3.1 and 3.2 are outside it
+    BOOST_TEST(has(other.out, "3.1 is not in the assignment; not graded"), other.out);
+    auto bad = run_qkv({"grade", folder, "--assignment", (f.dir / "class/ann.toml").string()});
+    BOOST_TEST(bad.status == 2);
+    BOOST_TEST(has(bad.err, "ann.toml:1:"), bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(next_says_where_you_are_and_shows_it) {
@@ -444,4 +475,67 @@ BOOST_AUTO_TEST_CASE(next_says_where_you_are_and_shows_it) {
     for (std::string id; std::getline(ids, id);) p["exercises"][id] = {{"status", "correct"}, {"attempts", 1}, {"hints", 0}};
     std::ofstream(progress_file()) << p.dump();
     BOOST_TEST(has(run_qkv({"next"}).out, "Lesson 1 ·"));  // then lesson 1
+}
+
+BOOST_AUTO_TEST_CASE(a_student_has_their_own_order_of_choices) {
+    fresh f;
+    // 7.3's choices as the exercise file orders them, and the right one's text (qkv solution)
+    auto choices_of = [](const std::string& out) {
+        std::map<char, std::string> by_letter;
+        std::istringstream in(out);
+        for (std::string line; std::getline(in, line);)
+            if (line.size() > 4 && line[0] == ' ' && line[1] == ' ' && line[2] >= 'A' && line[2] <= 'D' && line[3] == '.')
+                by_letter[line[2]] = line.substr(5);
+        return by_letter;
+    };
+    const auto file = choices_of(run_qkv({"exercise", "7.3"}).out);
+    BOOST_REQUIRE(file.size() == 4u);
+    char file_letter = 0;  // the one letter check accepts without a student
+    for (char c : {'A', 'B', 'C', 'D'})
+        if (run_qkv({"check", "7.3", std::string(1, c)}).status == 0) file_letter = c;
+    BOOST_REQUIRE(file_letter != 0);
+    std::set<std::string> orders;
+    for (std::string student : {"alice", "bob", "carol", "dave", "erin"}) {
+        const auto mine = choices_of(run_qkv({"exercise", "7.3", "--student", student}).out);
+        BOOST_REQUIRE(mine.size() == 4u);
+        std::string order;
+        char shown = 0;
+        for (auto& [letter, text] : mine) {
+            auto it = std::find_if(file.begin(), file.end(), [&](auto& p) { return p.second == text; });
+            BOOST_REQUIRE(it != file.end());  // the same choices, in another order
+            order += it->first;
+            if (it->first == file_letter) shown = letter;
+        }
+        orders.insert(order);
+        BOOST_TEST(mine == choices_of(run_qkv({"exercise", "7.3", "--student", student}).out));  // the same every time
+        // graded against the order the student saw: the letter they see beside the right text
+        BOOST_TEST(run_qkv({"check", "7.3", std::string(1, shown), "--student", student}).status == 0, student);
+        if (shown != file_letter)
+            BOOST_TEST(run_qkv({"check", "7.3", std::string(1, file_letter), "--student", student}).status == 1, student);
+        // the solution gives the right choice under this student's letter, says whose letter it is,
+        // and names none of its own (its prose once began "C." for everyone)
+        std::string says = run_qkv({"solution", "7.3", "--student", student}).out;
+        std::replace(says.begin(), says.end(), '\n', ' ');
+        BOOST_TEST(says.find(std::string(1, shown) + ". " + file.at(file_letter).substr(0, 30)) != std::string::npos, says);
+        BOOST_TEST(says.find("(" + std::string(1, shown) + " is the letter in " + student + "'s order of the choices") != std::string::npos, says);
+        BOOST_TEST(says.find("in the exercise file's order, it is " + std::string(1, file_letter) + ")") != std::string::npos, says);
+        for (char c : {'A', 'B', 'C', 'D'})
+            BOOST_TEST(says.find(std::string("  ") + c + ". ") == std::string::npos, says);
+    }
+    BOOST_TEST(orders.size() >= 3u, "five students, " << orders.size() << " orders");  // 24 orders to draw from
+}
+
+BOOST_AUTO_TEST_CASE(plain_qkv_starts_where_its_help_does) {
+    // a new learner's bare qkv greeted "Start here: lesson 0" above help ending "Start with: qkv
+    // lesson 1": both name the first lesson qkv list shows
+    fresh f;
+    std::string list = run_qkv({"list"}).out;
+    std::size_t digit = list.find_first_of("0123456789");
+    BOOST_REQUIRE(digit != std::string::npos);
+    const std::string first = list.substr(digit, list.find_first_not_of("0123456789", digit) - digit);
+    auto bare = run_qkv({});
+    BOOST_TEST(bare.status == 0);
+    BOOST_TEST(has(bare.out, "Start here: lesson " + first + " ·"), bare.out);
+    BOOST_TEST(has(bare.out, "Start with: qkv lesson " + first + " "), bare.out);
+    BOOST_TEST(!has(bare.out, "qkv lesson 1\n"), bare.out);
 }

@@ -16,6 +16,7 @@
 #include "qkv/cli.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/scenario.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "support/environment.hpp"
 #include "support/files.hpp"
 #include "support/scratch.hpp"
@@ -218,7 +219,32 @@ text = { zh = "{token(1)}", en = "{token(1)} {token(2)}" }
 )");
     outcome r = run({"run", (state / "90-rows.toml").string(), "--data", "data/translation.toml", "--format", "json"});
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
-    BOOST_TEST(json::parse(r.out)["stages"][0]["text"] == s.source_tokens[0] + " " + s.source_tokens[1]);
+        // a token in prose is set off in quotes in json's text as in text's
+    BOOST_TEST(json::parse(r.out)["stages"][0]["text"] == "“" + s.source_tokens[0] + "” “" + s.source_tokens[1] + "”");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_lesson_at_real_size_stays_at_its_size_on_any_sentence, learner) {
+    // lesson 15's own scenario is 512 wide with 8 heads (data/thinking-machines.toml); a sentence
+    // of 6 tokens gives X [6, 512] with the tokens as row labels, W_Q its own [512, 512]
+    auto x_of = [](const json& doc) {
+        for (const json& v : doc["stages"][0]["values"])
+            if (v["name"] == "X") return v;
+        return json();
+    };
+    outcome r = run({"lesson", "15", "--stage", "1", "--tokens", "the cat sat on the mat", "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    json X = x_of(json::parse(r.out));
+    BOOST_TEST(X["shape"] == json::array({6, 512}));
+    BOOST_TEST(X["row_labels"] == json::array({"the", "cat", "sat", "on", "the", "mat"}));
+    BOOST_TEST(X["data"][0] == X["data"][4]);  // "the" twice: one row of the embedding table
+    // a width the learner asks for is kept; lesson 1 runs on the generated [6, 4] as before
+    r = run({"lesson", "15", "--stage", "1", "--tokens", "the cat sat on the mat", "--d-model", "16", "--heads", "4",
+             "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(x_of(json::parse(r.out))["shape"] == json::array({6, 16}));
+    r = run({"lesson", "1", "--stage", "1", "--tokens", "the cat sat on the mat", "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(x_of(json::parse(r.out))["shape"] == json::array({6, 4}));
 }
 
 BOOST_FIXTURE_TEST_CASE(train_runs_in_process_and_its_json_adds_up, learner) {
@@ -235,4 +261,120 @@ BOOST_FIXTURE_TEST_CASE(train_runs_in_process_and_its_json_adds_up, learner) {
     const outcome bad = run({"train", "--d-model", "30", "--heads", "4"});
     BOOST_TEST(bad.status == 2);
     BOOST_TEST(bad.err == "qkv train: heads (4) must divide d_model (30): each head takes d_model / heads columns\n", bad.err);
+}
+
+BOOST_FIXTURE_TEST_CASE(an_exercise_names_its_axes_as_the_lesson_does, learner) {
+    // lesson 5 draws S_scaled with rows: queries · columns: keys; exercise 5.1 shows the same
+    outcome r = run({"exercise", "5.1"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(r.out.find("S_scaled  [3, 3]  rows: queries · columns: keys") != std::string::npos, r.out);
+}
+
+BOOST_FIXTURE_TEST_CASE(an_exercise_in_json_is_what_its_text_shows, learner) {
+    // 5.1 on alice's numbers: S_scaled = Q·Kᵀ / √4 of student_variant(apple), by the plain loops
+    outcome r = run({"exercise", "5.1", "--student", "alice", "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    json j = json::parse(r.out);
+    BOOST_TEST(j["id"] == "5.1");
+    BOOST_TEST(j["kind"] == "matrix");
+    BOOST_TEST(j["student"] == "alice");
+    BOOST_TEST(j["question"].get<std::string>().find("“甜”") != std::string::npos);
+    BOOST_TEST_REQUIRE(j["values"].size() == 1u);
+    const json& S = j["values"][0];
+    BOOST_TEST(S["name"] == "S_scaled");
+    const qkv::scenario s = qkv::student_variant(qkv::load_scenario("data/apple.toml"), "alice");
+    const auto& m = s.matrices;
+    qkv::matrix want = qkv::kernels::matmul_ref(qkv::kernels::matmul_ref(m.at("X"), m.at("W_Q")),
+                                                qkv::kernels::transpose(qkv::kernels::matmul_ref(m.at("X"), m.at("W_K"))));
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t k = 0; k < 3; ++k)  // sums of 4 products in another order: a few ulps
+            BOOST_TEST(S["data"][i][k].get<double>() == want(i, k) / 2.0, boost::test_tools::tolerance(1e-5));
+    outcome choice = run({"exercise", "7.3", "--format", "json"});
+    BOOST_TEST_REQUIRE(choice.status == 0, choice.err);
+    json c = json::parse(choice.out);
+    BOOST_TEST(c["kind"] == "choice");
+    BOOST_TEST(c["choices"].size() == 4u);
+    BOOST_TEST(c["choices"][2]["letter"] == "C");
+    BOOST_TEST(c["student"].is_null());
+}
+
+BOOST_FIXTURE_TEST_CASE(the_documents_examples_are_in_the_lessons, learner) {
+    // lesson 0: the LSTM, and a CNN's reach with a window of 3, 1 + 2·L after L layers: 3, 5, …, 13
+    outcome zero = run({"lesson", "0", "--format", "json"});
+    BOOST_TEST_REQUIRE(zero.status == 0, zero.err);
+    bool reach = false, lstm = false;
+    const json doc = json::parse(zero.out);  // kept: a range over a temporary's member would dangle
+    for (const json& s : doc["stages"]) {
+        lstm = lstm || s["text"].get<std::string>().find("LSTM") != std::string::npos;
+        for (const json& v : s["values"])
+            if (v["name"] == "cnn_reach") {
+                reach = true;
+                for (int L = 1; L <= 6; ++L) BOOST_TEST(v["data"][static_cast<std::size_t>(L - 1)][0u].get<double>() == 1 + 2 * L);
+            }
+    }
+    BOOST_TEST(reach);
+    BOOST_TEST(lstm);
+    // lesson 8: the documents' 512 split into 2 heads of 256, and h = 12
+    outcome eight = run({"lesson", "8", "--stage", "1", "--format", "json"});
+    BOOST_TEST_REQUIRE(eight.status == 0, eight.err);
+    const std::string text = json::parse(eight.out)["stages"][0]["text"];
+    BOOST_TEST(text.find("512 numbers into 2 heads of 256") != std::string::npos, text);
+    BOOST_TEST(text.find("h = 12") != std::string::npos, text);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_count_in_prose_is_a_whole_number, learner) {
+    // lesson 15 wrote W_Q's variance as "1/512.0" (a measured 1/var printed to a decimal); lesson 0
+    // wrote a count of layers as "(n − 1) / 2 = 2.50 layers (rounded up)". A window of 3 reaches
+    // 2L + 1 tokens after L layers, so 6 tokens need L = 3.
+    outcome r = run({"lesson", "15", "--format", "json", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const json doc = json::parse(r.out);
+    std::string all;
+    for (const json& s : doc["stages"]) all += s["text"].get<std::string>() + "\n";
+    BOOST_TEST(all.find("× 1/512 =") != std::string::npos, all);
+    BOOST_TEST(all.find("512.0") == std::string::npos, all);
+    r = run({"lesson", "0", "--stage", "6", "--format", "json", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const std::string text = json::parse(r.out)["stages"][0]["text"];
+    BOOST_TEST(text.find("rounded up, 3 layers") != std::string::npos, text);
+    BOOST_TEST(text.find("2.50") == std::string::npos, text);
+}
+
+BOOST_FIXTURE_TEST_CASE(lesson_16_says_more_or_less_by_the_sign_it_shows, learner) {
+    // stage 9 once said the loss would like row 1 to look "more or less" at the last token; the
+    // sign of dA_c[1, n], read here from the values the stage shows, says which
+    for (const std::string tokens : {"苹果 很 甜", "the cat sat on the mat", "我 爱 北京 天安门", "a b c d e f g h"}) {
+        for (const std::string lang : {"en", "zh"}) {
+            outcome r = run({"lesson", "16", "--stage", "9", "--format", "json", "--lang", lang, "--tokens", tokens});
+            BOOST_TEST_REQUIRE(r.status == 0, r.err);
+            const json doc = json::parse(r.out);
+            const json& stage = doc["stages"][0];
+            double dA = 0;
+            for (const json& v : stage["values"])
+                if (v["name"] == "dA_c") dA = v["data"][0][v["data"][0].size() - 1].get<double>();
+            BOOST_TEST_REQUIRE(dA != 0.0, tokens);
+            const std::string text = stage["text"];
+            const bool more = lang == "en" ? text.find("look more at") != std::string::npos : text.find("多看") != std::string::npos;
+            const bool less = lang == "en" ? text.find("look less at") != std::string::npos : text.find("少看") != std::string::npos;
+            BOOST_TEST(more == (dA < 0), tokens << " " << lang << " dA = " << dA);
+            BOOST_TEST(less == (dA > 0), tokens << " " << lang << " dA = " << dA);
+        }
+    }
+}
+
+BOOST_FIXTURE_TEST_CASE(a_lesson_that_reads_no_sentence_is_not_headed_with_one, learner) {
+    // lesson 18 trains on sequences of its own: on --tokens it was headed "scenario the cat sat on
+    // the mat" after that scenario's TOML, though nothing in it came from the sentence. It runs as
+    // without --tokens; a lesson that reads X (lesson 17) still runs on the sentence.
+    outcome own = run({"lesson", "18", "--stage", "1", "--format", "json"});
+    BOOST_TEST_REQUIRE(own.status == 0, own.err);
+    outcome r = run({"lesson", "18", "--stage", "1", "--format", "json", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(json::parse(r.out)["scenario"] == json::parse(own.out)["scenario"]);
+    BOOST_TEST(json::parse(r.out)["scenario"] != "the cat sat on the mat");
+    outcome text = run({"lesson", "18", "--stage", "1", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST(text.out.find("qkv scenario --tokens") == std::string::npos, text.out.substr(0, 400));
+    outcome reads = run({"lesson", "17", "--stage", "1", "--format", "json", "--tokens", "the cat sat on the mat"});
+    BOOST_TEST_REQUIRE(reads.status == 0, reads.err);
+    BOOST_TEST(json::parse(reads.out)["scenario"] == "the cat sat on the mat");
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "qkv/exercise.hpp"
@@ -332,6 +333,17 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     seen["q_shape_for_s"] = judged("3.1", shape({100, 64}));                               // Q is [100, 64]
     seen["mask_off_by_one"] = judged("7.1", row({1.0, 0.0, 0.0}));                         // j < 2: token 1 alone
     seen["wrong_row"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.V)[1]));         // z(很) for z(苹果)
+    seen["transposed"] = judged("3.3", rows(tr(p.S)));                                    // Sᵀ for S
+    // wrong row without the exercise listing it: 5.1 asks row 甜 of A, here row 苹果; 16.1 row 1 of
+    // dV = Aᵀ·dZ, here row 2 (the target v(甜) in every row, as below)
+    BOOST_TEST(names(judged("5.1", row(softmax_rows(p.S_scaled)[0])), "wrong_row"));
+    BOOST_TEST(names(judged("5.1", row(tr(softmax_rows(p.S_scaled))[2])), "wrong_row"));  // column 甜
+    {
+        mat A = softmax_rows(p.S_scaled), dZ = mul(A, p.V);
+        for (auto& r : dZ)
+            for (std::size_t c = 0; c < r.size(); ++c) r[c] -= p.V[2][c];
+        BOOST_TEST(names(judged("16.1", row(mul(tr(A), dZ)[1])), "wrong_row"));
+    }
     {
         std::vector<double> no_tanh, no_memory;  // h_2 of lesson 0's RNN: tanh(x_2 + 0.5·tanh(x_1))
         for (std::size_t j = 0; j < p.X[0].size(); ++j) {
@@ -409,6 +421,30 @@ BOOST_AUTO_TEST_CASE(wrong_answers_say_what_is_wrong) {
         verdict rank = judged("3.1", shape({100, 100, 1}));
         BOOST_TEST(joined(explain(rank, ex("3.1"), shape({100, 100, 1}), run_of("3.1"), book, lang::en)).find("The result has 2 dimensions, not 3.") != std::string::npos);
     }
+    {   // one row asked (row 甜 of A in 5.1): its cells are entries named by their keys, not "row 1 (甜)"
+        pipeline p("apple.toml");
+        std::vector<double> r = softmax_rows(p.S_scaled)[2];
+        r[0] += 0.2;
+        answer a = row(r);
+        std::string text = joined(explain(judged("5.1", a), ex("5.1"), a, run_of("5.1"), book, lang::en));
+        BOOST_TEST(text.find("entry 1 (“苹果”): ") != std::string::npos, text);
+        BOOST_TEST(text.find("row 1") == std::string::npos, text);
+    }
+    {   // the right thing's wrong row says which row it is: 5.1 asks row 甜 of A; row 苹果 (row 1)
+        // and column 甜 (column 3, read down) are named; 16.1 asks row 1 of dV = Aᵀ·dZ, row 2 is named
+        pipeline p("apple.toml");
+        mat A = softmax_rows(p.S_scaled);
+        auto told = [&](const char* id, const answer& a) { return joined(explain(judged(id, a), ex(id), a, run_of(id), book, lang::en)); };
+        std::string text = told("5.1", row(A[0]));
+        BOOST_TEST(text.find("This answer is row 1 (“苹果”) of A.") != std::string::npos, text);
+        text = told("5.1", row(tr(A)[2]));
+        BOOST_TEST(text.find("This answer is column 3 (“甜”) of A, read down.") != std::string::npos, text);
+        mat dZ = mul(A, p.V);  // the target v(甜) in every row, as in every_mistake_is_recognised
+        for (auto& r : dZ)
+            for (std::size_t c = 0; c < r.size(); ++c) r[c] -= p.V[2][c];
+        text = told("16.1", row(mul(tr(A), dZ)[1]));
+        BOOST_TEST(text.find("This answer is row 2 (“很”) of dV.") != std::string::npos, text);
+    }
     {   // matrix: which cells, and which way
         pipeline p("apple.toml");
         mat off = p.S;
@@ -423,9 +459,9 @@ BOOST_AUTO_TEST_CASE(wrong_answers_say_what_is_wrong) {
         BOOST_TEST(v.mistakes.empty());
         std::string text = joined(explain(v, ex("3.3"), a, run_of("3.3"), book, lang::en));
         BOOST_TEST(text.find("2 of 9 cells are off") != std::string::npos, text);
-        BOOST_TEST(text.find("row 2 (很), column 3 (甜)") != std::string::npos, text);
+        BOOST_TEST(text.find("row 2 (“很”), column 3 (“甜”)") != std::string::npos, text);
         BOOST_TEST(text.find("too high") != std::string::npos);
-        BOOST_TEST(text.find("row 3 (甜), column 1 (苹果)") != std::string::npos);
+        BOOST_TEST(text.find("row 3 (“甜”), column 1 (“苹果”)") != std::string::npos);
         BOOST_TEST(text.find("too low") != std::string::npos);
         // A matrix of a shape no mistake produces cannot be compared at all.
         BOOST_CHECK_THROW(judged("3.3", rows(mat{{1, 2}, {3, 4}})), input_error);
@@ -482,6 +518,30 @@ BOOST_AUTO_TEST_CASE(malformed_files_say_where) {
     e = error_of("lesson = 3\n[[exercise]]\nid = \"3.1\"\nkind = \"choice\"\nquestion = { zh = \"问\", en = \"q\" }\n"
                  "solution = { zh = \"解\", en = \"\" }\nhints = [{ zh = \"提示\", en = \"h\" }]\n");
     BOOST_TEST(e.find("zh and en must both be written") != std::string::npos, e);
+}
+
+BOOST_AUTO_TEST_CASE(a_choice_names_no_choice_by_its_letter) {
+    // --student shuffles the choices, so "C. Generation moves…" in a solution is wrong for most of
+    // the room; qkv prints the right letter for whoever asks, the file's prose names none
+    mistake_book book = parse_mistakes("[no_scale]\nzh = \"忘了缩放\"\nen = \"forgot to scale\"\n", "m.toml");
+    auto choice = [&](const std::string& solution_en, const std::string& why_not_zh) {
+        return exercise_file_error("lesson = 3\n[[exercise]]\nid = \"3.1\"\nkind = \"choice\"\nquestion = { zh = \"问\", en = \"q\" }\n"
+                                   "choices = [{ zh = \"甲\", en = \"a\" }, { zh = \"乙\", en = \"b\" }]\nanswer = \"B\"\n"
+                                   "why_not.A = { zh = \"" + why_not_zh + "\", en = \"no\" }\n"
+                                   "solution = { zh = \"解\", en = \"" + solution_en + "\" }\nhints = [{ zh = \"提示\", en = \"h\" }]\n",
+                                   book);
+    };
+    BOOST_TEST(choice("Because b.", "不对") == "no error");
+    BOOST_TEST(choice("A model that peeks learns nothing.", "A 的行和为 1") == "no error");  // A the article, A the matrix
+    std::string e = choice("B. Because b.", "不对");
+    BOOST_TEST(e.find("x.toml:9:") == 0u, e);
+    BOOST_TEST(e.find("the solution names a choice by its letter") != std::string::npos, e);
+    e = choice("Because b.", "选项 B 才对");
+    BOOST_TEST(e.find("why_not.A names a choice by its letter") != std::string::npos, e);
+    // and no shipped exercise does
+    for (const exercise& x : shipped().all)
+        for (lang l : {lang::zh, lang::en})
+            if (x.kind == answer_kind::choice) BOOST_TEST(!std::regex_search(x.solution.in(l), std::regex(R"(^\s*[A-D]\s*[.。])")), x.id);
 }
 
 // For `qkv validate`: the same reader lists every problem, each at its line, and returns the

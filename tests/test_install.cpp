@@ -82,6 +82,8 @@ BOOST_AUTO_TEST_CASE(an_installed_qkv_finds_its_own_lessons_from_anywhere) {
     BOOST_TEST(fs::exists(share / "qkv/data/apple.toml"));
     BOOST_TEST(fs::exists(share / "man/man1/qkv.1"));
     BOOST_TEST(fs::exists(share / "bash-completion/completions/qkv"));
+    BOOST_TEST(fs::exists(share / "zsh/vendor-completions/_qkv"));
+    BOOST_TEST(fs::exists(share / "fish/vendor_completions.d/qkv.fish"));
 
     // From the root folder, with no QKV_LESSONS: the installed lessons, all of them.
     auto source_list = run_in("/", {std::getenv("QKV_BIN"), "list", "--format", "json"});

@@ -8,6 +8,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/quote.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/toml_file.hpp"
 
 using namespace qkv;
@@ -29,7 +30,10 @@ workspace small() {
 
 const source_loc at{"lesson.toml", 10, 5};
 
-std::string fill(const std::string& text) { return fill_quotes(text, at, small(), "stage 'x'", {"X", "X_src"}); }
+// As text shows it: a token of the sentence set off in quotes (token_span.hpp).
+std::string fill(const std::string& text) {
+    return plain_tokens(fill_quotes(text, at, small(), "stage 'x'", {"X", "X_src"}));
+}
 
 }  // namespace
 
@@ -38,6 +42,11 @@ BOOST_AUTO_TEST_CASE(numbers_rows_and_formats) {
     BOOST_TEST(fill("{A[2, 3]:.4}") == "0.8000");
     BOOST_TEST(fill("{A[3, 1]:%}") == "60%");                          // 0.6 × 100
     BOOST_TEST(fill("{A[3, 2]:.1%}") == "25.0%");
+    // N significant digits, so that a ratio can be redone from its parts: 0.00012 / 0.3 = 0.0004
+    BOOST_TEST(fill("{tiny:.3g}") == "0.000120");
+    BOOST_TEST(fill("{A[1, 2]:.3g}") == "0.300");
+    BOOST_TEST(fill("{n * 4.1:.3g}") == "12.3");                      // 3 × 4.1 = 12.3
+    BOOST_TEST(fill("{n * 1000:.2g}") == "3000");                     // no exponent, no decimals
     BOOST_TEST(fill("{A[1, 2]:.1e}") == "3.0e-01");
     BOOST_TEST(fill("{n} tokens") == "3 tokens");                      // a whole number as it is
     BOOST_TEST(fill("{n * 2:d}") == "6");
@@ -56,8 +65,8 @@ BOOST_AUTO_TEST_CASE(numbers_rows_and_formats) {
 
 BOOST_AUTO_TEST_CASE(tokens_shapes_and_where_a_row_looks) {
     BOOST_TEST(fill("{shape(A[1])}") == "[1, 3]");
-    BOOST_TEST(fill("{token(1)} and {token(n)}") == "苹果 and 甜");
-    BOOST_TEST(fill("{top(A, 1)}, {top(A, 2)}, {top(A, 3)}") == "甜, 甜, 苹果");  // row maxima at 0.5, 0.8, 0.6
+    BOOST_TEST(fill("{token(1)} and {token(n)}") == "“苹果” and “甜”");
+    BOOST_TEST(fill("{top(A, 1)}, {top(A, 2)}, {top(A, 3)}") == "“甜”, “甜”, “苹果”");  // row maxima at 0.5, 0.8, 0.6
     BOOST_TEST(fill("{argmax(A[3])}") == "1");
     BOOST_TEST(fill("{A[1, argmax(A[1])]}") == "0.50");
     BOOST_TEST(fill("{A[\"甜\", \"苹果\"]}") == "0.60");                // a token in quotes is its row: A[3, 1]
@@ -67,14 +76,14 @@ BOOST_AUTO_TEST_CASE(the_tokens_are_the_rows_of_the_values_the_lesson_names) {
     workspace ws = small();
     ws["E"] = value::of(matrix(2, 2, {1, 2, 3, 4}), labels{{"a", "b"}, "tokens"});
     auto on_e = [&](const std::string& text) { return fill_quotes(text, at, ws, "", {"E"}); };
-    BOOST_TEST(on_e("{token(2)}") == "b");               // E's second row label, not X's
+    BOOST_TEST(plain_tokens(on_e("{token(2)}")) == "“b”");               // E's second row label, not X's
     BOOST_TEST(on_e("{E[\"b\", 1]}") == "3");            // "b" is row 2 of E: E[2, 1] = 3
-    BOOST_TEST(fill_quotes("{token(4)}", at, ws, "", {"E", "X"}) == "很");  // a, b, then X's 苹果, 很
+    BOOST_TEST(plain_tokens(fill_quotes("{token(4)}", at, ws, "", {"E", "X"})) == "“很”");  // a, b, then X's 苹果, 很
 }
 
 BOOST_AUTO_TEST_CASE(conditions_keep_only_what_holds) {
     BOOST_TEST(fill("{if top(A, 1) == token(n)}looks at the last{else}elsewhere{end}.") == "looks at the last.");
-    BOOST_TEST(fill("{if top(A, 3) == token(n)}last{else}{top(A, 3)}{end}") == "苹果");
+    BOOST_TEST(fill("{if top(A, 3) == token(n)}last{else}{top(A, 3)}{end}") == "“苹果”");
     BOOST_TEST(fill("{if A[2, 3] > 0.5}sharp{end}{if A[1, 3] > 0.5}flat{end}") == "sharp");  // 0.8 > 0.5, 0.5 is not
     BOOST_TEST(fill("{if n >= 3}{if n != 3}no{else}three{end}{end}") == "three");           // nested
     BOOST_TEST(fill("{if 0}{A[9, 9]}{end}ok") == "ok");  // a dropped quote is not evaluated
@@ -125,4 +134,27 @@ BOOST_AUTO_TEST_CASE(validate_warns_about_typed_decimals_only) {
     BOOST_REQUIRE(w.size() == 1u);  // 0.53; not the quote, the constant, "v1.2x" (part of a word) or "3."
     BOOST_TEST(w[0].where.column == 5 + 9);
     BOOST_TEST(w[0].message.find("0.53") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_token_that_comes_twice_carries_its_position) {
+    // "the cat sat on the": "the" is row 1 and row 5, "cat" only row 2
+    labels tokens{{"the", "cat", "sat", "on", "the"}, "tokens"};
+    workspace ws;
+    ws["X"] = value::of(matrix(5, 1, {1, 2, 3, 4, 5}), tokens);
+    // A's rows are largest at columns 5, 1 and 2: the second "the", the first, "cat"
+    ws["A"] = value::of(matrix(3, 5, {0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0}), labels{{"a", "b", "c"}, "tokens"},
+                        labels{{"the", "cat", "sat", "on", "the"}, "keys"});
+    auto shown = [&](const std::string& text) { return plain_tokens(fill_quotes(text, at, ws, "", {"X"})); };
+    BOOST_TEST(shown("{token(1)} {token(2)} {token(5)}") == "“the”₁ “cat” “the”₅");
+    BOOST_TEST(shown("{top(A, 1)} {top(A, 2)} {top(A, 3)}") == "“the”₅ “the”₁ “cat”");
+    // the same name at another place is another token; at the same place, the same
+    BOOST_TEST(shown("{if token(1) == token(5)}same{else}different{end}") == "different");
+    BOOST_TEST(shown("{if top(A, 1) == token(5)}same{else}different{end}") == "same");
+}
+
+BOOST_AUTO_TEST_CASE(a_token_span_survives_any_name) {
+    // a name holding a forged mark (U+E001, UTF-8 EE 80 81) cannot close its span early
+    std::string span = token_span("a\xEE\x80\x81" "b", 12);
+    BOOST_TEST(plain_tokens("x " + span + " y") == "x “a\xEF\xBF\xBD" "b”₁₂ y");  // U+FFFD in its place
+    BOOST_TEST(plain_tokens("no tokens") == "no tokens");
 }

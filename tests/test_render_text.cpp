@@ -11,6 +11,7 @@
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
+#include "qkv/wrap.hpp"
 #include "support/trace_fixture.hpp"
 
 using namespace qkv;
@@ -359,6 +360,29 @@ BOOST_AUTO_TEST_CASE(prose_is_reflowed_to_the_width_at_word_boundaries) {
     out = render_text_stage(t, 0, o);
     BOOST_TEST(out.find("\ninto a positive") == std::string::npos);  // the author's break is gone
     BOOST_TEST(out.find("\n    S = Q @ K^T   (a worked example keeps its line)\n") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(curly_quotes_join_lines_as_the_language_beside_them_does) {
+    // an exercise's words come with tokens already quoted; a line that broke before “苹果” in
+    // English joined as "most to“苹果”" (the quote was taken for Chinese punctuation)
+    auto joined = [](std::string text) { return reflow(text, 100).at(0); };
+    BOOST_TEST(joined("“甜” attends most to\n“苹果” (0.546).") == "“甜” attends most to “苹果” (0.546).");
+    BOOST_TEST(joined("the weight on “the”\ngoes up") == "the weight on “the” goes up");
+    BOOST_TEST(joined("我\n“爱”\n北京") == "我“爱”北京");  // against Chinese a quote carries its own space
+    BOOST_TEST(joined("看“\n北京”\n的") == "看“北京”的");
+}
+
+BOOST_AUTO_TEST_CASE(a_number_in_groups_of_three_stays_on_one_line) {
+    // lesson 3 broke "n = 10 000" after the 10, lesson 9 "524 288 bytes" after the 524
+    for (std::size_t width = 20; width <= 40; ++width) {
+        for (const std::string& line : wrap_paragraph("a hundred million at n = 10 000. Then 524 288 bytes, 512 KiB.", width)) {
+            BOOST_TEST(!line.ends_with(" 10"), line);
+            BOOST_TEST(!line.ends_with("524"), line);
+            BOOST_TEST(!line.starts_with("000"), line);
+            BOOST_TEST(!line.starts_with("288"), line);
+        }
+    }
+    BOOST_TEST(wrap_paragraph("步骤 4 512 个", 100).at(0) == "步骤 4 512 个");  // nothing added or lost
 }
 
 BOOST_AUTO_TEST_CASE(chinese_prose_breaks_between_characters_not_before_punctuation) {

@@ -49,7 +49,7 @@ void print_main_help(const console& io) {
     std::string out = fmt::format("qkv {} — self-attention, taught by running it\n\nUsage: qkv COMMAND [options]\n\nCommands:\n",
                                   QKV_VERSION);
     for (const command& c : commands()) out += fmt::format("  {:<10} {}\n", c.name, c.summary);
-    out += "\nEvery command takes --help. Start with: qkv lesson 1\n"
+    out += "\nEvery command takes --help. Start with: qkv lesson 0 (or qkv next)\n"
            "Exit status: 0 done, 1 a check that did not pass, 2 a usage or input error.\n";
     io.print(out);
 }
@@ -158,7 +158,7 @@ bool parse(const console& io, std::string_view cmd, const args& a, const po::opt
 void add_output_options(po::options_description& desc, output_choice& c) {
     desc.add_options()
         ("lang", po::value(&c.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
-        ("color", po::value(&c.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR)")
+        ("color", po::value(&c.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR, always with CLICOLOR_FORCE=1)")
         ("format", po::value(&c.format)->default_value("text"), "text, markdown, json or html")
         ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
         ("full", po::bool_switch(&c.full), "show every row, column, head and step; never elide or summarise");
@@ -194,9 +194,13 @@ output resolve_output(const output_choice& c, const console& io, formats allowed
     if (c.color == "always") o.color = true;
     else if (c.color == "never") o.color = false;
     else if (c.color == "auto") {
+        // CLICOLOR_FORCE (anything but "" or "0") asks for colour even on a pipe, and wins over
+        // NO_COLOR as in other tools that read both; --color always or never wins over both.
         const char* no_color = std::getenv("NO_COLOR");
+        const char* force = std::getenv("CLICOLOR_FORCE");
         const char* term = std::getenv("TERM");
-        o.color = terminal::is_tty(io.out_fd) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb");
+        o.color = (force && *force && std::string_view(force) != "0") ||
+                  (terminal::is_tty(io.out_fd) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb"));
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
     o.depth = color_depth_from_env();
     const format form = allowed == formats::all ? any_format(c.format) : text_or_json(c.format);

@@ -4,12 +4,14 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "qkv/answer.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
+#include "qkv/render_json.hpp"
 #include "qkv/styled_text.hpp"
 #include "exercise_common.hpp"
 #include "exercise_words.hpp"
@@ -108,6 +110,7 @@ struct asked {
     exercise_set set;
     const exercise* e = nullptr;
     render_options o;
+    format form = format::text;
     std::string student;
     std::optional<exercise_run> run;
 };
@@ -116,7 +119,7 @@ std::optional<asked> ask(const console& io, const char* cmd, const args& a) {
     output_choice choice;
     std::string id, data, student;
     po::options_description desc("Options");
-    add_options(desc, choice, false);
+    add_options(desc, choice, std::string_view(cmd) == "exercise");
     add_student_options(desc, data, student);
     desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2");
     po::positional_options_description pos;
@@ -124,7 +127,9 @@ std::optional<asked> ask(const console& io, const char* cmd, const args& a) {
     po::variables_map vm;
     if (!parse(io, cmd, a, desc, pos, vm)) return std::nullopt;
     asked q;
-    q.o = resolve(choice, io).options;
+    const output out = resolve(choice, io);
+    q.o = out.options;
+    q.form = out.form;
     if (id.empty())
         throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
                                "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));
@@ -137,6 +142,30 @@ std::optional<asked> ask(const console& io, const char* cmd, const args& a) {
 
 }  // namespace
 
+namespace {
+
+// The exercise as a teacher's tool reads it: what the text shows, with the values in full precision
+// as the lesson trace has them, and whose numbers they are.
+std::string exercise_json(const exercise& e, const exercise_run& run, const std::string& student, lang l) {
+    trace_json j;
+    j["id"] = e.id;
+    j["lesson"] = e.lesson;
+    j["kind"] = kind_name(e.kind);
+    j["lang"] = lang_code(l);
+    j["scenario"] = run.run.t.scenario;
+    j["student"] = student.empty() ? trace_json() : trace_json(student);
+    j["question"] = exercise_words(e.question, e, run, l);
+    j["choices"] = trace_json::array();
+    for (std::size_t i = 0; i < e.choices.size(); ++i)
+        j["choices"].push_back({{"letter", std::string(1, static_cast<char>('A' + i))}, {"text", exercise_words(e.choices[run.choice_order[i]], e, run, l)}});
+    j["values"] = trace_json::array();
+    for (const shown_value& v : shown_values(e.shows, run.run.ws, &run.run.t)) j["values"].push_back(json_of(v));
+    j["tolerance"] = e.kind == answer_kind::number || e.kind == answer_kind::matrix ? trace_json(e.tolerance) : trace_json();
+    return render_json(j) + "\n";
+}
+
+}  // namespace
+
 int cmd_exercise(const args& a, const console& io) {
     std::optional<asked> q = ask(io, "exercise", a);
     if (!q) return 0;
@@ -144,15 +173,19 @@ int cmd_exercise(const args& a, const console& io) {
     const exercise_run& run = *q->run;  // the numbers the question quotes and shows
     const render_options& o = q->o;
     lang l = o.language;
+    if (q->form == format::json) {
+        io.print(exercise_json(e, run, q->student, l));
+        return 0;
+    }
     std::string out = fmt::format("{} {} · {} · {}", pick(l, "练习", "Exercise"), e.id,
                                   fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
     if (!e.shows.empty() || !q->student.empty())
         out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run.run.t.scenario));
-    out += fmt::format("\n\n{}\n", escape_controls(exercise_words(e.question, e, run, l), true));
+    out += "\n\n" + prose(exercise_words(e.question, e, run, l), o);
     for (std::size_t i = 0; i < e.choices.size(); ++i)
-        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
-                           escape_controls(exercise_words(e.choices[i], e, run, l)));
-    if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
+        out += (i ? "" : "\n") + hanging(fmt::format("{}. {}", static_cast<char>('A' + i), exercise_words(e.choices[run.choice_order[i]], e, run, l)),
+                                         o, "  ", "   ");
+    if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o, &run.run.t);
     const progress record = open_progress(io, progress_path());  // kept alive: mine refers into it
     const exercise_progress& mine = record.of(e.id);
     out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
@@ -185,9 +218,8 @@ int show_hints(const console& io, const asked& q) {
     const std::size_t shown = static_cast<std::size_t>(more ? seen + 1 : seen);
     std::string out;
     for (std::size_t k = 0; k < shown; ++k)
-        out += fmt::format("{}{} {}/{} · {} {}\n{}\n", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, q.o.color),
-                           k + 1, e.hints.size(), pick(l, "练习", "exercise"), e.id,
-                           escape_controls(exercise_words(e.hints[k], e, *q.run, l), true));
+        out += fmt::format("{}{} {}/{} · {} {}\n{}", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, q.o.color),
+                           k + 1, e.hints.size(), pick(l, "练习", "exercise"), e.id, prose(exercise_words(e.hints[k], e, *q.run, l), q.o));
     if (!more) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + e.id + " 给出完整解答。）",
                                                "(That was the last hint. Still stuck? qkv solution " + e.id + " shows the worked solution.)"));
     show_and_record(io, out, e.id, [&](exercise_progress& mine) { mine.hints = std::max(mine.hints, static_cast<int>(shown)); });
@@ -198,9 +230,9 @@ int show_solution(const console& io, const asked& q) {
     const exercise& e = *q.e;
     const lang l = q.o.language;
     const std::string out =
-        fmt::format("{} · {} {}\n\n{}\n{}\n{}\n", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q.o.color),
-                    pick(l, "练习", "exercise"), e.id, escape_controls(exercise_words(e.question, e, *q.run, l), true),
-                    expected_text(e, *q.run, q.o), escape_controls(exercise_words(e.solution, e, *q.run, l), true));
+        fmt::format("{} · {} {}\n\n{}{}\n{}", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q.o.color),
+                    pick(l, "练习", "exercise"), e.id, prose(exercise_words(e.question, e, *q.run, l), q.o),
+                    expected_text(e, *q.run, q.o), prose(exercise_words(e.solution, e, *q.run, l), q.o));
     show_and_record(io, out, e.id, [](exercise_progress& mine) { mine.solution_seen = true; });
     return 0;
 }

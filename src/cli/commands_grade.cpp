@@ -1,6 +1,8 @@
-// qkv grade: answer sheets graded, for one student or a class. Each sheet is graded for every
-// answer it can be (an unknown id or an unreadable answer is reported for that sheet, the rest
-// still count); for a class, each question's right answers and the mistakes most of the class made.
+// qkv grade: answer sheets graded, for one student or a class, against one assignment (--assignment,
+// --lesson, else every lesson any sheet answers): the same questions for every student, an
+// unanswered one counted as such. An unknown id or an unreadable answer is reported for that sheet,
+// the rest still count; for a class, each question's right answers out of the class and the
+// mistakes most of the class made.
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -113,7 +115,7 @@ std::vector<std::string> sheet_files(const std::vector<std::string>& named) {
 // One question across the class: how many got it right, and the named mistakes, most made first.
 struct question {
     const exercise* e = nullptr;
-    std::size_t right = 0, asked = 0;
+    std::size_t right = 0, asked = 0, students = 0;  // asked: the sheets that answer it; students: the class
     std::vector<std::pair<std::string, std::size_t>> mistakes;  // (id, sheets)
 };
 
@@ -122,9 +124,9 @@ std::vector<question> questions_of(const std::vector<sheet>& sheets) {
     std::map<std::string, std::size_t> at;
     for (const sheet& s : sheets)
         for (const graded& g : s.rows) {
-            if (!at.count(g.e->id)) at[g.e->id] = out.size(), out.push_back({g.e, 0, 0, {}});
+            if (!at.count(g.e->id)) at[g.e->id] = out.size(), out.push_back({g.e, 0, 0, sheets.size(), {}});
             question& q = out[at[g.e->id]];
-            ++q.asked;
+            q.asked += g.result != "missing";
             q.right += g.result == "correct";
             for (const std::string& m : g.mistakes) {
                 auto it = std::find_if(q.mistakes.begin(), q.mistakes.end(), [&](auto& p) { return p.first == m; });
@@ -160,9 +162,10 @@ std::string class_text(const std::vector<sheet>& sheets, const std::vector<quest
     }
     out += fmt::format("\n{}\n", pick(l, "每道题：", "Each question:"));
     for (const question& q : qs) {
-        out += fmt::format(fmt::runtime(pick(l, "  {:<5} {} {}/{} 答对\n", "  {:<5} {} {}/{} right\n")), q.e->id, pad(kind_word(l, q.e->kind), 7), q.right, q.asked);
+        out += fmt::format(fmt::runtime(pick(l, "  {:<5} {} {}/{} 答对（{} 人作答）\n", "  {:<5} {} {}/{} right ({} answered)\n")), q.e->id,
+                           pad(kind_word(l, q.e->kind), 7), q.right, q.students, q.asked);
         for (const auto& [id, count] : q.mistakes)
-            out += fmt::format("          {} / {}: {}\n", count, q.asked, book.count(id) ? escape_controls(book.at(id).in(l)) : id);
+            out += fmt::format("          {} / {}: {}\n", count, q.students, book.count(id) ? escape_controls(book.at(id).in(l)) : id);
     }
     return out;
 }
@@ -183,7 +186,7 @@ ojson class_json(const std::vector<sheet>& sheets, const std::vector<question>& 
         ojson ms = ojson::array();
         for (const auto& [id, count] : q.mistakes)
             ms.push_back({{"id", id}, {"sheets", count}, {"explanation", book.count(id) ? book.at(id).in(l) : ""}});
-        out["questions"].push_back({{"id", q.e->id}, {"right", q.right}, {"answered", q.asked}, {"mistakes", ms}});
+        out["questions"].push_back({{"id", q.e->id}, {"right", q.right}, {"answered", q.asked}, {"students", q.students}, {"mistakes", ms}});
     }
     return out;
 }
@@ -225,9 +228,39 @@ grade_format grade_format_of(std::string_view name) {
     throw usage_error(fmt::format("--format must be text, json or csv, not '{}'", name));
 }
 
-// Every sheet graded, for every exercise of the lessons it answers; a sheet that cannot be read is
-// a problem of that sheet, unless it is the only one.
-std::vector<sheet> grade_sheets(const std::vector<std::string>& files, const exercise_set& set, lang l) {
+// What the class is graded on: the exercises of an assignment file (exercises = ["3.1", …] and/or
+// lessons = [3, …]) and of --lesson; without either, every exercise of the lessons any sheet answers.
+std::vector<const exercise*> assignment_of(const std::string& file, const std::vector<int>& lessons_given,
+                                           const std::vector<sheet>& sheets, const exercise_set& set, lang l) {
+    std::vector<int> lessons = lessons_given;
+    std::vector<std::string> ids;
+    if (!file.empty()) {
+        toml::table doc = parse_toml_file(file, "assignment");
+        for (auto&& [k, v] : doc) {
+            source_loc at{file, static_cast<int>(v.source().begin.line), static_cast<int>(v.source().begin.column)};
+            const toml::array* list = v.as_array();
+            if (!list || (k.str() != "exercises" && k.str() != "lessons"))
+                throw input_error(at, pick(l, "作业文件只有 exercises = [\"3.1\", …] 和 lessons = [3, …] 两项",
+                                           "an assignment holds exercises = [\"3.1\", …] and lessons = [3, …], nothing else"));
+            for (auto&& item : *list) {
+                if (k.str() == "lessons" && item.is_integer()) lessons.push_back(static_cast<int>(*item.value<std::int64_t>()));
+                else if (k.str() == "exercises" && item.is_string() && find_exercise(set, *item.value<std::string>())) ids.push_back(*item.value<std::string>());
+                else throw input_error(at, fmt::format(fmt::runtime(pick(l, "{} 里有一项不是练习编号或课号", "{} holds an item that is no exercise id or lesson number")), k.str()));
+            }
+        }
+    }
+    if (file.empty() && lessons_given.empty())
+        for (const sheet& s : sheets)
+            for (auto& [id, text] : s.answers) lessons.push_back(find_exercise(set, id)->lesson);
+    std::vector<const exercise*> out;
+    for (const exercise& e : set.all)
+        if (std::find(lessons.begin(), lessons.end(), e.lesson) != lessons.end() || std::find(ids.begin(), ids.end(), e.id) != ids.end())
+            out.push_back(&e);
+    return out;
+}
+
+// Every sheet read; a sheet that cannot be read is a problem of that sheet, unless it is the only one.
+std::vector<sheet> read_sheets(const std::vector<std::string>& files, const exercise_set& set, lang l) {
     std::vector<sheet> sheets;
     for (const std::string& f : files) {
         sheet s;
@@ -242,29 +275,38 @@ std::vector<sheet> grade_sheets(const std::vector<std::string>& files, const exe
             throw input_error(source_loc{f, 0, 0}, pick(l, "答题卡上没有答案（\"编号\" = \"答案\" 的行）",
                                                         "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)"));
         }
-        std::vector<int> lessons;  // a sheet covers the lessons it answers, all of their exercises
-        for (auto& [id, text] : s.answers) lessons.push_back(find_exercise(set, id)->lesson);
-        for (const exercise& e : set.all) {
-            if (std::find(lessons.begin(), lessons.end(), e.lesson) == lessons.end()) continue;
-            if (!s.answers.count(e.id)) s.rows.push_back({&e, "", "missing", {}, {}});
-            else s.rows.push_back(grade_one(e, s, set.book, l));
-        }
         sheets.push_back(std::move(s));
     }
     return sheets;
+}
+
+// Every sheet graded on the assignment; an answer to a question outside it is that sheet's problem.
+void grade_sheets(std::vector<sheet>& sheets, const std::vector<const exercise*>& assignment, const exercise_set& set, lang l) {
+    for (sheet& s : sheets) {
+        for (auto& [id, text] : s.answers)
+            if (std::none_of(assignment.begin(), assignment.end(), [&](const exercise* e) { return e->id == id; }))
+                s.problems.push_back(fmt::format(fmt::runtime(pick(l, "{}：{} 不在这次作业里，不计分", "{}: {} is not in the assignment; not graded")), s.path, id));
+        for (const exercise* e : assignment) {
+            if (!s.answers.count(e->id)) s.rows.push_back({e, "", "missing", {}, {}});
+            else s.rows.push_back(grade_one(*e, s, set.book, l));
+        }
+    }
 }
 
 }  // namespace
 
 int cmd_grade(const args& a, const console& io) {
     output_choice choice;
-    std::string form_name;
+    std::string form_name, assignment;
     std::vector<std::string> named;
+    std::vector<int> lessons;
     po::options_description desc("Options");
     desc.add_options()("help,h", "show this help")
         ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
         ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never")
         ("format", po::value(&form_name)->default_value("text"), "text, json or csv (a row per student, a column per question)")
+        ("assignment", po::value(&assignment), "grade every sheet on these questions: exercises = [\"3.1\", …], lessons = [3, …]")
+        ("lesson", po::value(&lessons), "grade every sheet on this lesson's exercises (again for more lessons)")
         ("sheet", po::value(&named), "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them");
     po::positional_options_description pos;
     pos.add("sheet", -1);
@@ -276,7 +318,8 @@ int cmd_grade(const args& a, const console& io) {
     std::vector<std::string> files = sheet_files(named);
     if (files.empty()) throw usage_error(pick(l, "哪些答题卡？qkv grade 答题卡.toml…（或一个文件夹）", "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
     exercise_set set = load_exercises(exercises_dir());
-    const std::vector<sheet> sheets = grade_sheets(files, set, l);
+    std::vector<sheet> sheets = read_sheets(files, set, l);
+    grade_sheets(sheets, assignment_of(assignment, lessons, sheets, set, l), set, l);
     std::vector<question> qs = questions_of(sheets);
     const bool one = sheets.size() == 1;
     switch (form) {

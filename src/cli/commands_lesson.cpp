@@ -136,9 +136,17 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
     auto [o, form] = resolve_output(r.choice, io);
     check_request(r, vm, form);
     if (vm.count("stage") && files.size() != 1) throw usage_error("--stage needs a single lesson, not 'all'");
-    scenario_choice given{r.data, std::nullopt};
-    if (!r.tokens.empty()) given.made = generated(r, o.preface);
+    scenario_choice given;
+    given.file = r.data;
+    if (!r.tokens.empty()) {
+        given.made = generated(r, o.preface);
+        given.made_from = scenario_spec{split_tokens(r.tokens), r.d_model, r.heads, r.seed};
+        given.size_given = vm.count("d-model") || vm.count("heads");
+    }
     std::vector<trace> traces = run_lessons(files, given, o.language);
+    // The made scenario is shown only when a lesson ran on it (lesson 15 alone runs at its own size).
+    if (given.made && std::none_of(traces.begin(), traces.end(), [&](const trace& t) { return t.scenario == given.made->name; }))
+        o.preface.clear();
     if (course) add_what_next(traces, load_course(o.language));
     std::size_t start = vm.count("stage") ? pick_stage(traces, r) : 0;
     if (r.step || r.present) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/program_options.hpp>
@@ -36,6 +37,12 @@ std::string student_name(const std::string& given);
 
 // The right answer as check and solution show it: "S[2, 3] = 1.5669", or the matrix drawn.
 std::string expected_text(const exercise& e, const exercise_run& r, const render_options& o);
+// An exercise's own prose (question, hint, solution) as lesson prose is laid out: the author's
+// lines joined and wrapped to the screen, so a quote that grew a line does not run off it;
+// control characters escaped. Ends with a line end.
+std::string prose(const std::string& text, const render_options& o);
+// One paragraph wrapped to the screen after `lead`, its later lines hanging at `indent` ("  A. …").
+std::string hanging(const std::string& text, const render_options& o, std::string_view lead, std::string_view indent);
 
 // The learner's progress (a warning on the console when an unreadable file was set aside).
 progress open_progress(const console& io, const std::string& path);
@@ -48,7 +55,11 @@ std::map<int, std::string> lesson_titles(lang l);
 std::string bar(std::size_t done, std::size_t total, bool color = false);
 // The first line of a question or an answer, cut to fit a listing, its control characters escaped.
 std::string first_line(const std::string& text, std::size_t columns);
-// The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums.
-std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o);
+// The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums;
+// with the lesson's trace, its axes named as the lesson names them (S: queries · keys).
+std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o,
+                        const trace* lesson = nullptr);
+// The same values as they are drawn, for json.
+std::vector<shown_value> shown_values(const std::vector<std::string>& names, const workspace& ws, const trace* lesson);
 
 }  // namespace qkv::cli

@@ -86,6 +86,21 @@ void read_why_not(const toml_reader& rd, const toml::node& w, exercise& e, const
     }
 }
 
+// A choice's own prose names no choice by its letter ("C. Generation moves…", "choice B"): with
+// --student every student has their own order, and qkv prints the right letter for the one asking.
+void refuse_letters(const toml_reader& rd, const exercise& e, const std::string& where) {
+    static const std::regex letter(R"(^\s*[A-D]\s*[.。:：)）]|(choice|选项)\s*[A-D]\b)");
+    auto check = [&](const bilingual& b, const std::string& what) {
+        for (lang l : {lang::zh, lang::en})
+            if (std::regex_search(b.in(l), letter))
+                rd.report(b.at(l), fmt::format("{}: {} names a choice by its letter, which differs per student "
+                                               "(--student shuffles the choices); qkv shows the right letter itself", where, what));
+    };
+    check(e.solution, "the solution");
+    for (std::size_t i = 0; i < e.hints.size(); ++i) check(e.hints[i], fmt::format("hint {}", i + 1));
+    for (auto& [c, text] : e.why_not) check(text, fmt::format("why_not.{}", c));
+}
+
 void read_choices(const toml_reader& rd, const toml::table& t, exercise& e, const std::string& where) {
     if (const toml::node* c = rd.need(t, "choices", where)) {
         const toml::array* a = c->as_array();
@@ -105,6 +120,7 @@ void read_choices(const toml_reader& rd, const toml::table& t, exercise& e, cons
         }
     }
     if (const toml::node* w = t.get("why_not")) read_why_not(rd, *w, e, where);
+    refuse_letters(rd, e, where);
 }
 
 void read_computed(const toml_reader& rd, const toml::table& t, exercise& e, const std::string& where, const mistake_book& book) {

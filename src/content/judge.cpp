@@ -12,6 +12,8 @@
 #include "qkv/error.hpp"
 #include "qkv/quote.hpp"
 #include "qkv/scenario_gen.hpp"
+#include "qkv/token_span.hpp"
+#include "wrong_place.hpp"
 
 namespace qkv {
 namespace {
@@ -36,12 +38,25 @@ bool matches(const exercise& e, const answer& a, const value& v) {
     return false;
 }
 
-// " (甜)" when the axis has names, else nothing: the number alone says it.
-std::string label_of(const labels& l, std::size_t i) {
-    return i < l.names.size() && !l.names[i].empty() ? " (" + l.names[i] + ")" : "";
+// " (“甜”)" when the axis has names, set off as a token as prose sets tokens off, else nothing:
+// the number alone says it.
+std::string label_of(const labels& l, std::size_t i, lang language) {
+    if (i >= l.names.size() || l.names[i].empty()) return "";
+    return pick(language, "（“", " (“") + l.names[i] + pick(language, "”）", "”)");
 }
 
 }  // namespace
+
+char exercise_run::shown_letter(char file) const {
+    for (std::size_t i = 0; i < choice_order.size(); ++i)
+        if (static_cast<char>('A' + choice_order[i]) == file) return static_cast<char>('A' + i);
+    return file;
+}
+
+char exercise_run::file_letter(char shown) const {
+    const std::size_t i = static_cast<std::size_t>(shown - 'A');
+    return shown >= 'A' && i < choice_order.size() ? static_cast<char>('A' + choice_order[i]) : shown;
+}
 
 exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s, lang language) {
     exercise_run r;
@@ -69,17 +84,24 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
                 value v = evaluate(*m.exprs[i], r.run.ws, ctx);
                 if (v.is_matrix() && v.mat().size() == 1 && e.kind == answer_kind::number) v = value::scalar(v.mat().data[0]);
                 r.mistake_values.emplace_back(m.id, std::move(v));
+                r.mistake_places.emplace_back();
             } catch (const input_error&) {
                 // This wrong computation does not even run on this scenario (a square-only
                 // mistake on non-square matrices): nobody can have made it here.
             }
         }
     }
+    ctx.statement_text = e.expected_source;
+    for (wrong_place& m : wrong_places(e, r.expected, r.run.ws, ctx, language)) {
+        r.mistake_values.emplace_back(m.id, std::move(m.v));
+        r.mistake_places.push_back(std::move(m.where));
+    }
     return r;
 }
 
 std::string exercise_words(const bilingual& text, const exercise& e, const exercise_run& r, lang language) {
-    return fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id, r.run.token_rows);
+    // Exercises are shown as plain text: their tokens in quotes (token_span.hpp).
+    return plain_tokens(fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id, r.run.token_rows));
 }
 
 exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file, const std::string& student) {
@@ -93,13 +115,16 @@ exercise_run run_exercise(const exercise& e, lang language, const std::string& d
                                           : (fs::path(data_dir()) / e.scenario).string();
     scenario s = load_scenario(scen);
     if (!student.empty()) s = student_variant(s, student);
-    return run_exercise(e, l, s, language);
+    exercise_run r = run_exercise(e, l, s, language);
+    r.choice_order = choice_order(e.choices.size(), e.id, student);
+    r.student = student;
+    return r;
 }
 
 verdict judge(const exercise& e, const answer& a, const exercise_run& r) {
     verdict v;
     switch (e.kind) {
-    case answer_kind::choice: v.correct = a.choice == e.answer; break;
+    case answer_kind::choice: v.correct = r.file_letter(a.choice) == e.answer; break;
     case answer_kind::number:
         v.expected_number = r.expected.number;
         v.correct = std::fabs(a.number - v.expected_number) <= e.tolerance;
@@ -128,8 +153,12 @@ verdict judge(const exercise& e, const answer& a, const exercise_run& r) {
         for (const mistake_rule& m : e.mistakes)
             for (const auto& s : m.shapes)
                 if (a.shape == s && std::find(v.mistakes.begin(), v.mistakes.end(), m.id) == v.mistakes.end()) v.mistakes.push_back(m.id);
-    for (const auto& [id, val] : r.mistake_values)
-        if (matches(e, a, val) && std::find(v.mistakes.begin(), v.mistakes.end(), id) == v.mistakes.end()) v.mistakes.push_back(id);
+    for (std::size_t i = 0; i < r.mistake_values.size(); ++i) {
+        const auto& [id, val] = r.mistake_values[i];
+        if (!matches(e, a, val)) continue;
+        if (std::find(v.mistakes.begin(), v.mistakes.end(), id) == v.mistakes.end()) v.mistakes.push_back(id);
+        if (i < r.mistake_places.size() && !r.mistake_places[i].empty()) v.places.push_back(r.mistake_places[i]);
+    }
     if (e.kind == answer_kind::matrix && v.mistakes.empty() &&
         (a.m.rows != v.expected_shape[0] || a.m.cols != v.expected_shape[1]))
         throw input_error(fmt::format(fmt::runtime(pick(r.run.t.language, "练习 {} 要的是 {} 的矩阵，答案却是 {}",
@@ -175,8 +204,13 @@ void explain_matrix(std::vector<std::string>& out, const words& w, const verdict
     const std::size_t most = 8;
     for (std::size_t i = 0; i < std::min(most, v.cells_off.size()); ++i) {
         const cell_off& c = v.cells_off[i];
+        if (v.expected_shape[0] == 1) {  // one row, the one the question names: its place in the answer is no row of the lesson's
+            out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 项{}：{:.{}f} {}", "  entry {}{}: {:.{}f} is {}")), c.col + 1,
+                                      label_of(r.expected.cols, c.col, w.l), c.got, precision, high_low(w, c.got, c.want)));
+            continue;
+        }
         out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 行{}，第 {} 列{}：{:.{}f} {}", "  row {}{}, column {}{}: {:.{}f} is {}")),
-                                  c.row + 1, label_of(r.expected.rows, c.row), c.col + 1, label_of(r.expected.cols, c.col),
+                                  c.row + 1, label_of(r.expected.rows, c.row, w.l), c.col + 1, label_of(r.expected.cols, c.col, w.l),
                                   c.got, precision, high_low(w, c.got, c.want)));
     }
     if (v.cells_off.size() > most)
@@ -193,7 +227,7 @@ std::vector<std::string> explain(const verdict& v, const exercise& e, const answ
     switch (e.kind) {
     case answer_kind::choice:
         out.push_back(fmt::format(fmt::runtime(pick(w.l, "{} 不对。", "{} is not right.")), a.choice));
-        if (auto it = e.why_not.find(a.choice); it != e.why_not.end()) out.push_back(exercise_words(it->second, e, r, language));
+        if (auto it = e.why_not.find(r.file_letter(a.choice)); it != e.why_not.end()) out.push_back(exercise_words(it->second, e, r, language));
         break;
     case answer_kind::shape: explain_shape(out, w, v, a); break;
     case answer_kind::number:
@@ -210,6 +244,7 @@ std::vector<std::string> explain(const verdict& v, const exercise& e, const answ
                              "This is what these common mistakes give (on this data they agree):"));
         for (const std::string& id : v.mistakes) out.push_back("  - " + book.at(id).in(language));
     }
+    for (const std::string& place : v.places) out.push_back(place);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // the workspace and formatted (quote_format.hpp); {if}/{else}/{end} keep or drop what they enclose.
 #include "qkv/quote.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "qkv/formula.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/toml_file.hpp"
 #include "qkv/trim.hpp"
 #include "qkv/utf8.hpp"
@@ -211,6 +213,14 @@ std::size_t index_arg(const value& v, std::size_t count, std::string_view quote,
     return static_cast<std::size_t>(x) - 1;
 }
 
+// The token at i (from 0) of a sentence's list, as a quote.
+quoted token_quote(const std::vector<std::string>& list, std::size_t i) {
+    quoted q(list[i], std::nullopt);
+    q.token_at = i + 1;
+    q.token_repeated = std::count(list.begin(), list.end(), list[i]) > 1;
+    return q;
+}
+
 quoted call_quote(const std::string& name, const std::vector<std::string>& args, std::string_view quote, const quote_env& env) {
     std::size_t want = name == "top" ? 2 : 1;
     if (args.size() != want || args.front().empty())
@@ -220,8 +230,15 @@ quoted call_quote(const std::string& name, const std::vector<std::string>& args,
     if (!env.ws) return {"", std::nullopt};
     if (name == "shape") return {vals[0].shape_str(), std::nullopt};
     if (name == "token") {
-        std::vector<std::string> tokens = tokens_of(env);
-        return {tokens[index_arg(vals[0], tokens.size(), quote, "the token's position", env)], std::nullopt};
+        std::size_t i = index_arg(vals[0], tokens_of(env).size(), quote, "the token's position", env);
+        for (const auto* list : token_lists(env)) {  // the list it is in: X's tokens, else X_src's
+            if (i >= list->size()) {
+                i -= list->size();
+                continue;
+            }
+            return token_quote(*list, i);
+        }
+        return {};  // not reached: index_arg counted the tokens of every list
     }
     if (!vals[0].is_matrix()) quote_error(env, quote, fmt::format("top(A, i): A must be a matrix, got {}", vals[0].shape_str()));
     const matrix& A = vals[0].mat();
@@ -230,7 +247,8 @@ quoted call_quote(const std::string& name, const std::vector<std::string>& args,
     for (std::size_t c = 1; c < A.cols; ++c)
         if (A(r, c) > A(r, best)) best = c;
     const auto& names = vals[0].cols.names;
-    return {best < names.size() && !names[best].empty() ? names[best] : std::to_string(best + 1), std::nullopt};
+    if (best < names.size() && !names[best].empty()) return token_quote(names, best);
+    return {std::to_string(best + 1), std::nullopt};
 }
 
 // One side of a quote: "EXPR", "EXPR:FORMAT", or a quote function.
@@ -247,6 +265,14 @@ quoted quote_side(std::string_view quote, const quote_env& env) {
     return env.ws ? format_value(v, *f) : quoted{};
 }
 
+// Two quotes are the same number, the same token (name and place: "the" at 1 is not "the" at 5),
+// or the same text.
+bool same_quote(const quoted& a, const quoted& b) {
+    if (a.number && b.number) return *a.number == *b.number;
+    if (a.token_at && b.token_at) return a.text == b.text && *a.token_at == *b.token_at;
+    return a.text == b.text;
+}
+
 // A condition: one side (true when a number other than 0) or two sides compared.
 bool condition_holds(std::string_view cond, const quote_env& env) {
     static const char* ops[] = {"==", "!=", "<=", ">=", "<", ">"};
@@ -257,8 +283,7 @@ bool condition_holds(std::string_view cond, const quote_env& env) {
         quoted a = quote_side(trim(cond.substr(0, at)), env);
         quoted b = quote_side(trim(cond.substr(at + o.size())), env);
         if (!env.ws) return false;
-        if (o == "==") return a.number && b.number ? *a.number == *b.number : a.text == b.text;
-        if (o == "!=") return a.number && b.number ? *a.number != *b.number : a.text != b.text;
+        if (o == "==" || o == "!=") return same_quote(a, b) == (o == "==");
         if (!a.number || !b.number) quote_error(env, cond, fmt::format("'{}' compares two numbers", o));
         if (o == "<=") return *a.number <= *b.number;
         if (o == ">=") return *a.number >= *b.number;
@@ -323,7 +348,9 @@ std::string fill(std::string_view text, const source_loc& at, const quote_env& b
             break;
         case part::kind::quote:
             checked([&] {
-                if (ifs.kept() || !base.ws) out += quote_side(p.text, ifs.kept() ? env : parse_only).text;
+                if (!ifs.kept() && base.ws) return;
+                quoted q = quote_side(p.text, ifs.kept() ? env : parse_only);
+                out += q.token_at ? token_span(q.text, q.token_repeated ? *q.token_at : 0) : q.text;
             });
             break;
         case part::kind::if_: {

@@ -1,6 +1,7 @@
 // Prose formats for quoted values (quote_format.hpp).
 #include "quote_format.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -27,6 +28,7 @@ std::optional<number_format> parse_format(std::string_view f) {
     if (rest.empty() || rest == "f") return number_format{number_format::style::fixed, digits};
     if (rest == "e") return number_format{number_format::style::scientific, digits};
     if (rest == "%") return number_format{number_format::style::percent, digits};
+    if (rest == "g" && digits >= 1) return number_format{number_format::style::significant, digits};
     return std::nullopt;
 }
 
@@ -43,6 +45,11 @@ std::string format_number(double x, number_format f) {
     case number_format::style::scientific: return number_text(x, number_style::scientific, f.digits);
     case number_format::style::percent: return number_text(x, number_style::percent, f.digits);
     case number_format::style::integer: return number_text(x, number_style::whole);
+    case number_format::style::significant: {
+        // the decimals that leave N significant digits, at most 9 (a weight of 1e-10 shows as 0)
+        const int magnitude = x == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::fabs(x))));
+        return number_text(x, number_style::fixed, std::clamp(f.digits - 1 - magnitude, 0, 9));
+    }
     }
     return {};
 }

@@ -120,6 +120,20 @@ scenario student_variant(const scenario& own, std::string_view student) {
     return out;
 }
 
+std::vector<std::size_t> choice_order(std::size_t count, std::string_view exercise_id, std::string_view student) {
+    std::vector<std::size_t> order(count);
+    for (std::size_t i = 0; i < count; ++i) order[i] = i;
+    if (student.empty()) return order;
+    std::uint64_t x = fnv1a(student, fnv1a(exercise_id));
+    for (std::size_t i = count; i > 1; --i) {  // Fisher–Yates on splitmix64: the same on every library
+        x += 0x9e3779b97f4a7c15ull;
+        std::uint64_t z = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        std::swap(order[i - 1], order[(z ^ (z >> 31)) % i]);
+    }
+    return order;
+}
+
 scenario generate_scenario(const scenario_spec& spec) {
     std::size_t n = spec.tokens.size(), d = spec.d_model;
     if (n == 0) throw input_error("--tokens: give at least one token, separated by spaces");
@@ -155,6 +169,18 @@ scenario generate_scenario(const scenario_spec& spec) {
     s.matrices["W_V"] = draw(d, 3, w_scale);
     s.matrices["W_O"] = draw(d, 4, w_scale);
     return s;
+}
+
+scenario at_size_of(const scenario& own, const scenario_spec& spec) {
+    scenario_spec sized = spec;
+    sized.d_model = own.matrices.at("X").cols;
+    sized.heads = own.heads.value_or(1);
+    scenario made = generate_scenario(sized);
+    scenario out = own;
+    out.name = fmt::format("{} · {}", own.name, made.name);
+    out.tokens = made.tokens;
+    out.matrices["X"] = std::move(made.matrices["X"]);
+    return out;
 }
 
 std::string scenario_toml(const scenario& s, std::string_view comment) {

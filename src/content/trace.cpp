@@ -11,6 +11,7 @@
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/quote.hpp"
+#include "qkv/scenario_gen.hpp"
 
 namespace qkv {
 namespace {
@@ -138,13 +139,51 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     return r;
 }
 
+namespace {
+
+// The scenario made for the learner's sentence, or, for a lesson whose own scenario is of another
+// width or number of heads (and one sentence of its own, no X_src), that scenario at its own size
+// with the learner's tokens.
+const scenario& on_sentence(const lesson& l, const scenario_choice& given, std::map<std::string, scenario>& read) {
+    if (given.size_given || !given.made_from || l.scenario_file.empty()) return *given.made;
+    if (!read.count(l.scenario_file)) read.emplace(l.scenario_file, load_scenario(l.scenario_file));
+    const scenario& own = read.at(l.scenario_file);
+    const std::size_t made_width = given.made->matrices.at("X").cols;
+    if (!own.matrices.count("X") || own.matrices.count("X_src") || !own.source_tokens.empty() ||
+        (own.matrices.at("X").cols == made_width && own.heads == given.made->heads))
+        return *given.made;
+    const std::string key = "at size: " + l.scenario_file;
+    if (!read.count(key)) read.emplace(key, at_size_of(own, *given.made_from));
+    return read.at(key);
+}
+
+// Whether the lesson reads anything of a scenario: a formula that reads one of its values (X,
+// W_Q, n, …) before assigning it, or a text that quotes its tokens. Lesson 18 trains on sequences
+// of its own and reads none: on a learner's sentence it would be headed "scenario the cat sat on
+// the mat" while nothing in it came from that sentence.
+bool reads_scenario(const lesson& l, const scenario& s) {
+    const workspace given = initial_workspace(s);
+    std::set<std::string> assigned;
+    for (const stage& st : l.stages) {
+        if (st.text.zh.find("token(") != std::string::npos || st.text.en.find("token(") != std::string::npos) return true;
+        for (const statement& line : st.f.statements) {
+            for (const std::string& name : names_read(*line.rhs))
+                if (!assigned.count(name) && given.count(name)) return true;
+            assigned.insert(line.target);
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, const scenario_choice& given, lang language) {
     std::map<std::string, scenario> read;  // each scenario file read once
     std::vector<trace> out;
     for (const std::string& path : lesson_files) {
         lesson l = load_lesson(path);
-        if (given.made) {
-            out.push_back(run_lesson(l, *given.made, language).t);
+        if (given.made && reads_scenario(l, *given.made)) {
+            out.push_back(run_lesson(l, on_sentence(l, given, read), language).t);
             continue;
         }
         const std::string& file = given.file.empty() ? l.scenario_file : given.file;

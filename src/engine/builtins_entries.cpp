@@ -23,6 +23,9 @@ value abs_fn(const args_t& a, eval_context&) {
 value tanh_fn(const args_t& a, eval_context&) {
     return map_entries(a[0], [](float x) { return std::tanh(x); });
 }
+value ceil_fn(const args_t& a, eval_context&) {
+    return map_entries(a[0], [](float x) { return std::ceil(x); });
+}
 
 }  // namespace
 
@@ -33,6 +36,7 @@ std::vector<builtin> builtin_groups::entries() {
         {"log", 1, 1, "log(x)", "natural logarithm of every entry; scalar, matrix or stack", log_fn},
         {"abs", 1, 1, "abs(x)", "absolute value of every entry; scalar, matrix or stack", abs_fn},
         {"tanh", 1, 1, "tanh(x)", "hyperbolic tangent of every entry; scalar, matrix or stack", tanh_fn},
+        {"ceil", 1, 1, "ceil(x)", "every entry rounded up to a whole number (a count of layers, blocks, steps); scalar, matrix or stack", ceil_fn},
     };
 }
 

@@ -1,5 +1,5 @@
 // Built-ins that make one number of a whole value: mean, variance, extremes, the Frobenius norm,
-// how far apart two values are, and the sizes of a matrix.
+// how far apart two values are (exactly, or beyond float rounding), and the sizes of a matrix.
 #include <algorithm>
 #include <cmath>
 
@@ -61,18 +61,39 @@ value as_scalar_if_1x1(const value& v) {
     return v;
 }
 
-value max_abs_diff_fn(const args_t& a, eval_context& ctx) {
+value abs_diff(const args_t& a, const char* fn, eval_context& ctx) {
     const value A = as_scalar_if_1x1(a[0]);
     const value B = as_scalar_if_1x1(a[1]);
     if (A.k != B.k || A.shape() != B.shape())
-        formula_error(ctx, fmt::format("max_abs_diff(A, B) needs two values of the same shape: the "
+        formula_error(ctx, fmt::format("{}(A, B) needs two values of the same shape: the "
                                        "first argument is {}, the second is {}",
-                                       kind_text(A), kind_text(B)));
+                                       fn, kind_text(A), kind_text(B)));
     if (A.is_scalar()) return value::scalar(std::fabs(A.number - B.number));
     float worst = 0.0f;
-    for (std::size_t i = 0; i < A.mats.size(); ++i)
-        worst = std::max(worst, max_abs_diff(A.mats[i], B.mats[i]));
+    for (std::size_t i = 0; i < A.mats.size(); ++i) {
+        const float d = max_abs_diff(A.mats[i], B.mats[i]);
+        if (std::isnan(d)) return value::scalar(d);  // std::max(0, NaN) would hide it
+        worst = std::max(worst, d);
+    }
     return value::scalar(worst);
+}
+
+value max_abs_diff_fn(const args_t& a, eval_context& ctx) { return abs_diff(a, "max_abs_diff", ctx); }
+
+// Float rounding of values as large as `scale`: 2^-16 of it, 128 float32 epsilons (2^-23). Summing
+// a few hundred products in another order (another BLAS kernel, a split into heads or blocks) moves
+// a result by far less; a real mistake (a wrong row, a missing scale) moves it by far more.
+float float_rounding(float scale) { return std::ldexp(scale, -16); }
+
+// max_abs_diff with a difference within float rounding of the values involved counted as 0: two
+// results equal in mathematics read "0" on every CPU, whichever last bits its kernel leaves.
+value float_diff_fn(const args_t& a, eval_context& ctx) {
+    value worst = abs_diff(a, "float_diff", ctx);
+    float scale = 0.0f;
+    for (const value& v : a)
+        for (float x : nonempty_entries(v, "float_diff", ctx)) scale = std::max(scale, std::fabs(x));
+    if (worst.number <= float_rounding(scale)) worst.number = 0.0f;  // NaN stays NaN
+    return worst;
 }
 
 // Where the extreme of a row or column vector is, counted from 1 (the first one on a tie), so that a
@@ -118,6 +139,9 @@ std::vector<builtin> builtin_groups::statistics() {
         {"max_abs_diff", 2, 2, "max_abs_diff(A, B)",
          "largest |a - b| over entries of two same-shaped values ([1, 1] = scalar) -> scalar",
          max_abs_diff_fn},
+        {"float_diff", 2, 2, "float_diff(A, B)",
+         "max_abs_diff(A, B), but 0 when equal to float precision: within 2^-16 of the largest |entry| -> scalar",
+         float_diff_fn},
         {"rows", 1, 1, "rows(M)", "number of rows (of each head, for a stack) -> scalar", rows_fn},
         {"cols", 1, 1, "cols(M)",
          "number of columns (of each head, for a stack) -> scalar",

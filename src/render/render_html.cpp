@@ -14,6 +14,7 @@
 #include "qkv/plot.hpp"
 #include "qkv/prose.hpp"
 #include "qkv/render_text.hpp"
+#include "qkv/token_span.hpp"
 #include "render_cells.hpp"
 #include "summary.hpp"
 
@@ -43,6 +44,8 @@ figure { margin: 1.25rem 0; }
 figcaption { margin-bottom: .35rem; }
 figcaption .name, .scalar .name { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-weight: 700; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
+.token { font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; background: #eef6f5;
+         border-radius: 3px; padding: 0 .2em; }
 .table-wrap { overflow-x: auto; }
 table.matrix { border-collapse: collapse; font-variant-numeric: tabular-nums;
                font-family: ui-monospace, "DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace; font-size: .92rem; }
@@ -136,7 +139,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
         out += fmt::format(" <span class=\"axes\">{}</span>", html_escape(axes));
     out += role_part + "</figcaption>\n";
     // Heads past those text shows in full are folded away, not left out: the page keeps them all.
-    const std::size_t in_full = detail::heads_in_full(v, o.full);
+    const std::size_t in_full = detail::heads_in_full(v, o.full, o.stacks_here);
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
@@ -156,15 +159,25 @@ std::string trimmed_end(std::string_view s) {
     return end == std::string_view::npos ? std::string() : std::string(s.substr(0, end + 1));
 }
 
+// Prose filled from the run: the learner's tokens escaped like all of it, each set off as a token.
+std::string html_prose(std::string_view text) {
+    return map_tokens(text, [](std::string_view p) { return html_escape(p); }, [](const token_piece& t) {
+        return fmt::format("<span class=\"token\">{}</span>{}", html_escape(t.name),
+                           t.position ? fmt::format("<sub>{}</sub>", t.position) : "");
+    });
+}
+
 std::string anchor(const trace& t, const stage_trace& s) { return fmt::format("l{}-s{}", t.lesson, s.index); }
 
 std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
     std::string out = fmt::format("<section class=\"stage\" id=\"{}\">\n<h2><span class=\"index\">{}/{}</span>{}</h2>\n",
-                                  anchor(t, s), s.index, detail::stage_total(t), html_escape(s.title));
+                                  anchor(t, s), s.index, detail::stage_total(t), html_prose(s.title));
     if (std::string f = trimmed_end(s.formula); !f.empty())
         out += fmt::format("<pre class=\"formula\"><code>{}</code></pre>\n", html_escape(f));
-    for (const auto& p : detail::paragraphs(s.text)) out += fmt::format("<p class=\"text\">{}</p>\n", html_escape(p));
-    for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
+    for (const auto& p : detail::paragraphs(s.text)) out += fmt::format("<p class=\"text\">{}</p>\n", html_prose(p));
+    render_options here = o;
+    here.stacks_here = detail::stacks_in(s);
+    for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, here);
     const std::size_t in_full = steps_in_full(s.steps, o);  // the others folded away, as heads are
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
         if (i == in_full) out += folded(pick(o.language, "步骤", "steps"), span(s.steps[i].label, s.steps.back().label, " … "), o);
@@ -187,7 +200,7 @@ std::string article(const trace& t, const render_options& o) {
     if (t.stages.size() > 1) {
         out += "<nav><ol>\n";
         for (const auto& s : t.stages)
-            out += fmt::format("<li value=\"{}\"><a href=\"#{}\">{}</a></li>\n", s.index, anchor(t, s), html_escape(s.title));
+            out += fmt::format("<li value=\"{}\"><a href=\"#{}\">{}</a></li>\n", s.index, anchor(t, s), html_prose(s.title));
         out += "</ol></nav>\n";
     }
     out += "</header>\n";

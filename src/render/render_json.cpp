@@ -9,6 +9,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/memory.hpp"
+#include "qkv/token_span.hpp"
 
 namespace qkv {
 namespace {
@@ -67,13 +68,19 @@ json value_json(const std::string& name, const value& v, role r, const std::opti
     return out;
 }
 
+}  // namespace
+
+trace_json json_of(const shown_value& v) { return value_json(v.name, v.v, v.r, v.row_sums); }
+
+namespace {
+
 json stage_json(const stage_trace& s) {
     json out;
     out["index"] = s.index;
     out["id"] = s.id;
-    out["title"] = s.title;
+    out["title"] = plain_tokens(s.title);
     out["formula"] = s.formula;
-    out["text"] = s.text;
+    out["text"] = plain_tokens(s.text);
     out["values"] = json::array();
     for (const auto& sv : s.values) out["values"].push_back(value_json(sv.name, sv.v, sv.r, sv.row_sums));
     if (s.steps.empty()) return out;

@@ -2,6 +2,7 @@
 // table (weights with their row sums). Reads the trace; computes no number.
 #include "qkv/render_markdown.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 
@@ -10,6 +11,7 @@
 #include "heatmap.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/render_text.hpp"
+#include "qkv/token_span.hpp"
 #include "render_cells.hpp"
 
 namespace qkv {
@@ -46,6 +48,23 @@ std::string cell(std::string_view raw) {
         out += s[i];
     }
     return no_html(out);
+}
+
+// A token of the sentence as inline code: nothing in it is Markdown or HTML ("*a*", "<b>", "[x](y)"
+// show as typed), and a run of backticks in it is fenced by a longer one.
+std::string code_span(std::string_view raw) {
+    std::string s = escape_controls(raw);
+    std::size_t longest = 0, run = 0;
+    for (char c : s) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+    std::string fence(longest + 1, '`');
+    bool pad = s.starts_with('`') || s.ends_with('`');
+    return fence + (pad ? " " : "") + s + (pad ? " " : "") + fence;
+}
+
+// Filled text with its tokens as code spans (and a subscript position), the rest through `plain`.
+std::string with_tokens(std::string_view text, std::string (*plain)(std::string_view)) {
+    return map_tokens(text, [plain](std::string_view p) { return plain(p); },
+                      [](const token_piece& t) { return code_span(t.name) + (t.position ? subscript(t.position) : ""); });
 }
 
 std::string trimmed_end(std::string_view s) {
@@ -124,9 +143,9 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
 }
 
 std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
-    std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), cell(s.title));
+    std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), with_tokens(s.title, cell));
     if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n```\n" + escape_controls(f, true) + "\n```\n";
-    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + prose(text) + '\n';
+    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + with_tokens(text, prose) + '\n';
     for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
     for (const auto& step : s.steps) {
         out += fmt::format("\n**{}**\n", cell(step.label));

@@ -17,6 +17,7 @@
 #include "qkv/display_width.hpp"
 #include "qkv/plot.hpp"
 #include "qkv/styled_text.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/wrap.hpp"
 #include "render_cells.hpp"
 #include "summary.hpp"
@@ -224,7 +225,7 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
     }
     if (!axes.empty() && place == axes_place::own_line) out.push_back(styled(axes, faint, o.color));
     if (v.is_scalar()) return out;
-    const std::size_t in_full = detail::heads_in_full(v, o.full);
+    const std::size_t in_full = detail::heads_in_full(v, o.full, o.stacks_here);
     for (std::size_t h = 0; h < in_full; ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
@@ -314,8 +315,10 @@ std::vector<std::string> render_steps_summary(const std::vector<sub_step>& steps
     return out;
 }
 
-std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, const render_options& o, axes_place axes) {
+std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, const render_options& given, axes_place axes) {
     std::vector<std::vector<std::string>> out;
+    render_options o = given;
+    o.stacks_here = detail::stacks_in(s);
     for (const auto& sv : s.values) out.push_back(render_value_lines(sv, o, axes));
     const std::size_t in_full = steps_in_full(s.steps, o);
     for (std::size_t i = 0; i < in_full; ++i) out.push_back(render_step_lines(s.steps[i], o));
@@ -331,7 +334,7 @@ std::string render_values_text(const std::vector<shown_value>& values, const ren
 
 std::string render_text_stage(const trace& t, std::size_t stage, const render_options& o) {
     const stage_trace& s = t.stages.at(stage);
-    std::string out = wrapped(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), escape_controls(s.title)),
+    std::string out = wrapped(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), escape_controls(plain_tokens(s.title))),
                               bold, o);
     if (std::string f = trimmed_end(s.formula); !f.empty()) out += formula_lines(escape_controls(f, true), o);
     if (std::string text = trimmed_end(s.text); !text.empty()) {

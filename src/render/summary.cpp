@@ -55,8 +55,12 @@ std::string range_fact(const matrix& m, const render_options& o) {
 
 }  // namespace
 
-std::size_t heads_in_full(const value& v, bool full) {
-    constexpr std::size_t budget = 24;
+std::size_t stacks_in(const stage_trace& s) {
+    return static_cast<std::size_t>(std::count_if(s.values.begin(), s.values.end(), [](const shown_value& sv) { return sv.v.is_stack(); }));
+}
+
+std::size_t heads_in_full(const value& v, bool full, std::size_t stacks_in_stage) {
+    const std::size_t budget = std::min<std::size_t>(24, 48 / std::max<std::size_t>(stacks_in_stage, 1));
     if (!v.is_stack() || full) return v.mats.size();
     std::size_t total = v.mats.size() - 1;  // the blank lines between heads
     for (const matrix& m : v.mats) {

@@ -22,9 +22,13 @@ inline std::vector<std::size_t> text_rows(std::size_t n, bool full) {
 }
 
 // How many of a stack's first heads are shown in full: every head with --full, or when together
-// they take at most 24 lines of text and none has its rows elided; otherwise only the first (the
-// others get a line each). A matrix counts as one head.
-std::size_t heads_in_full(const value& v, bool full);
+// they take at most 24 lines of text (a stage's stacks share 48: three get 16 each) and none has
+// its rows elided; otherwise only the first (the others get a line
+// each). A matrix counts as one head.
+std::size_t heads_in_full(const value& v, bool full, std::size_t stacks_in_stage = 1);
+
+// The stacks of heads among a stage's values.
+std::size_t stacks_in(const stage_trace& s);
 
 // Head h in a line's worth of facts: for weights, the key each query weighs most, as many as fit
 // in `room` columns ("苹果→甜 · 很→苹果 · …"); for other values the smallest and the largest

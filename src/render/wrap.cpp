@@ -8,6 +8,7 @@
 
 #include "qkv/display_width.hpp"
 #include "qkv/prose.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/trim.hpp"
 #include "qkv/utf8.hpp"
 
@@ -42,6 +43,25 @@ std::vector<atom> glue_operators(std::vector<atom> in) {
     return out;
 }
 
+// "10 000" and "524 288" are one number written in groups of three: the space between the groups
+// does not break a line ("n = 10 / 000").
+std::vector<atom> glue_digit_groups(std::vector<atom> in) {
+    auto digits = [](std::string_view t, std::size_t from, std::size_t count) {
+        for (std::size_t k = from; k < from + count; ++k)
+            if (k >= t.size() || !std::isdigit(static_cast<unsigned char>(t[k]))) return false;
+        return true;
+    };
+    std::vector<atom> out;
+    for (atom& a : in) {
+        const bool group = a.space_before && digits(a.text, 0, 3) && !digits(a.text, 3, 1);
+        if (group && !out.empty() && !out.back().text.empty() &&
+            std::isdigit(static_cast<unsigned char>(out.back().text.back())))
+            out.back().text += " " + a.text;
+        else out.push_back(std::move(a));
+    }
+    return out;
+}
+
 bool wide_atom(const atom& a) {
     return display_width(std::string_view(a.text).substr(0, utf8::next(a.text, 0))) == 2;
 }
@@ -70,11 +90,25 @@ std::vector<atom> keep_tokens_whole(std::vector<atom> in) {
     return out;
 }
 
+// The length of the token span (token_span.hpp) that starts text, or 0.
+std::size_t span_at(std::string_view text) {
+    if (!text.starts_with(token_span_open)) return 0;
+    std::size_t close = text.find(token_span_close);
+    return close == std::string_view::npos ? 0 : close + token_span_close.size();
+}
+
 std::vector<atom> atoms_of(std::string_view text) {
     std::vector<atom> out;
     bool space = false, last_wide = false;
     int open = 0;  // inside a short "[3, 4]", whose spaces do not break a line
     for (std::size_t i = 0; i < text.size();) {
+        if (std::size_t span = span_at(text.substr(i))) {  // a token is one atom: “苹果” never splits
+            std::string shown = plain_tokens(text.substr(i, span));
+            if (!space && !out.empty()) out.back().text += shown;
+            else out.push_back({std::move(shown), space});
+            i += span, last_wide = false, space = false;
+            continue;
+        }
         const std::size_t n = utf8::next(text, i) - i;
         std::string_view ch = text.substr(i, n);
         i += n;
@@ -92,7 +126,7 @@ std::vector<atom> atoms_of(std::string_view text) {
         if (ch == "]" && open > 0) --open;
         last_wide = wide, space = false;
     }
-    return glue_operators(keep_tokens_whole(std::move(out)));
+    return glue_operators(glue_digit_groups(keep_tokens_whole(std::move(out))));
 }
 
 // An atom wider than a whole line, cut into pieces that fit.
@@ -182,7 +216,7 @@ std::vector<std::string> reflow(std::string_view text, std::size_t width) {
         bool continues_item = !joined.empty() && !indent.empty() && in == indent.size();
         if (in > 0 && !continues_item) {  // a worked example or code: its own line, its own indent
             flush();
-            std::string lead(l.substr(0, in)), body(trim(l));
+            std::string lead(l.substr(0, in)), body = plain_tokens(trim(l));
             if (blank_pending) out.emplace_back(), blank_pending = false;
             if (in + display_width(body) <= width) {  // as written: its spacing may align columns
                 out.push_back(lead + body);

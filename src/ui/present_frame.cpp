@@ -13,6 +13,7 @@
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/wrap.hpp"
 #include "ui_words.hpp"
 
@@ -94,7 +95,7 @@ std::vector<std::string> head_lines(const trace& t, const stage_trace& s, const 
     head.emplace_back();
     if (roomy) head.emplace_back();
     // The title stands out by weight, colour and a rule under it: a terminal has one font size.
-    std::string title = clip(escape_controls(s.title), cols - 2);
+    std::string title = clip(escape_controls(plain_tokens(s.title)), cols - 2);
     head.push_back(centred(styled(title, fmt::emphasis::bold | fmt::fg(fmt::terminal_color::bright_white), c), cols));
     std::string rule;
     for (std::size_t i = 0; i < visible_width(title); ++i) rule += "━";

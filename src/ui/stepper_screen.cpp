@@ -13,6 +13,7 @@
 #include "qkv/navigation.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/screen_frame.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/wrap.hpp"
 #include "qkv/styled_text.hpp"
 #include "screen_loop.hpp"
@@ -80,7 +81,7 @@ private:
         std::size_t room = cols > visible_width(right) + 2 ? cols - visible_width(right) - 2 : 0;
         out.push_back(pad_to(styled(clip(where, room), fmt::emphasis::faint, c), room) + "  " + right);
         std::string counter = fmt::format("{}/{}  ", at_.stage() + 1, at_.stages_here());
-        out.push_back(styled(clip(counter + escape_controls(s.title), cols), fmt::emphasis::bold, c));
+        out.push_back(styled(clip(counter + escape_controls(plain_tokens(s.title)), cols), fmt::emphasis::bold, c));
         auto formula = formula_lines(s, cols);
         if (formula.size() > formula_room(rows)) {  // the rest opens the body
             formula.resize(formula_room(rows) - 1);

@@ -24,6 +24,13 @@ struct exercise_run {
     lesson_run run;
     value expected;  // a scalar 0 for a choice
     std::vector<std::pair<std::string, value>> mistake_values;  // (mistake id, value), in file order
+    std::vector<std::string> mistake_places;  // beside each: where a wrong place was read ("row 2 (“很”) of dV"), or ""
+    std::vector<std::size_t> choice_order;  // shown choice i is the file's choice_order[i] (scenario_gen.hpp)
+    std::string student;                    // whose numbers and order of choices these are; "" the file's
+
+    // The letter a choice has as shown to this run's student, and the file's letter of a shown one.
+    char shown_letter(char file_letter) const;
+    char file_letter(char shown) const;
 };
 
 // Run the lesson on the exercise's scenario (or on `data_file` when given), then the setup, then
@@ -45,6 +52,7 @@ struct cell_off {
 struct verdict {
     bool correct = false;
     std::vector<std::string> mistakes;        // ids of the mistakes the answer matches
+    std::vector<std::string> places;          // where the answer was read instead, when it is the right thing's wrong row
     std::vector<std::size_t> expected_shape;  // shape, matrix
     std::vector<std::size_t> dims_off;        // shape: the dimensions (from 0) that differ
     std::vector<cell_off> cells_off;          // matrix: the cells outside the tolerance

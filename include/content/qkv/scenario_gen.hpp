@@ -27,11 +27,21 @@ std::vector<std::string> split_tokens(std::string_view sentence);
 // The same spec gives the same numbers on every machine. Throws input_error on a bad spec.
 scenario generate_scenario(const scenario_spec& spec);
 
+// The learner's sentence at a lesson's own size: `own`'s weights and heads, with X drawn for the
+// spec's tokens at own's width as generate_scenario draws it (the spec's d_model and heads are
+// not used). A lesson at a real model's size (512 wide, 8 heads) stays at that size on any sentence.
+scenario at_size_of(const scenario& own, const scenario_spec& spec);
+
 // A student's own numbers for a scenario: the same tokens, matrices of the same names and shapes,
 // drawn again from a seed made from the name (X-like matrices from N(0, 1), weights from
 // N(0, 1/rows)) and rounded to two decimals. The same name gives the same numbers everywhere, so
 // a teacher grading a sheet recomputes exactly what the student saw.
 scenario student_variant(const scenario& own, std::string_view student);
+
+// A student's own order of an exercise's `count` choices: shown position i holds choice order[i]
+// (from 0). The same name and exercise give the same order everywhere (a sheet is graded against
+// it); no name gives the file's order. So "7.3 = C" does not travel round a room.
+std::vector<std::size_t> choice_order(std::size_t count, std::string_view exercise_id, std::string_view student);
 
 // The scenario as a scenario file (TOML) that load_scenario reads back to the same floats, as
 // long as its numbers have at most two decimals (what generate_scenario makes). `comment` goes

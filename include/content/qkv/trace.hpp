@@ -10,6 +10,7 @@
 #include "qkv/i18n.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/scenario.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "qkv/value.hpp"
 
 namespace qkv {
@@ -69,9 +70,13 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language);
 
 // What a run is told about its scenario: a file (--data), or one made for the learner's own
 // sentence (--tokens). With neither, each lesson runs on its own (lesson::scenario_file).
+// A lesson whose own scenario is of another width than the one made (lesson 15: 512 wide, 8
+// heads) runs at its own size (at_size_of), unless the learner gave the size (--d-model, --heads).
 struct scenario_choice {
     std::string file;
     std::optional<scenario> made;
+    std::optional<scenario_spec> made_from;  // the spec `made` came from
+    bool size_given = false;
 };
 
 // Load each lesson file in turn and run it on the chosen scenario, each scenario file read once.

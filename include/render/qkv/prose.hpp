@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "qkv/display_width.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/trim.hpp"
 #include "qkv/utf8.hpp"
 
@@ -19,19 +20,37 @@ inline bool full_width_mark(std::string_view ch) {
     return false;
 }
 
-// Joined again, a line break between two CJK characters is no space at all (Chinese has none),
-// nor one next to Chinese punctuation.
+// A token set off in the text (token_span.hpp) joins as its own first and last characters do.
+inline std::string_view last_shown(std::string_view s) {
+    std::size_t i = s.size();
+    while (i > 0) {
+        i = utf8::start_of(s, i - 1);
+        if (!token_mark(utf8::decode(s, i).code)) return s.substr(i, utf8::next(s, i) - i);
+    }
+    return {};
+}
+inline std::string_view first_shown(std::string_view s) {
+    for (std::size_t i = 0; i < s.size(); i = utf8::next(s, i))
+        if (!token_mark(utf8::decode(s, i).code)) return s.substr(i, utf8::next(s, i) - i);
+    return {};
+}
+
+// Whether two lines join with a space between `last` (the first one's last character) and `first`.
+// Curly quotes serve both languages: against Chinese they carry their own space ("爱“北京”"), against
+// latin text they do not ("attends most to “苹果”"); nothing follows an opening one or precedes a
+// closing one.
+inline bool space_between(std::string_view last, std::string_view first) {
+    const bool wide_end = display_width(last) == 2, wide_start = display_width(first) == 2;
+    if (last == "“" || first == "”") return false;
+    if (last == "”") return !(wide_start || full_width_mark(first));
+    if (first == "“") return !(wide_end || full_width_mark(last));
+    return !(wide_end && wide_start) && !full_width_mark(last) && !full_width_mark(first);
+}
+
 inline std::string join_lines(const std::vector<std::string>& lines) {
     std::string out;
     for (const auto& l : lines) {
-        if (!out.empty() && !l.empty()) {
-            const std::size_t last = utf8::start_of(out, out.size() - 1);
-            bool wide_end = display_width(std::string_view(out).substr(last)) == 2;
-            std::string_view first = std::string_view(l).substr(0, utf8::next(l, 0));
-            bool wide_start = display_width(first) == 2;
-            if (!(wide_end && wide_start) && !full_width_mark(std::string_view(out).substr(last)) && !full_width_mark(first))
-                out += ' ';
-        }
+        if (!out.empty() && !l.empty() && space_between(last_shown(out), first_shown(l))) out += ' ';
         out += l;
     }
     return out;

@@ -24,6 +24,7 @@ struct render_options {
                              // rest (the stepper, which scrolls: --step pages through them)
     std::size_t width = 100; // the screen's columns: prose wraps and wide matrices elide (text)
     std::string preface;     // shown before the lessons: the scenario file --tokens made (TOML)
+    std::size_t stacks_here = 1;  // stacks of heads in the stage being drawn: they share one screen
 };
 
 }  // namespace qkv

@@ -27,6 +27,10 @@ using trace_json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std:
 // there is (MemAvailable, and what ulimit -v leaves): a DOM too large cannot even be unwound.
 trace_json json_of(const trace& t);
 
+// One shown value as the trace writes it: {"name", "role", "shape", "row_labels", "col_labels",
+// "stack_axis"?, "data", "row_sums"?} (a teacher's tool reads an exercise's values like a lesson's).
+trace_json json_of(const shown_value& v);
+
 // The numbers json_of(t) would write, and the check json_of makes with them.
 std::size_t json_cells(const trace& t);
 void check_json_fits(const trace& t);

@@ -11,7 +11,8 @@ namespace qkv {
 
 // One paragraph (no line ends) as lines of at most `width` display columns, broken at spaces in
 // latin text and between CJK characters (never before a closing mark such as "，" or "。"). A
-// word wider than the line is cut. Lines after the first start with `indent`.
+// word wider than the line is cut. A token of the sentence (token_span.hpp) is shown in quotes and
+// kept whole with what is written against it ("“苹果”'s"). Lines after the first start with `indent`.
 std::vector<std::string> wrap_paragraph(std::string_view text, std::size_t width, std::string_view indent = {});
 
 // A text as the author wrote it, wrapped to `width`: a blank line separates paragraphs (and stays
