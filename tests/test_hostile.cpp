@@ -58,3 +58,37 @@ BOOST_AUTO_TEST_CASE(a_deep_dotted_key_is_refused_in_one_line_by_every_reader) {
     write_file(dir / "q.toml", "\"" + dotted(1000) + "\" = \"" + dotted(1000) + "\"\n");
     BOOST_TEST(!has(run_qkv({"grade", (dir / "q.toml").string()}).err, "nested more than"));
 }
+
+// Item 2: the progress file may record more hints than an exercise has now (a lesson changed, a
+// hand edit); every count read from it is clamped to the exercise. 3.1 has 3 hints.
+BOOST_AUTO_TEST_CASE(more_hints_recorded_than_the_exercise_has_are_clamped) {
+    qkv::test::scratch_dir dir{"hostile-hints"};
+    const std::vector<std::pair<std::string, std::string>> env{{"XDG_STATE_HOME", dir.path.string()}};
+    for (long long recorded : {4LL, 2147483647LL}) {
+        write_file(dir / "qkv" / "progress.json",
+                   fmt::format(R"({{"version":1,"exercises":{{"3.1":{{"status":"wrong","attempts":1,"hints":{}}}}}}})", recorded));
+        BOOST_TEST_CONTEXT("hints " << recorded) {
+            auto h = run_qkv({"hint", "3.1"}, "", env);
+            BOOST_TEST(h.status == 0, h.err);
+            BOOST_TEST(has(h.out, "Hint 3/3"));
+            BOOST_TEST(!has(h.out, "Hint 4/3"));
+            BOOST_TEST(has(h.out, "last hint"));
+            BOOST_TEST(has(run_qkv({"exercise", "3.1"}, "", env).out, "(3/3)"));
+            auto p = nlohmann::json::parse(run_qkv({"progress", "--format", "json"}, "", env).out);
+            for (auto& e : p["exercises"])
+                if (e["id"] == "3.1") BOOST_TEST(e["hints"] == 3);
+        }
+    }
+    // a count no int holds, or a negative one, is an unreadable file: set aside, never a crash
+    for (const char* bad : {"1e300", "-1", "18446744073709551615", "\"4\""}) {
+        write_file(dir / "qkv" / "progress.json",
+                   fmt::format(R"({{"version":1,"exercises":{{"3.1":{{"status":"wrong","attempts":1,"hints":{}}}}}}})", bad));
+        auto h = run_qkv({"hint", "3.1"}, "", env);
+        BOOST_TEST_CONTEXT("hints " << bad << " → " << h.err) {
+            BOOST_TEST(h.status == 0);
+            BOOST_TEST(has(h.out, "Hint 1/3"));
+            BOOST_TEST(has(h.err, "set aside"));
+            BOOST_TEST(count_lines(h.err) == 1u);
+        }
+    }
+}

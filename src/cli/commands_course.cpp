@@ -35,7 +35,7 @@ int cmd_progress(const args& a, const console& io) {
     std::size_t right = 0, hints = 0;
     ojson arr = ojson::array();
     for (const exercise& e : set.all) {
-        const exercise_progress& mine = p.of(e.id);
+        const exercise_progress mine = p.of(e);
         per_lesson[e.lesson].second++;
         if (mine.state == status::correct) per_lesson[e.lesson].first++, right++;
         hints += static_cast<std::size_t>(mine.hints);

@@ -33,14 +33,14 @@ std::string listing_json(const listing& x) {
     ojson arr = ojson::array();
     for (const exercise* e : x.list)
         arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
-                       {"question", x.questions.at(e->id)}, {"status", status_name(x.p.of(e->id).state)},
-                       {"solution_seen", x.p.of(e->id).solution_seen}});
+                       {"question", x.questions.at(e->id)}, {"status", status_name(x.p.of(*e).state)},
+                       {"solution_seen", x.p.of(*e).solution_seen}});
     return ojson{{"exercises", arr}}.dump(2) + "\n";
 }
 
 // One exercise's line: id, kind, status (coloured once tried), the question's first line.
 std::string listing_line(const exercise& e, const listing& x, const render_options& o) {
-    const exercise_progress& mine = x.p.of(e.id);
+    const exercise_progress mine = x.p.of(e);
     std::string state = pad(status_word(o.language, mine.state), 10);
     if (mine.state != status::not_tried)
         state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
@@ -56,7 +56,7 @@ std::string listing_text(const listing& x, const render_options& o) {
     for (std::size_t i = 0; i < x.list.size();) {
         int lesson = x.list[i]->lesson;
         std::size_t end = i, done = 0;
-        for (; end < x.list.size() && x.list[end]->lesson == lesson; ++end) done += x.p.of(x.list[end]->id).state == status::correct;
+        for (; end < x.list.size() && x.list[end]->lesson == lesson; ++end) done += x.p.state_of(x.list[end]->id) == status::correct;
         std::string heading = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), lesson);
         if (titles.count(lesson)) heading += " · " + titles[lesson];
         out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i, o.color), done, end - i);
@@ -153,8 +153,7 @@ int cmd_exercise(const args& a, const console& io) {
         out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
                            escape_controls(exercise_words(e.choices[i], e, run, l)));
     if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
-    const progress record = open_progress(io, progress_path());  // kept alive: mine refers into it
-    const exercise_progress& mine = record.of(e.id);
+    const exercise_progress mine = open_progress(io, progress_path()).of(e);
     out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
     out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints,
                        e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "), status_word(l, mine.state));
@@ -167,11 +166,13 @@ namespace {
 
 // What hint and solution show is recorded once it is on screen, under the progress lock: a hint
 // that could not be written (a closed pipe) was not seen.
-void show_and_record(const console& io, const std::string& out, const std::string& id,
+void show_and_record(const console& io, const std::string& out, const exercise& e,
                      const std::function<void(exercise_progress&)>& seen) {
     change_progress(io, progress_path(), [&](progress& p) {
         io.print(out);
-        seen(p.by_id[id]);
+        exercise_progress mine = p.of(e);  // its counts as the exercise has them now
+        seen(mine);
+        p.by_id[e.id] = mine;
     });
 }
 
@@ -180,7 +181,7 @@ void show_and_record(const console& io, const std::string& out, const std::strin
 int show_hints(const console& io, const asked& q) {
     const exercise& e = *q.e;
     const lang l = q.o.language;
-    const int seen = open_progress(io, progress_path()).of(e.id).hints;
+    const int seen = open_progress(io, progress_path()).of(e).hints;
     const bool more = seen < static_cast<int>(e.hints.size());
     const std::size_t shown = static_cast<std::size_t>(more ? seen + 1 : seen);
     std::string out;
@@ -190,7 +191,7 @@ int show_hints(const console& io, const asked& q) {
                            escape_controls(exercise_words(e.hints[k], e, *q.run, l), true));
     if (!more) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + e.id + " 给出完整解答。）",
                                                "(That was the last hint. Still stuck? qkv solution " + e.id + " shows the worked solution.)"));
-    show_and_record(io, out, e.id, [&](exercise_progress& mine) { mine.hints = std::max(mine.hints, static_cast<int>(shown)); });
+    show_and_record(io, out, e, [&](exercise_progress& mine) { mine.hints = std::max(mine.hints, static_cast<int>(shown)); });
     return 0;
 }
 
@@ -201,7 +202,7 @@ int show_solution(const console& io, const asked& q) {
         fmt::format("{} · {} {}\n\n{}\n{}\n{}\n", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q.o.color),
                     pick(l, "练习", "exercise"), e.id, escape_controls(exercise_words(e.question, e, *q.run, l), true),
                     expected_text(e, *q.run, q.o), escape_controls(exercise_words(e.solution, e, *q.run, l), true));
-    show_and_record(io, out, e.id, [](exercise_progress& mine) { mine.solution_seen = true; });
+    show_and_record(io, out, e, [](exercise_progress& mine) { mine.solution_seen = true; });
     return 0;
 }
 

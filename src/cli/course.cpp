@@ -50,7 +50,7 @@ next_step find_next(const std::vector<course_lesson>& course, const progress& p)
     for (const course_lesson& c : course) {
         if (!p.lessons_read.count(c.number)) return {next_step::kind::lesson, c.number, c.title, ""};
         for (const std::string& id : c.exercises)
-            if (p.of(id).state != status::correct) return {next_step::kind::exercise, c.number, c.title, id};
+            if (p.state_of(id) != status::correct) return {next_step::kind::exercise, c.number, c.title, id};
     }
     return {};
 }
@@ -60,7 +60,7 @@ std::string where_you_are(const std::vector<course_lesson>& course, const progre
     for (const course_lesson& c : course) {
         read += p.lessons_read.count(c.number);
         exercises += c.exercises.size();
-        for (const std::string& id : c.exercises) right += p.of(id).state == status::correct;
+        for (const std::string& id : c.exercises) right += p.state_of(id) == status::correct;
     }
     std::string out;
     if (read || right)

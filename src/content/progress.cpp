@@ -3,7 +3,9 @@
 // "attempts": 2, "hints": 1, "solution_seen": true}}, "lessons_read": [1, 2]}.
 #include "qkv/progress.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -21,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/error.hpp"
+#include "qkv/exercise.hpp"
 
 namespace qkv {
 namespace {
@@ -34,6 +37,15 @@ std::optional<status> status_of(std::string_view s) {
     return std::nullopt;
 }
 
+// A whole number from 0 to INT_MAX, checked before it is converted: nlohmann's get<int>() of 1e300
+// or of a 64-bit count would be undefined behaviour, not an error.
+int count_of(const json& v, const char* what) {
+    const bool whole = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (!whole || v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        throw std::runtime_error(fmt::format("{} must be a whole number from 0 to {}", what, std::numeric_limits<int>::max()));
+    return static_cast<int>(v.get<std::uint64_t>());
+}
+
 // Throws (json or std::runtime_error) when the document is not progress.
 progress from_json(const json& doc) {
     progress p;
@@ -41,13 +53,14 @@ progress from_json(const json& doc) {
         throw std::runtime_error("not a qkv progress file (version 1)");
     for (auto& [id, entry] : doc["exercises"].items()) {
         auto st = status_of(entry.at("status").get<std::string>());
-        int attempts = entry.at("attempts").get<int>(), hints = entry.at("hints").get<int>();
-        if (!st || attempts < 0 || hints < 0) throw std::runtime_error("a bad entry for " + id);
-        bool seen = entry.value("solution_seen", false);  // absent in files written before it existed
-        p.by_id[id] = {*st, attempts, hints, seen};
+        if (!st) throw std::runtime_error("a bad status for " + id);
+        const json& seen = entry.contains("solution_seen") ? entry["solution_seen"] : json(false);  // absent in older files
+        p.by_id[id] = {*st, count_of(entry.at("attempts"), "attempts"), count_of(entry.at("hints"), "hints"), seen.get<bool>()};
     }
-    if (doc.contains("lessons_read"))  // absent in files written before it existed
-        for (const json& n : doc["lessons_read"]) p.lessons_read.insert(n.get<int>());
+    if (doc.contains("lessons_read")) {  // absent in files written before it existed
+        if (!doc["lessons_read"].is_array()) throw std::runtime_error("lessons_read is not a list");
+        for (const json& n : doc["lessons_read"]) p.lessons_read.insert(count_of(n, "a lesson read"));
+    }
     return p;
 }
 
@@ -117,10 +130,16 @@ std::string_view status_name(status s) {
     return "?";
 }
 
-const exercise_progress& progress::of(const std::string& id) const {
-    static const exercise_progress none;
+exercise_progress progress::of(const exercise& e) const {
+    auto it = by_id.find(e.id);
+    exercise_progress mine = it == by_id.end() ? exercise_progress{} : it->second;
+    mine.hints = std::min(mine.hints, static_cast<int>(std::min<std::size_t>(e.hints.size(), std::numeric_limits<int>::max())));
+    return mine;
+}
+
+status progress::state_of(const std::string& id) const {
     auto it = by_id.find(id);
-    return it == by_id.end() ? none : it->second;
+    return it == by_id.end() ? status::not_tried : it->second.state;
 }
 
 void progress::record(const std::string& id, bool correct) {

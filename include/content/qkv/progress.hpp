@@ -25,11 +25,16 @@ struct exercise_progress {
     bool solution_seen = false;        // `qkv solution` showed the worked solution
 };
 
+struct exercise;
+
 struct progress {
     std::map<std::string, exercise_progress> by_id;  // "3.2" -> …
     std::set<int> lessons_read;                       // lessons shown to the end (qkv lesson N)
 
-    const exercise_progress& of(const std::string& id) const;
+    // What the file says of one exercise, its hint count clamped to the hints the exercise has now:
+    // a lesson update or a hand edit may leave more recorded than there are.
+    exercise_progress of(const exercise& e) const;
+    status state_of(const std::string& id) const;
     // A checked answer: counts it, and marks the exercise wrong or (for good) correct.
     void record(const std::string& id, bool correct);
 };
