@@ -9,6 +9,8 @@
 #include <chrono>
 #include <string>
 
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -91,4 +93,84 @@ BOOST_AUTO_TEST_CASE(more_hints_recorded_than_the_exercise_has_are_clamped) {
             BOOST_TEST(count_lines(h.err) == 1u);
         }
     }
+}
+
+namespace {
+
+// The bytes of a .npy file as NumPy's format 1.0 lays them out: magic, version, header length
+// (little-endian), the header, the floats. Returns the header text, or "" when the layout is wrong.
+std::string npy_header(const std::string& bytes, std::size_t floats) {
+    if (bytes.size() < 10 || bytes.compare(0, 8, std::string("\x93NUMPY\x01\x00", 8)) != 0) return "";
+    const std::size_t len = static_cast<unsigned char>(bytes[8]) | static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8;
+    if ((10 + len) % 64 != 0 || bytes.size() != 10 + len + 4 * floats) return "";
+    return bytes.substr(10, len);
+}
+
+}  // namespace
+
+// Item 6: `qkv bench --dump-dir` wrote with fopen: through a planted link onto its target, over a
+// read-only file (as root), into a named pipe (blocking for ever), and it made every missing folder
+// of the path. It now writes through the one writer scenario -o and the progress file use. The
+// victim of the link is a file of the scratch folder.
+BOOST_AUTO_TEST_CASE(bench_dumps_replace_only_regular_files_and_make_one_folder) {
+    qkv::test::scratch_dir dir{"hostile-dump"};
+    const fs::path dump = dir / "dump";
+    fs::create_directories(dump);
+    auto bench = [&](const fs::path& where) {
+        return run_qkv({"bench", "--n", "8", "--d-model", "16", "--heads", "2", "--repeats", "1", "--impl", "blas", "--dump-dir", where.string()});
+    };
+    write_file(dir / "victim", "keep\n");
+    fs::create_symlink(dir / "victim", dump / "X_n8.npy");
+    auto r = bench(dump);
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(count_lines(r.err) == 1u, r.err);
+    BOOST_TEST(has(r.err, "X_n8.npy: a symbolic link"), r.err);
+    BOOST_TEST(read_file(dir / "victim") == "keep\n");
+    BOOST_TEST(fs::is_symlink(dump / "X_n8.npy"));
+    fs::remove(dump / "X_n8.npy");
+
+    write_file(dump / "X_n8.npy", "old\n");
+    fs::permissions(dump / "X_n8.npy", fs::perms::owner_read);
+    r = bench(dump);
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(has(r.err, "X_n8.npy: read-only"), r.err);
+    BOOST_TEST(read_file(dump / "X_n8.npy") == "old\n");
+    fs::remove(dump / "X_n8.npy");
+
+    BOOST_REQUIRE(::mkfifo((dump / "X_n8.npy").c_str(), 0600) == 0);
+    const auto start = std::chrono::steady_clock::now();
+    r = bench(dump);  // would block for ever opening the pipe for writing
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(has(r.err, "not a regular file"), r.err);
+    BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(60)));
+    BOOST_TEST(fs::is_fifo(dump / "X_n8.npy"));
+    fs::remove(dump / "X_n8.npy");
+
+    // a missing folder two levels down is not made (nor is its parent); one level is
+    r = bench(dir / "none" / "x");
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(has(r.err, "none/x: --dump-dir: cannot make this folder"), r.err);
+    BOOST_TEST(!fs::exists(dir / "none"));
+    r = bench(dir / "fresh");
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    // X is [8, 16] (n × d_model), W_Q [16, 16], Z [8, 16]; nothing else is left in the folder
+    BOOST_TEST(has(npy_header(read_file(dir / "fresh" / "X_n8.npy"), 8 * 16), "'shape': (8, 16)"));
+    BOOST_TEST(has(npy_header(read_file(dir / "fresh" / "W_Q.npy"), 16 * 16), "'shape': (16, 16)"));
+    BOOST_TEST(has(npy_header(read_file(dir / "fresh" / "Z_blas_n8.npy"), 8 * 16), "'descr': '<f4'"));
+    BOOST_TEST(std::distance(fs::directory_iterator(dir / "fresh"), fs::directory_iterator{}) == 6);
+}
+
+// Item 6 for the progress file: the same writer, so a link planted at progress.json is refused
+// (the victim kept) and the hint it would have recorded is not shown as recorded.
+BOOST_AUTO_TEST_CASE(the_progress_file_is_never_written_through_a_link) {
+    qkv::test::scratch_dir dir{"hostile-progress-link"};
+    fs::create_directories(dir / "qkv");
+    write_file(dir / "victim", "{\"version\":1,\"exercises\":{}}\n");
+    fs::create_symlink(dir / "victim", dir / "qkv" / "progress.json");
+    auto r = run_qkv({"hint", "3.1"}, "", {{"XDG_STATE_HOME", dir.path.string()}});
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(count_lines(r.err) == 1u, r.err);
+    BOOST_TEST(has(r.err, "progress.json: cannot save progress: a symbolic link"), r.err);
+    BOOST_TEST(read_file(dir / "victim") == "{\"version\":1,\"exercises\":{}}\n");
+    BOOST_TEST(fs::is_symlink(dir / "qkv" / "progress.json"));
 }

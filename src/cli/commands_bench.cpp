@@ -12,6 +12,7 @@
 #include "qkv/bench.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/cli.hpp"
+#include "qkv/file_write.hpp"
 #include "qkv/command_text.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/kernel_builds.hpp"
@@ -260,7 +261,9 @@ int run_forward(const console& io, const bench_args& b) {
             check_memory(bench::io_bytes(n, b.d_model) + extra,
                          fmt::format("{} at n = {} (extra {})", attention::impl_name(i), n, bench::human_bytes(double(extra))), b);
         }
-    if (!b.dump_dir.empty()) std::filesystem::create_directories(b.dump_dir);
+    // One folder made, never a path of them far from where the user is; checked before the long work.
+    if (!b.dump_dir.empty())
+        if (auto no = make_folder(b.dump_dir)) throw input_error(source_loc{b.dump_dir}, fmt::format("--dump-dir: {}", *no));
     const status_line bar{io};
     bar.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", b.threads));
     peaks pk;

@@ -16,7 +16,6 @@
 #include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -24,6 +23,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/exercise.hpp"
+#include "qkv/file_write.hpp"
 
 namespace qkv {
 namespace {
@@ -86,37 +86,6 @@ std::string stamp() {
 
 [[noreturn]] void disk_error(const std::string& path, const char* what, int err) {
     throw input_error(source_loc{path, 0, 0}, fmt::format("cannot save progress: {} ({})", what, std::strerror(err)));
-}
-
-void write_all(int fd, const std::string& text, const std::string& tmp) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            int err = n < 0 ? errno : ENOSPC;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            disk_error(tmp, "write failed", err);
-        }
-        done += static_cast<std::size_t>(n);
-    }
-}
-
-// A writer killed between open and rename leaves PATH.tmp-PID behind; once that process is gone
-// nobody will finish it.
-void sweep_stale_temps(const std::string& path) {
-    fs::path target(path);
-    std::string prefix = target.filename().string() + ".tmp-";
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(target.parent_path().empty() ? "." : target.parent_path(), ec)) {
-        std::string name = e.path().filename().string();
-        if (!name.starts_with(prefix)) continue;
-        char* end = nullptr;
-        long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
-        if (pid > 0 && end && *end == '\0' && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-            fs::remove(e.path(), ec);
-    }
 }
 
 }  // namespace
@@ -210,27 +179,7 @@ void save_progress(const progress& p, const std::string& path) {
     std::error_code ec;
     if (!dir.empty()) fs::create_directories(dir, ec);
     if (ec) throw input_error(source_loc{dir.string(), 0, 0}, fmt::format("cannot create the progress folder: {}", ec.message()));
-    // Same folder as the target, so rename() is atomic (one file system).
-    std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) disk_error(tmp, "cannot create a temporary file", errno);
-    write_all(fd, to_text(p), tmp);
-    if (::fsync(fd) != 0) {
-        int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        disk_error(tmp, "fsync failed", err);
-    }
-    ::close(fd);
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp.c_str());
-        disk_error(path, "rename failed", err);
-    }
-    // The rename itself is durable only once the folder is synced.
-    int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) ::fsync(dfd), ::close(dfd);
-    sweep_stale_temps(path);
+    if (auto no = replace_file(path, to_text(p))) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot save progress: {}", *no));
 }
 
 namespace {

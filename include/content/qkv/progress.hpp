@@ -50,8 +50,9 @@ std::string progress_path();
 // (the caller prints it; library code does not).
 progress load_progress(const std::string& path, std::string* warning = nullptr);
 
-// Write to a temporary file in the same folder, fsync it, rename it over PATH, fsync the folder.
-// Creates the folder. Throws input_error when the disk refuses.
+// Replaces PATH whole through the one writer (file_write.hpp: a temporary beside it, fsync,
+// rename, the folder synced; a link, a named pipe or a read-only file there refused). Creates the
+// progress folder. Throws input_error when the disk refuses.
 void save_progress(const progress& p, const std::string& path);
 
 // Load, change and save as one step that concurrent qkv processes take one at a time (an
