@@ -7,9 +7,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <functional>
 #include <string>
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -173,4 +179,98 @@ BOOST_AUTO_TEST_CASE(the_progress_file_is_never_written_through_a_link) {
     BOOST_TEST(has(r.err, "progress.json: cannot save progress: a symbolic link"), r.err);
     BOOST_TEST(read_file(dir / "victim") == "{\"version\":1,\"exercises\":{}}\n");
     BOOST_TEST(fs::is_symlink(dir / "qkv" / "progress.json"));
+}
+
+namespace {
+
+// qkv run with its standard output as `arrange` leaves it in the child (closed, a file past a size
+// limit); standard error is read back. Returns the exit status (or 128 + signal) and stderr.
+std::pair<int, std::string> run_with_stdout(const std::vector<std::string>& args, const std::string& state,
+                                            const std::function<void()>& arrange) {
+    const char* bin = std::getenv("QKV_BIN");
+    std::string program = bin ? bin : "qkv";
+    int err[2];
+    if (::pipe(err) != 0) return {-1, ""};
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(err[1], 2), ::close(err[0]), ::close(err[1]);
+        ::setenv("XDG_STATE_HOME", state.c_str(), 1);
+        arrange();
+        std::vector<std::string> copy = args;
+        std::vector<char*> argv{program.data()};
+        for (auto& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(program.c_str(), argv.data());
+        ::_exit(127);
+    }
+    ::close(err[1]);
+    std::string said;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(err[0], buf, sizeof buf)) > 0;) said.append(buf, static_cast<std::size_t>(n));
+    ::close(err[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said};
+}
+
+}  // namespace
+
+// Item 7: qkv parked /dev/null on a closed standard output, so `qkv hint 3.1 >&-` exited 0 and
+// recorded a hint nobody saw, and `qkv lesson 1 >&-` marked the lesson read. A closed output, or
+// one that fails (a file past RLIMIT_FSIZE: EFBIG, no device needed), is status 2 in one line, and
+// nothing is recorded.
+BOOST_AUTO_TEST_CASE(a_closed_or_failing_standard_output_is_an_error_and_records_nothing) {
+    qkv::test::scratch_dir dir{"hostile-stdout"};
+    const std::string state = (dir / "state").string();
+    const fs::path sink = dir / "sink";
+    const std::vector<std::pair<std::string, std::function<void()>>> outputs = {
+        {"closed", [] { ::close(1); }},
+        {"failing", [&] {
+             const int fd = ::open(sink.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+             ::dup2(fd, 1), ::close(fd);
+             ::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead of killing
+             rlimit lim{16, 16};
+             ::setrlimit(RLIMIT_FSIZE, &lim);
+         }}};
+    for (const auto& [how, arrange] : outputs)
+        for (const std::vector<std::string>& args : {std::vector<std::string>{"hint", "3.1"}, {"solution", "3.1"},
+                                                     {"lesson", "1"}, {"check", "3.1", "(100, 100)"}})
+            BOOST_TEST_CONTEXT(how << " stdout, qkv " << args[0]) {
+                auto [status, said] = run_with_stdout(args, state, arrange);
+                BOOST_TEST(status == 2);
+                BOOST_TEST(count_lines(said) == 1u, said);
+                BOOST_TEST(has(said, "standard output"), said);
+                BOOST_TEST(!fs::exists(dir / "state" / "qkv" / "progress.json"), "something nobody saw was recorded");
+            }
+    // and seen, it is recorded
+    BOOST_TEST(run_qkv({"hint", "3.1"}, "", {{"XDG_STATE_HOME", state}}).status == 0);
+    BOOST_TEST(has(read_file(dir / "state" / "qkv" / "progress.json"), "\"hints\": 1"));
+}
+
+// A non-blocking standard output that fills (EAGAIN) is waited on, not fatal: a reader that comes
+// late still gets every byte.
+BOOST_AUTO_TEST_CASE(a_full_non_blocking_standard_output_is_waited_on) {
+    int out[2];
+    BOOST_REQUIRE(::pipe(out) == 0);
+    ::fcntl(out[1], F_SETFL, ::fcntl(out[1], F_GETFL) | O_NONBLOCK);
+    qkv::test::scratch_dir dir{"hostile-eagain"};
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(out[1], 1), ::close(out[0]), ::close(out[1]);
+        const char* bin = std::getenv("QKV_BIN");
+        ::execl(bin, bin, "lesson", "8", "--format", "json", nullptr);  // about 480 kB: many times a pipe's 64 KiB
+        ::_exit(127);
+    }
+    ::close(out[1]);
+    ::usleep(500000);  // let it fill the pipe and meet EAGAIN
+    std::string got;
+    char buf[65536];
+    for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+    ::close(out[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    BOOST_TEST(WIFEXITED(status));
+    BOOST_TEST(WEXITSTATUS(status) == 0);
+    BOOST_TEST(got.size() > 65536u);
+    BOOST_TEST(nlohmann::json::parse(got)["lesson"] == 8);  // whole: it parses
 }
