@@ -274,3 +274,56 @@ BOOST_AUTO_TEST_CASE(a_full_non_blocking_standard_output_is_waited_on) {
     BOOST_TEST(got.size() > 65536u);
     BOOST_TEST(nlohmann::json::parse(got)["lesson"] == 8);  // whole: it parses
 }
+
+namespace {
+
+// A raw control byte (C0 but line end, DEL) or a C1 or bidi control in UTF-8: what would drive a
+// terminal, and what TOML forbids in a comment.
+bool has_raw_control(const std::string& s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if ((c < 0x20 && c != '\n') || c == 0x7F) return true;
+        if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 && static_cast<unsigned char>(s[i + 1]) <= 0x9F) return true;
+        if (s.compare(i, 3, "\u202e") == 0) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// Item 8: the header comment of `qkv scenario` kept the sentence raw, so tokens with ESC and BEL
+// made a file that --data refused (TOML forbids controls in comments) and, without -o, drove the
+// terminal. Now the comment is a shell command ($'…') that makes the same file again, the strings
+// escape every control, and what is written reads back.
+BOOST_AUTO_TEST_CASE(a_scenario_with_control_characters_in_its_tokens_reads_back) {
+    qkv::test::scratch_dir dir{"hostile-scenario"};
+    const std::string sentence = "a\x1b]0;X\x07" "b c\\d e'f \xe2\x80\xaeg h\xc2\x85i";
+    const fs::path file = dir / "s.toml";
+    auto w = run_qkv({"scenario", "--tokens", sentence, "-o", file.string()});
+    BOOST_TEST_REQUIRE(w.status == 0, w.err);
+    const std::string text = read_file(file);
+    BOOST_TEST(!has_raw_control(text));
+    BOOST_TEST(has(text, "# qkv scenario --tokens $'a\\x1b]0;X\\x07b c\\\\d e\\'f \\u202eg h\\u0085i'"), text.substr(0, 200));
+    BOOST_TEST(has(text, R"(tokens = ["a\u001B]0;X\u0007b", "c\\d", "e'f", "\u202Eg", "h\u0085i"])"));
+    auto r = run_qkv({"lesson", "1", "--data", file.string(), "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    auto tokens = nlohmann::json::parse(r.out)["stages"][0]["values"][0]["row_labels"];  // X's rows: the tokens
+    BOOST_TEST(tokens.size() == 5u);
+    if (tokens.size() == 5u) BOOST_TEST(tokens[0].get<std::string>() == "a\x1b]0;X\x07" "b");  // the token itself, as typed
+    auto v = run_qkv({"validate", file.string()});
+    BOOST_TEST(!has(v.out, "TOML"), v.out);
+    // on standard output: nothing raw reaches the terminal
+    auto shown = run_qkv({"scenario", "--tokens", sentence});
+    BOOST_TEST(shown.status == 0);
+    BOOST_TEST(!has_raw_control(shown.out));
+    BOOST_TEST(shown.out == text);
+    // the comment, run by a shell, makes the same file
+    if (fs::exists("/bin/bash")) {
+        const std::string comment = text.substr(2, text.find('\n') - 2);  // "qkv scenario …"
+        write_file(dir / "again.sh", "\"$QKV_BIN\"" + comment.substr(3) + " > \"$1\"\n");
+        BOOST_TEST(std::system(("/bin/bash '" + (dir / "again.sh").string() + "' '" + (dir / "again.toml").string() + "'").c_str()) == 0);
+        BOOST_TEST(read_file(dir / "again.toml") == text);
+    } else {
+        BOOST_TEST_MESSAGE("no /bin/bash: the comment is not run again");
+    }
+}
