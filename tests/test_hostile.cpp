@@ -327,3 +327,47 @@ BOOST_AUTO_TEST_CASE(a_scenario_with_control_characters_in_its_tokens_reads_back
         BOOST_TEST_MESSAGE("no /bin/bash: the comment is not run again");
     }
 }
+
+// Item 9: a path qkv cannot even ask about (a part over 255 bytes, controls in it) gave the raw
+// std::filesystem text, "filesystem error: status: File name too long [...]", with the bytes raw
+// and unclipped, naming neither the file that gave the path nor its line. Every such path is now
+// qkv's own one line: escaped, clipped, and at the place that named it.
+BOOST_AUTO_TEST_CASE(a_path_too_long_or_with_controls_is_named_where_it_came_from) {
+    qkv::test::scratch_dir dir{"hostile-path"};
+    const std::string long_part(300, 'b'), evil = "a\\u001b[2J" + std::string(5000, 'a');
+    write_file(dir / "s.toml", "name = \"s\"\ntokens = [\"a\", \"b\"]\n[matrices]\nX = \"" + long_part + ".csv\"\n");
+    std::string one = read_file("lessons/01-simplified.toml");
+    BOOST_REQUIRE(has(one, "number = 1\n"));
+    auto with_scenario = [&](const std::string& name) {
+        std::string text = one;
+        return text.replace(text.find("number = 1\n"), 11, "number = 1\nscenario = \"" + name + ".toml\"\n");
+    };
+    write_file(dir / "01-long.toml", with_scenario(long_part));
+    write_file(dir / "01-evil.toml", with_scenario(evil));
+    struct path_case {
+        std::vector<std::string> args;
+        std::string where;  // the file and line that gave the path
+    };
+    const std::vector<path_case> cases = {
+        {{"lesson", "1", "--data", (dir / "s.toml").string()}, "s.toml:4:5: matrix X"},
+        {{"run", (dir / "01-long.toml").string()}, "01-long.toml:3:12: scenario"},
+        {{"run", (dir / "01-evil.toml").string()}, "01-evil.toml:3:12: scenario"},
+        {{"lesson", "1", "--data", (dir / long_part).string()}, "scenario file: a name too long"},
+        {{"grade", (dir / long_part).string()}, "answer sheet: a name too long"},
+        {{"check", "3.3", "--file", (dir / long_part).string()}, "answer file: a name too long"},
+    };
+    for (const auto& c : cases) {
+        auto r = run_qkv(c.args);
+        BOOST_TEST_CONTEXT(c.args[0] << " " << c.args[1] << " → " << r.err.substr(0, 300)) {
+            BOOST_TEST(r.status == 2);
+            BOOST_TEST(count_lines(r.err) == 1u);
+            BOOST_TEST(r.err.size() < 800u);  // the 5 000-byte name is clipped
+            BOOST_TEST(!has(r.err, "filesystem error"));
+            BOOST_TEST(!has_raw_control(r.err));
+            BOOST_TEST(has(r.err, c.where));
+        }
+    }
+    auto v = run_qkv({"validate", (dir / "01-evil.toml").string()});
+    BOOST_TEST(has(v.out, "01-evil.toml:3:12: scenario"), v.out.substr(0, 400));
+    BOOST_TEST(!has_raw_control(v.out));
+}

@@ -115,11 +115,11 @@ int run(const args& argv, const console& io) {
             io.tell(fmt::format("qkv: {}\n", e.what()));
         } catch (const std::system_error& e) {
             if (e.code().value() == EPIPE) return 141;  // fmt::print met a closed pipe
-            io.tell(fmt::format("qkv: {}\n", e.what()));
+            io.tell(fmt::format("qkv: {}\n", input_error(e.what()).what()));  // escaped and clipped as ours are
         } catch (const std::bad_alloc&) {
             io.tell("qkv: out of memory\n");
         } catch (const std::exception& e) {
-            io.tell(fmt::format("qkv: {}\n", e.what()));
+            io.tell(fmt::format("qkv: {}\n", input_error(e.what()).what()));
         }
     } catch (...) {  // formatting the message itself ran out of memory
         io.tell("qkv: out of memory\n");

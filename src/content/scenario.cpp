@@ -9,6 +9,7 @@
 #include "qkv/toml_file.hpp"
 
 #include "qkv/csv.hpp"
+#include "qkv/file_check.hpp"
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
 
@@ -70,7 +71,7 @@ matrix matrix_of(const std::string& file, const std::string& name, const toml::n
     if (auto t = n.as_table()) return generated_matrix(file, name, *t);
     if (auto s = n.as_string()) {
         fs::path p = fs::path(file).parent_path() / s->get();
-        if (!fs::exists(p)) throw input_error(loc_of(file, n), fmt::format("matrix {}: file '{}' not found", name, p.string()));
+        if (auto no = unreadable_file(p.string())) throw input_error(loc_of(file, n), fmt::format("matrix {}: file '{}' {}", name, p.string(), *no));
         return read_csv_matrix(p.string());
     }
     throw input_error(loc_of(file, n), fmt::format("matrix {}: expected an array of rows, a CSV file name, or {{ randn = [r, c], seed = s }}", name));

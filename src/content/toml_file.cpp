@@ -11,15 +11,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "qkv/file_check.hpp"
 #include "qkv/quote.hpp"
 #include "qkv/utf8.hpp"
 
 namespace qkv {
 
-std::string problem::str() const {
-    std::string loc = where.str();
-    return loc.empty() ? message : loc + ": " + message;
-}
+// As an input_error says it: controls escaped, a long word clipped (a path of 5 000 bytes).
+std::string problem::str() const { return input_error(where, message).what(); }
 
 source_loc loc_of(const std::string& file, const toml::node& n) {
     return {file, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
@@ -135,8 +134,8 @@ toml_document read_toml_text(std::string_view text, const std::string& origin) {
 }
 
 toml_document read_toml_file(const std::string& path, std::string_view what) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(source_loc{path, 0, 0}, fmt::format("{} not found", what));
+    if (auto no = unreadable_file(path))  // "lesson file not found", "scenario file: a name too long …"
+        throw input_error(source_loc{path, 0, 0}, fmt::format(fmt::runtime(*no == "not found" ? "{} {}" : "{}: {}"), what, *no));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the file");
     std::ostringstream text;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "qkv/error.hpp"
+#include "qkv/file_check.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/quote.hpp"
 
@@ -138,6 +139,12 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     return r;
 }
 
+scenario load_lesson_scenario(const lesson& l) {
+    if (auto no = unreadable_file(l.scenario_file))
+        throw input_error(l.scenario_at, fmt::format("scenario '{}' ({}): {}", l.scenario, l.scenario_file, *no));
+    return load_scenario(l.scenario_file);
+}
+
 std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, const scenario_choice& given, lang language) {
     std::map<std::string, scenario> read;  // each scenario file read once
     std::vector<trace> out;
@@ -148,7 +155,7 @@ std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, con
             continue;
         }
         const std::string& file = given.file.empty() ? l.scenario_file : given.file;
-        if (!read.count(file)) read.emplace(file, load_scenario(file));
+        if (!read.count(file)) read.emplace(file, given.file.empty() ? load_lesson_scenario(l) : load_scenario(file));
         out.push_back(run_lesson(l, read.at(file), language).t);
     }
     return out;

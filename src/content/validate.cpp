@@ -9,6 +9,7 @@
 
 #include "qkv/control_text.hpp"
 #include "qkv/exercise.hpp"
+#include "qkv/file_check.hpp"
 #include "qkv/judge.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/quote.hpp"
@@ -67,7 +68,7 @@ validation check_lesson(const toml_document& doc, const std::string& data_file) 
     }
     const std::string& scen = data_file.empty() ? l.scenario_file : data_file;
     try {
-        scenario s = load_scenario(scen);
+        scenario s = data_file.empty() ? load_lesson_scenario(l) : load_scenario(scen);
         run_lesson(l, s, lang::zh);
         lesson_run r = run_lesson(l, s, lang::en);
         v.summary = fmt::format("lesson {}, {} stages, run on {} and on sentences of {} and 64 tokens", l.number,
@@ -93,7 +94,8 @@ validation check_scenario(const toml_document& doc) {
 
 mistake_book the_mistakes() {
     fs::path p = fs::path(exercises_dir()) / "mistakes.toml";
-    return fs::exists(p) ? read_mistakes(read_toml_file(p.string(), "mistake book")) : mistake_book{};
+    std::error_code ec;
+    return fs::exists(p, ec) ? read_mistakes(read_toml_file(p.string(), "mistake book")) : mistake_book{};
 }
 
 // Every text of an exercise a student reads.
@@ -156,7 +158,7 @@ void find_controls(const toml::node& n, const std::string& file, std::vector<pro
 
 validation validate_file(const std::string& path, const std::string& data_file) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return {"", "", {{source_loc{path, 0, 0}, "file not found"}}, {}};
+    if (auto no = unreadable_file(path)) return {"", "", {{source_loc{path, 0, 0}, *no == "not found" ? "file not found" : *no}}, {}};
     toml_document doc;
     try {
         doc = read_toml_file(path, "file");

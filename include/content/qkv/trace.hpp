@@ -67,6 +67,10 @@ struct lesson_run {
 // formula fails.
 lesson_run run_lesson(const lesson& l, const scenario& s, lang language);
 
+// The lesson's own scenario (lesson::scenario_file). A path that cannot be read (missing, a name too
+// long for the file system, not a regular file) is named at the lesson's own line.
+scenario load_lesson_scenario(const lesson& l);
+
 // What a run is told about its scenario: a file (--data), or one made for the learner's own
 // sentence (--tokens). With neither, each lesson runs on its own (lesson::scenario_file).
 struct scenario_choice {
