@@ -253,6 +253,24 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
     return j.dump(2) + "\n";
 }
 
+// The .npy files --dump-dir gets: X for each size, the four weights, Z for each kernel and size.
+std::string x_dump(std::size_t n) { return fmt::format("X_n{}.npy", n); }
+std::string z_dump(impl i, std::size_t n) { return fmt::format("Z_{}_n{}.npy", attention::impl_name(i), n); }
+
+// One folder made at most, never a path of them, and every file it will get checked: a link, a
+// named pipe or a read-only file is refused now, not after minutes of measuring.
+void prepare_dump_dir(const bench_args& b) {
+    if (b.dump_dir.empty()) return;
+    if (auto no = make_folder(b.dump_dir)) throw input_error(source_loc{b.dump_dir}, fmt::format("--dump-dir: {}", *no));
+    std::vector<std::string> names{"W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
+    for (std::size_t n : b.sizes) {
+        names.push_back(x_dump(n));
+        for (impl i : b.impls) names.push_back(z_dump(i, n));
+    }
+    for (const std::string& name : names)
+        if (auto no = cannot_replace(b.dump_dir + "/" + name)) throw input_error(source_loc{b.dump_dir + "/" + name}, *no);
+}
+
 int run_forward(const console& io, const bench_args& b) {
     for (impl i : b.impls)
         for (std::size_t n : b.sizes) {
@@ -261,9 +279,7 @@ int run_forward(const console& io, const bench_args& b) {
             check_memory(bench::io_bytes(n, b.d_model) + extra,
                          fmt::format("{} at n = {} (extra {})", attention::impl_name(i), n, bench::human_bytes(double(extra))), b);
         }
-    // One folder made, never a path of them far from where the user is; checked before the long work.
-    if (!b.dump_dir.empty())
-        if (auto no = make_folder(b.dump_dir)) throw input_error(source_loc{b.dump_dir}, fmt::format("--dump-dir: {}", *no));
+    prepare_dump_dir(b);
     const status_line bar{io};
     bar.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", b.threads));
     peaks pk;
@@ -278,7 +294,7 @@ int run_forward(const console& io, const bench_args& b) {
     for (std::size_t n : b.sizes) {
         const bench::inputs P = bench::make_inputs(n, b.d_model);
         if (!b.dump_dir.empty()) {
-            bench::write_npy(b.dump_dir + fmt::format("/X_n{}.npy", n), P.X);
+            bench::write_npy(b.dump_dir + "/" + x_dump(n), P.X);
             const std::pair<const char*, const matrix*> ws[] = {{"W_Q", &P.W.W_Q}, {"W_K", &P.W.W_K}, {"W_V", &P.W.W_V}, {"W_O", &P.W.W_O}};
             for (auto& [name, w] : ws) bench::write_npy(b.dump_dir + fmt::format("/{}.npy", name), *w);
         }
@@ -294,7 +310,7 @@ int run_forward(const console& io, const bench_args& b) {
             ns[i].push_back(double(n));
             ts[i].push_back(t.median_s);
             if (!b.dump_dir.empty())
-                bench::write_npy(b.dump_dir + fmt::format("/Z_{}_n{}.npy", attention::impl_name(i), n), Z);
+                bench::write_npy(b.dump_dir + "/" + z_dump(i, n), Z);
         }
     }
     bar.clear();

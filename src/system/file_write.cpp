@@ -120,6 +120,12 @@ std::optional<std::string> replace_file(const std::string& path, std::string_vie
     return std::nullopt;
 }
 
+std::optional<std::string> cannot_replace(const std::string& path) {
+    struct stat st {};
+    bool exists = false;
+    return refusal(path, st, exists);
+}
+
 std::optional<std::string> make_folder(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0)  // a link to a folder is a folder the user chose

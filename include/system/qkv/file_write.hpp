@@ -17,6 +17,10 @@ namespace qkv {
 // nullopt once the file is in place.
 [[nodiscard]] std::optional<std::string> replace_file(const std::string& path, std::string_view bytes);
 
+// What replace_file would refuse at `path` before writing a byte (a link, a named pipe, a device, a
+// folder, a read-only file), or nullopt: for a command that should say so before long work.
+[[nodiscard]] std::optional<std::string> cannot_replace(const std::string& path);
+
 // Makes the folder `path` itself (never its parents) unless it is a folder already; returns what
 // went wrong, as replace_file does.
 [[nodiscard]] std::optional<std::string> make_folder(const std::string& path);
