@@ -371,3 +371,55 @@ BOOST_AUTO_TEST_CASE(a_path_too_long_or_with_controls_is_named_where_it_came_fro
     BOOST_TEST(has(v.out, "01-evil.toml:3:12: scenario"), v.out.substr(0, 400));
     BOOST_TEST(!has_raw_control(v.out));
 }
+
+// Items 10 and 11: names are the user's as much as file contents are. A student's name with ESC
+// and a sheet file named in Latin-1 (\xff) are escaped in every format of grade, CSV cells too, and
+// JSON no longer throws type_error 316 on the name (one such file lost a whole class's grades); a
+// lesson file named with ESC in qkv list; XDG_STATE_HOME with ESC in qkv progress; and validate
+// names a control in the mistake book.
+BOOST_AUTO_TEST_CASE(names_with_controls_or_not_utf8_are_shown_escaped_in_every_format) {
+    qkv::test::scratch_dir dir{"hostile-names"};
+    const fs::path sheets = dir / "sheets";
+    write_file(sheets / "s\xff.toml", "\"3.1\" = \"(100, 100)\"\nstudent = \"ev\\u001b[2Jil, \\\"x\\\"\"\n");
+    write_file(sheets / "b.toml", "\"3.1\" = \"(100, 100)\"\n");
+    const std::vector<std::pair<std::string, std::string>> env{{"XDG_STATE_HOME", (dir / "state").string()}};
+    for (const char* format : {"text", "json", "csv"}) {
+        auto r = run_qkv({"grade", sheets.string(), "--format", format}, "", env);
+        BOOST_TEST_CONTEXT("grade --format " << format << " → " << r.err) {
+            BOOST_TEST(r.status == 1);  // graded: 1 because 3.2-3.4 are not answered
+            BOOST_TEST(!has_raw_control(r.out));
+            if (std::string(format) != "text")  // a class in text lists students, not files
+                BOOST_TEST(has(r.out, std::string(format) == "json" ? "s\\\\xff.toml" : "s\\xff.toml"));
+            BOOST_TEST(has(r.out, std::string(format) == "json" ? "ev\\\\x1b[2Jil" : "ev\\x1b[2Jil"));
+        }
+    }
+    auto csv = run_qkv({"grade", sheets.string(), "--format", "csv"}, "", env).out;
+    BOOST_TEST(has(csv, "\"ev\\x1b[2Jil, \"\"x\"\"\","), csv);  // quoted once escaped: the comma and quotes
+    auto one = run_qkv({"grade", (sheets / "s\xff.toml").string(), "--format", "json"}, "", env);
+    BOOST_TEST(one.status == 1, one.err);
+    BOOST_TEST(nlohmann::json::parse(one.out)["correct"] == 1);
+
+    const fs::path lessons = dir / "L";
+    write_file(lessons / "01-a\x1b[31mb\xff.toml", read_file("lessons/01-simplified.toml"));
+    for (const char* format : {"text", "html", "markdown", "json"}) {
+        auto r = run_qkv({"list", "--format", format}, "", {{"QKV_LESSONS", lessons.string()}});
+        BOOST_TEST_CONTEXT("list --format " << format << " → " << r.err) {
+            BOOST_TEST(r.status == 0);
+            BOOST_TEST(!has_raw_control(r.out));
+            const bool json = std::string(format) == "json";  // where a backslash is itself escaped
+            if (std::string(format) != "markdown") BOOST_TEST(has(r.out, json ? "a\\\\x1b[31mb\\\\xff" : "a\\x1b[31mb\\xff"));  // markdown shows no names
+        }
+    }
+    const fs::path state = dir / "st\x1b]0;X\x07";
+    for (const char* format : {"text", "json"}) {
+        auto p = run_qkv({"progress", "--format", format}, "", {{"XDG_STATE_HOME", state.string()}});
+        BOOST_TEST(p.status == 0, p.err);
+        BOOST_TEST(!has_raw_control(p.out));
+        BOOST_TEST(has(p.out, "x1b]0;X"));
+    }
+    write_file(dir / "ex" / "mistakes.toml", "[no_scale]\nzh = \"缩放\\u001b[2J\"\nen = \"scale\"\n");
+    auto v = run_qkv({"validate", (dir / "ex" / "mistakes.toml").string()});
+    BOOST_TEST(v.status == 1, v.out);
+    BOOST_TEST(has(v.out, "mistakes.toml:2:"), v.out);
+    BOOST_TEST(has(v.out, "(\\x1b)"));
+}

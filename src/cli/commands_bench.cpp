@@ -20,6 +20,7 @@
 #include "qkv/machine_peak.hpp"
 #include "qkv/memory.hpp"
 #include "qkv/terminal.hpp"
+#include "qkv/render_json.hpp"
 
 namespace qkv::cli {
 namespace {
@@ -250,7 +251,7 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
                                 {"extra_bytes", r.extra}});
     j["growth_exponent"] = json::object();
     for (auto& [i, k] : growth) j["growth_exponent"][std::string(attention::impl_name(i))] = k ? json(*k) : json(nullptr);
-    return j.dump(2) + "\n";
+    return render_json(j) + "\n";
 }
 
 // The .npy files --dump-dir gets: X for each size, the four weights, Z for each kernel and size.
@@ -348,7 +349,7 @@ int run_kv(const console& io, const bench_args& b) {
         for (auto& pt : points)
             j["positions"].push_back({{"position", pt.position}, {"ms_with_cache", pt.s_cached * 1e3}, {"ms_without_cache", pt.s_uncached * 1e3}});
         j["growth_exponent"] = {{"with_cache", num(k_cached)}, {"without_cache", num(k_uncached)}};
-        io.print(j.dump(2) + "\n");
+        io.print(render_json(j) + "\n");
         return 0;
     }
     const lang l = b.language;

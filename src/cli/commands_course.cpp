@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
+#include "qkv/render_json.hpp"
 #include "course.hpp"
 #include "exercise_common.hpp"
 
@@ -26,7 +28,7 @@ int cmd_progress(const args& a, const console& io) {
     std::string path = progress_path();
     if (reset) {
         reset_progress(path);
-        io.print(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), path));
+        io.print(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), escape_controls(path)));
         return 0;
     }
     exercise_set set = load_exercises(exercises_dir());
@@ -43,11 +45,11 @@ int cmd_progress(const args& a, const console& io) {
                        {"solution_seen", mine.solution_seen}});
     }
     if (form == format::json) {
-        io.print(ojson{{"path", path}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
-                        {"total", set.all.size()}}.dump(2) + "\n");
+        io.print(render_json(ojson{{"path", escape_controls(path)}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
+                        {"total", set.all.size()}}) + "\n");
         return 0;
     }
-    std::string out = fmt::format("{} ({})\n\n", pick(l, "练习进度", "Progress on the exercises"), path);
+    std::string out = fmt::format("{} ({})\n\n", pick(l, "练习进度", "Progress on the exercises"), escape_controls(path));  // XDG_STATE_HOME is the user's
     for (auto& [lesson, c] : per_lesson)
         out += fmt::format("  {}  {} {}/{}\n", pad(fmt::format(fmt::runtime(tr(l, "Lesson {}")), lesson), 10), bar(c.first, c.second, o.color),
                            c.first, c.second);

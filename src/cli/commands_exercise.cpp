@@ -11,6 +11,7 @@
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/styled_text.hpp"
+#include "qkv/render_json.hpp"
 #include "exercise_common.hpp"
 #include "exercise_words.hpp"
 
@@ -35,7 +36,7 @@ std::string listing_json(const listing& x) {
         arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
                        {"question", x.questions.at(e->id)}, {"status", status_name(x.p.of(*e).state)},
                        {"solution_seen", x.p.of(*e).solution_seen}});
-    return ojson{{"exercises", arr}}.dump(2) + "\n";
+    return render_json(ojson{{"exercises", arr}}) + "\n";
 }
 
 // One exercise's line: id, kind, status (coloured once tried), the question's first line.

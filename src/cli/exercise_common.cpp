@@ -72,14 +72,14 @@ std::string expected_text(const exercise& e, const exercise_run& r, const render
 progress open_progress(const console& io, const std::string& path) {
     std::string warning;
     progress p = load_progress(path, &warning);
-    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", warning));
+    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", escape_controls(warning)));
     return p;
 }
 
 progress change_progress(const console& io, const std::string& path, const std::function<void(progress&)>& change) {
     std::string warning;
     progress p = update_progress(path, change, &warning);
-    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", warning));
+    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", escape_controls(warning)));
     return p;
 }
 

@@ -177,6 +177,7 @@ validation validate_file(const std::string& path, const std::string& data_file) 
     if (fs::path(path).filename() == "mistakes.toml") {
         validation v{"mistakes", "the mistake book", {}, {}};
         read_mistakes(doc, &v.problems);
+        find_controls(t, doc.file, v.problems);  // its explanations reach every student's terminal too
         return v;
     }
     return {"", "", {{source_loc{path, 1, 1}, "neither a lesson (number, [[stage]]) nor a scenario (tokens, [matrices]) "
