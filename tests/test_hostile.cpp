@@ -423,3 +423,20 @@ BOOST_AUTO_TEST_CASE(names_with_controls_or_not_utf8_are_shown_escaped_in_every_
     BOOST_TEST(has(v.out, "mistakes.toml:2:"), v.out);
     BOOST_TEST(has(v.out, "(\\x1b)"));
 }
+
+// Item 12: a token "[click](javascript:alert(1))" was escaped in the tables but became a live link
+// in the prose, where the lesson quotes it; and a token "```" closed the scenario's code block. What
+// the run fills in is shown as text.
+BOOST_AUTO_TEST_CASE(a_token_cannot_become_markdown) {
+    auto r = run_qkv({"lesson", "1", "--tokens", "[click](javascript:alert(1)) ``` *em*", "--format", "markdown"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    // the preface's fence is longer than the token's three backticks, so it is not closed early
+    BOOST_TEST_REQUIRE(r.out.rfind("````toml\n", 0) == 0u, r.out.substr(0, 40));
+    const std::size_t code_end = r.out.find("\n````\n");
+    BOOST_TEST_REQUIRE(code_end != std::string::npos);
+    const std::string handout = r.out.substr(code_end + 6);  // inside the block the tokens are code
+    BOOST_TEST(!has(handout, "[click](javascript"), "a live link");
+    BOOST_TEST(!has(handout, " *em*"), "live emphasis");
+    BOOST_TEST(has(handout, "from \\[click\\](javascript:alert(1)) to \\*em\\*"));  // lesson 1's first text quotes both ends
+    BOOST_TEST(has(handout, "**X** `[3, 4]`"));  // the renderer's own marks stay
+}

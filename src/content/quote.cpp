@@ -135,6 +135,7 @@ struct quote_env {
     std::string context;
     source_loc where;  // of the quote
     const std::vector<std::string>* token_rows = nullptr;  // with ws: whose row labels are the tokens
+    filled_spans* filled = nullptr;                        // where each quote's words go, if asked
 };
 
 [[noreturn]] void quote_error(const quote_env& env, std::string_view quote, const std::string& message) {
@@ -343,7 +344,10 @@ std::string fill(std::string_view text, const source_loc& at, const quote_env& b
             break;
         case part::kind::quote:
             checked([&] {
-                if (ifs.kept() || !base.ws) out += quote_side(p.text, ifs.kept() ? env : parse_only).text;
+                if (!ifs.kept() && base.ws) return;
+                const std::string words = quote_side(p.text, ifs.kept() ? env : parse_only).text;
+                if (base.filled && !words.empty()) base.filled->push_back({out.size(), words.size()});
+                out += words;
             });
             break;
         case part::kind::if_: {
@@ -372,8 +376,9 @@ std::vector<problem> quote_problems(std::string_view text, const source_loc& at)
 }
 
 std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context,
-                        const std::vector<std::string>& token_rows) {
-    return fill(text, at, quote_env{&ws, context, {}, &token_rows}, [&](std::size_t offset, std::string message) {
+                        const std::vector<std::string>& token_rows, filled_spans* filled) {
+    if (filled) filled->clear();
+    return fill(text, at, quote_env{&ws, context, {}, &token_rows, filled}, [&](std::size_t offset, std::string message) {
         throw input_error(locator(at, text)(offset), context.empty() ? message : context + ": " + message);
     });
 }

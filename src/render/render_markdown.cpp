@@ -2,6 +2,7 @@
 // table (weights with their row sums). Reads the trace; computes no number.
 #include "qkv/render_markdown.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 
@@ -47,6 +48,30 @@ std::string cell(std::string_view raw) {
     }
     return no_html(out);
 }
+
+// A stage's text: the author's Markdown stays, but what the run filled in (a token the learner
+// typed, "[click](javascript:…)") is a cell, every mark escaped, so it cannot become a link.
+std::string prose_with_quotes(std::string_view text, const filled_spans& quotes) {
+    std::string out;
+    std::size_t at = 0;
+    for (const auto& [from, size] : quotes) {
+        if (from < at || from + size > text.size()) continue;  // past the trimmed end
+        out += prose(text.substr(at, from - at)) + cell(text.substr(from, size));
+        at = from + size;
+    }
+    return out + prose(text.substr(at));
+}
+
+}  // namespace
+
+std::string markdown_code(std::string_view body, std::string_view info) {
+    std::size_t longest = 0;
+    for (std::size_t i = 0, run = 0; i < body.size(); ++i) longest = std::max(longest, run = body[i] == '`' ? run + 1 : 0);
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fence + std::string(info) + "\n" + std::string(body) + fence + "\n";
+}
+
+namespace {
 
 std::string trimmed_end(std::string_view s) {
     std::size_t end = s.find_last_not_of(" \t\r\n");
@@ -125,8 +150,8 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
 
 std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
     std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), cell(s.title));
-    if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n```\n" + escape_controls(f, true) + "\n```\n";
-    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + prose(text) + '\n';
+    if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n" + markdown_code(escape_controls(f, true) + "\n");
+    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + prose_with_quotes(text, s.text_quotes) + '\n';
     for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
     for (const auto& step : s.steps) {
         out += fmt::format("\n**{}**\n", cell(step.label));

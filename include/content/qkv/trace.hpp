@@ -9,6 +9,7 @@
 #include "qkv/formula.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/quote.hpp"
 #include "qkv/scenario.hpp"
 #include "qkv/value.hpp"
 
@@ -32,6 +33,7 @@ struct stage_trace {
     std::string title;
     std::string formula;   // the formula that ran, as written
     std::string text;
+    filled_spans text_quotes;  // where in text the run's own words were filled in (fill_quotes)
     std::vector<shown_value> values;
     std::vector<sub_step> steps;  // recorded by built-ins that teach a process; often empty
 };
