@@ -65,7 +65,7 @@ int cmd_scenario(const args& a, const console& io) {
         ("output,o", po::value(&output), "write to FILE instead of standard output");
     po::variables_map vm;
     if (!parse(io, "scenario", a, desc, {}, vm)) return 0;
-    if (tokens.empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
+    if (split_tokens(tokens).empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
     spec.tokens = split_tokens(tokens);
     spec.seed = seed;
     std::string text;

@@ -80,6 +80,7 @@ int cmd_exercises(const args& a, const console& io) {
         ("ids", po::bool_switch(&ids), "only the ids, one per line (for scripts and completion)");
     po::variables_map vm;
     if (!parse(io, "exercises", a, desc, {}, vm)) return 0;
+    if (vm.count("lesson") && only < 0) throw usage_error(fmt::format("--lesson must be a lesson's number, 0 up, not {}", only));
     if (ids) {
         std::string out;
         for (const exercise& e : load_exercises(exercises_dir()).all)

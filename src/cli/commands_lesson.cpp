@@ -102,6 +102,8 @@ void check_request(const lesson_request& r, const po::variables_map& vm, format 
     if (vm.count("auto") && !(r.auto_seconds > 0 && r.auto_seconds <= 3600))
         throw usage_error("--auto takes the seconds per stage, more than 0 and at most 3600");
     if (!r.tokens.empty() && !r.data.empty()) throw usage_error("--tokens makes a scenario; --data reads one; choose one");
+    if (vm.count("tokens") && split_tokens(r.tokens).empty())  // '' ran the default sentence unsaid
+        throw usage_error("--tokens gives no token; give the sentence, tokens separated by spaces: --tokens \"我 爱 吃 苹果\"");
     for (const char* o : {"d-model", "heads", "seed"})
         if (vm.count(o) && r.tokens.empty()) throw usage_error(fmt::format("--{} goes with --tokens", o));
 }

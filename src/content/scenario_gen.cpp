@@ -103,15 +103,28 @@ std::string shell_quoted(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+// Every space Unicode has, not only ASCII's: a sentence typed with the ideographic space U+3000 of
+// a Chinese keyboard is split there too, and one of U+3000 alone has no token.
+bool is_space(char32_t c) {
+    return c == ' ' || (c >= '\t' && c <= '\r') || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+           c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+}  // namespace
+
 std::vector<std::string> split_tokens(std::string_view sentence) {
     std::vector<std::string> out;
     std::string cur;
-    for (char ch : sentence) {
-        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+    for (std::size_t i = 0; i < sentence.size();) {
+        const utf8::decoded d = utf8::decode(sentence, i);
+        if (d.ok && is_space(d.code)) {
             if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
         } else {
-            cur += ch;
+            cur.append(sentence.substr(i, d.length));
         }
+        i += d.length;
     }
     if (!cur.empty()) out.push_back(std::move(cur));
     return out;
