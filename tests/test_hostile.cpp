@@ -475,3 +475,36 @@ BOOST_AUTO_TEST_CASE(numbers_and_arguments_out_of_their_range_are_refused_in_one
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
     BOOST_TEST(nlohmann::json::parse(r.out)["stages"][0]["values"][0]["row_labels"].size() == 2u);
 }
+
+// Item 14: on a 2-token scenario, shipped exercises stopped with "index 3 is out of range" from
+// inside their own files. An exercise declares the tokens it needs (min_tokens) and a shorter
+// sentence is refused in one line; validate runs every exercise on that minimum, so one whose
+// declaration is missing is named. 3.2's answer is S[2, 3]: it needs 3 tokens.
+BOOST_AUTO_TEST_CASE(an_exercise_on_too_short_a_sentence_is_refused_in_one_line) {
+    qkv::test::scratch_dir dir{"hostile-exercise"};
+    const std::string two = (dir / "two.toml").string();
+    BOOST_REQUIRE(run_qkv({"scenario", "--tokens", "a b", "-o", two}).status == 0);
+    const std::vector<std::pair<std::string, std::string>> env{{"XDG_STATE_HOME", (dir / "state").string()}};
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"exercise", "3.2", "--data", two},
+                                                 {"check", "3.2", "1", "--data", two}, {"hint", "3.2", "--data", two}}) {
+        auto r = run_qkv(args, "", env);
+        BOOST_TEST_CONTEXT(args[0] << " → " << r.err) {
+            BOOST_TEST(r.status == 2);
+            BOOST_TEST(count_lines(r.err) == 1u);
+            BOOST_TEST(has(r.err, "03.toml:"));
+            BOOST_TEST(has(r.err, "exercise 3.2 needs a sentence of at least 3 tokens; this one has 2"));
+            BOOST_TEST(!has(r.err, "out of range"));
+        }
+    }
+    BOOST_TEST(run_qkv({"exercise", "3.1", "--data", two}, "", env).status == 0);  // 3.1 needs only the lesson's 2
+    // an exercise that reads token 3 without saying so: validate names it
+    std::string three = read_file("lessons/exercises/03.toml");
+    const std::string declared = "min_tokens = 3  # its answer reads row or column 3 of the sentence\n";
+    BOOST_REQUIRE(has(three, declared));
+    three.erase(three.find(declared), declared.size());
+    write_file(dir / "03.toml", three);
+    auto v = run_qkv({"validate", (dir / "03.toml").string()});
+    BOOST_TEST(v.status == 1);
+    BOOST_TEST(has(v.out, "exercise 3.2 on a sentence of 2 tokens"), v.out);
+    BOOST_TEST(has(v.out, "min_tokens"));
+}

@@ -107,6 +107,26 @@ std::vector<const bilingual*> texts_of(const exercise& e) {
     return out;
 }
 
+// An exercise on the fewest tokens it accepts (its min_tokens, or its lesson's), made as --tokens
+// makes them: an index only the lesson's own sentence has (S[2, 3] of 2 tokens) shows here.
+void run_on_fewest_tokens(const exercise& e, validation& v) {
+    const lesson l = lesson_of(e);
+    const scenario own = scenario_of(e, l);
+    const std::size_t d_model = own.matrices.at("X").cols, n = std::max(e.min_tokens, l.min_tokens);
+    scenario_spec spec{{}, d_model, own.heads.value_or(d_model % 2 == 0 ? 2 : 1), 1};
+    for (std::size_t i = 1; i <= n; ++i) spec.tokens.push_back(fmt::format("w{}", i));
+    try {
+        const scenario s = generate_scenario(spec);
+        for (lang language : {lang::zh, lang::en}) {
+            exercise_run r = run_exercise(e, l, s, language);
+            for (const bilingual* text : texts_of(e)) exercise_words(*text, e, r, language);
+        }
+    } catch (const input_error& err) {
+        v.problems.push_back({e.where, fmt::format("exercise {} on a sentence of {} token{}: {}; declare the tokens it needs "
+                                                   "(min_tokens = …)", e.id, n, n == 1 ? "" : "s", err.message())});
+    }
+}
+
 // Every problem of the file; then each exercise that reads cleanly is evaluated on its lesson
 // and its texts filled in, in both languages; a failing one does not hide the others.
 validation check_exercises(const toml_document& doc, const std::string& data_file) {
@@ -120,6 +140,7 @@ validation check_exercises(const toml_document& doc, const std::string& data_fil
                     exercise_run r = run_exercise(e, l, data_file);
                     for (const bilingual* text : texts_of(e)) exercise_words(*text, e, r, l);
                 }
+                run_on_fewest_tokens(e, v);
             } catch (const input_error& err) {
                 problem p = problem_of(err, doc.file);
                 if (p.where.file != doc.file) p = {e.where, fmt::format("exercise {}: {}", e.id, err.what())};
