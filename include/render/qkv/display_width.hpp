@@ -1,5 +1,6 @@
-// How many terminal columns a string takes: CJK characters take two. Renderers pad with it so
-// that 苹果 lines up under "apple".
+// How many terminal columns a string takes: CJK characters and emoji take two, combining marks
+// and joiners none. The one measure every renderer pads and wraps with, so that 苹果 and 🚀 line
+// up under "apple".
 #pragma once
 
 #include <cstddef>
