@@ -18,13 +18,16 @@ _qkv() {
         --lang) COMPREPLY=($(compgen -W "zh en" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --kernels) COMPREPLY=($(compgen -W "avx512 avx2 plain" -- "$cur")); return ;;
+        --task) COMPREPLY=($(compgen -W "induction reverse copy" -- "$cur")); return ;;
         --format)
             local formats="text markdown json html"
             [[ ${words[1]} == grade ]] && formats="text json csv"
-            [[ ${words[1]} == exercises || ${words[1]} == progress ]] && formats="text json"
+            [[ ${words[1]} == exercises || ${words[1]} == progress || ${words[1]} == train ]] && formats="text json"
             COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
-        --data|-o|--output|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --data|-o|--output|--file|--save|--load|--scenario) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --precision|--stage|--auto|--d-model|--heads|--seed|--tokens|--student|--lesson) return ;;
+        --vocab|--seq|--layers|--segment|--steps|--batch|--lr|--warmup|--beta1|--beta2|--eps|--clip) return ;;
+        --init-embedding|--init-position|--init-gain|--threads|--checkpoint-every|--layer) return ;;
     esac
     local cmd=${words[1]}
     if [[ $cur == -* ]]; then

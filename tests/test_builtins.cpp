@@ -346,3 +346,19 @@ BOOST_AUTO_TEST_CASE(the_svd_refuses_non_finite_entries_at_once) {
     for (std::size_t i = 0; i < s.size(); ++i) sum += s.data[i] * s.data[i];
     BOOST_TEST(sum == 30.0f, boost::test_tools::tolerance(1e-5f));
 }
+
+BOOST_AUTO_TEST_CASE(diagonal_reads_one_diagonal_head_by_head) {
+    workspace ws;
+    ws["M"] = value::of(matrix::of({{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}));
+    check_close(ev("diagonal(M, 0)", ws).mat(), matrix::of({{1}, {5}, {9}}));
+    check_close(ev("diagonal(M, -1)", ws).mat(), matrix::of({{4}, {8}}));  // each row's entry one column back
+    check_close(ev("diagonal(M, 2)", ws).mat(), matrix::of({{3}}));
+    ws["W"] = value::of(matrix::of({{1, 2, 3}, {4, 5, 6}}));  // [2, 3]: row 2 has an entry at column 3
+    check_close(ev("diagonal(W, 1)", ws).mat(), matrix::of({{2}, {6}}));
+    ws["S"] = value::stack({matrix::of({{1, 0}, {0.5f, 0.5f}}), matrix::of({{1, 0}, {0.9f, 0.1f}})});
+    const value d = ev("diagonal(S, -1)", ws);
+    BOOST_TEST_REQUIRE(d.is_stack());
+    BOOST_TEST(d.mats[1](0, 0) == 0.9f);
+    BOOST_TEST(contains(eval_error("diagonal(M, 3)", ws), "k must be a whole number from -2 to 2"));
+    BOOST_TEST(contains(eval_error("diagonal(M, 0.5)", ws), "k must be a whole number"));
+}

@@ -317,6 +317,9 @@ BOOST_AUTO_TEST_CASE(bash_completes_commands_lessons_and_options) {
     BOOST_TEST(complete("lesson 3 --pre", 3) == "--precision --present\n");
     BOOST_TEST(complete("lesson 3 --format \"\"", 4) == "text markdown json html\n");
     BOOST_TEST(complete("grade s.toml --format \"\"", 4) == "text json csv\n");
+    BOOST_TEST(complete("train --format \"\"", 3) == "text json\n");
+    BOOST_TEST(complete("train --task \"\"", 3) == "induction reverse copy\n");
+    BOOST_TEST(complete("train --ini", 2) == "--init-embedding --init-gain --init-position\n");
     // exercise ids, from the exercise files (the ids of lesson 3 there, counted by the test)
     std::string ids;
     for (int k = 1; k <= 9; ++k)

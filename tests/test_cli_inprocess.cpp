@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cerrno>
+#include <cmath>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -218,4 +219,20 @@ text = { zh = "{token(1)}", en = "{token(1)} {token(2)}" }
     outcome r = run({"run", (state / "90-rows.toml").string(), "--data", "data/translation.toml", "--format", "json"});
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
     BOOST_TEST(json::parse(r.out)["stages"][0]["text"] == s.source_tokens[0] + " " + s.source_tokens[1]);
+}
+
+BOOST_FIXTURE_TEST_CASE(train_runs_in_process_and_its_json_adds_up, learner) {
+    // five steps of a tiny model: every step's lr is the warm-up's share of --lr, by hand 0.002 · t / 100
+    const outcome r = run({"train", "--vocab", "10", "--seq", "10", "--d-model", "8", "--batch", "2", "--steps", "5",
+                           "--format", "json"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(r.err.empty());  // no terminal behind the console: no progress line
+    const json j = json::parse(r.out);
+    BOOST_TEST_REQUIRE(j["steps"].size() == 5u);
+    for (int t = 1; t <= 5; ++t) BOOST_TEST(j["steps"][t - 1]["lr"].get<double>() == 0.002 * t / 100, boost::test_tools::tolerance(1e-6));
+    // a loss of random tokens starts near ln 10 ≈ 2.30 (within the spread of a random model's logits)
+    BOOST_TEST(std::abs(j["steps"][0]["loss"].get<double>() - std::log(10.0)) < 1.0);
+    const outcome bad = run({"train", "--d-model", "30", "--heads", "4"});
+    BOOST_TEST(bad.status == 2);
+    BOOST_TEST(bad.err == "qkv train: heads (4) must divide d_model (30): each head takes d_model / heads columns\n", bad.err);
 }

@@ -13,6 +13,7 @@
 #include "qkv/judge.hpp"
 #include "qkv/toml_file.hpp"
 #include "qkv/scenario.hpp"
+#include "support/training.hpp"
 
 using namespace qkv;
 namespace fs = std::filesystem;
@@ -281,6 +282,22 @@ BOOST_AUTO_TEST_CASE(computed_answers_against_the_reference) {
     expect_number("8.4", mul(q, tr(k))[0][1] / 8.0);  // d_k = 512 / 8 = 64, √64 = 8
     // 4.3 samples 4000 pairs: the variance of q·k/√256 is 1 up to sampling noise (about ±0.03).
     BOOST_TEST(std::fabs(run_of("4.3").expected.number - 1.0) < 0.1);
+    {  // 18.1: the trained previous-token head's mean weight one position back, by this file's loop
+        const workspace& ws = run_of("18.1").run.ws;
+        const matrix& A = ws.at("A1_end").mats.at(static_cast<std::size_t>(ws.at("heads").mat()(0, 1)) - 1);
+        double below = 0;
+        for (std::size_t i = 1; i < A.rows; ++i) below += A(i, i - 1);
+        expect_number("18.1", below / double(A.rows - 1));
+    }
+    {  // 18.2: the position after the segment's first start; the held-out x repeats it there
+        const workspace& ws = run_of("18.2").run.ws;
+        const matrix& r = ws.at("r").mat();
+        const matrix& x = ws.at("x").mat();
+        const auto first = std::size_t(r(0, 0)) - 1, second = std::size_t(r(0, 1)) - 1, length = std::size_t(r(0, 2));
+        for (std::size_t k = 0; k < length; ++k) BOOST_TEST(x(0, first + k) == x(0, second + k));
+        expect_number("18.2", r(0, 0) + 1);
+    }
+    expect_shape("18.5", {2, 20, 20});  // lesson 18's two heads per layer on sequences of 20
 }
 
 // Each mistake of the vocabulary, made here by hand and fed to the checker, is named.
@@ -343,6 +360,21 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
         seen["forgot_sqrt_d_k_backward"] = judged("16.3", number(mul(dS, p.K)[0][0]));
         const workspace& ws = run_of("17.1").run.ws;  // lesson 17's random start, one step up the gradient
         seen["gradient_ascent"] = judged("17.1", number(ws.at("W_Q0").mat()(0, 0) + ws.at("lr").number * ws.at("dW_Q").mat()(0, 0)));
+    }
+    {  // lesson 18's trained heads, read off the run's own attention maps with this file's loops
+        const workspace& ws = run_of("18.1").run.ws;
+        const std::size_t head = static_cast<std::size_t>(ws.at("heads").mat()(0, 1)) - 1;
+        const matrix& A = ws.at("A1_end").mats.at(head);
+        double diagonal = 0, below = 0;
+        for (std::size_t i = 0; i < A.rows; ++i) diagonal += A(i, i);
+        for (std::size_t i = 1; i < A.rows; ++i) below += A(i, i - 1);
+        seen["self_weight"] = judged("18.1", number(diagonal / double(A.rows)));
+        seen["all_positions_averaged"] = judged("18.1", number(below / double(A.rows)));  // T, not T − 1
+        const matrix& r = run_of("18.2").run.ws.at("r").mat();  // first, second, length
+        seen["duplicate_token"] = judged("18.2", number(r(0, 0)));
+        seen["previous_position"] = judged("18.2", number(r(0, 1) - 1));
+        const workspace& off = run_of("18.3").run.ws;
+        seen["whole_sequence_loss"] = judged("18.3", number(off.at("L_off").mat()(0, 0) - off.at("L_on").mat()(0, 0)));
     }
     for (auto& [id, v] : seen) {
         BOOST_TEST_CONTEXT(id) {

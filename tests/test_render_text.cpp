@@ -455,3 +455,32 @@ BOOST_AUTO_TEST_CASE(control_and_bidi_characters_are_shown_escaped) {
                                    "text\\x07 here", "title\\x1b]0;pwned\\x07", "evil\\x1b[2J"})
         BOOST_TEST(out.find(shown) != std::string::npos, shown);
 }
+
+BOOST_AUTO_TEST_CASE(weights_too_wide_for_their_table_keep_every_column_in_the_heatmap) {
+    // 20 tokens, each looking one back: the table elides the middle columns, and with them the stripe
+    matrix m(20, 20);
+    m(0, 0) = 1;
+    for (std::size_t i = 1; i < 20; ++i) m(i, i - 1) = 1;
+    labels letters{{}, "queries"};
+    for (char c = 'a'; c < 'a' + 20; ++c) letters.names.push_back(std::string(1, c));
+    value v = value::of(m, letters, {letters.names, "keys"});
+    v.weights = true;
+    trace t = one_stage({{"A", role::output, v, row_sums_of(v)}});
+    render_options o = plain(4);
+    o.width = 80;
+    const auto lines = lines_of(render_text_stage(t, 0, o));
+    // the heatmap's header names all 20 keys, two-character cells a space apart: "  a  b  c … t  "
+    auto head = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("  a  b  c  d", 0) == 0; });
+    BOOST_TEST_REQUIRE((head != lines.end()));
+    BOOST_TEST(head->find("s  t") != std::string::npos);
+    // row k (from 0) is full in column k − 1: 2 + 3 (k − 1) characters in, after its name and a space
+    for (std::size_t k = 1; k < 20; ++k) {
+        const std::string& row = *(head + static_cast<long>(k) + 1);
+        BOOST_TEST(row.rfind(letters.names[k] + " ", 0) == 0u);
+        BOOST_TEST(row.find("██") == 2 + 3 * (k - 1), "row " << k << ": " << row);
+    }
+    for (const auto& line : lines) BOOST_TEST(display_width(line) <= 80u);
+    // too narrow even for one-character cells: the heatmap elides as the table does
+    o.width = 30;
+    BOOST_TEST(render_text_stage(t, 0, o).find("  a  b  c  d") == std::string::npos);
+}

@@ -369,3 +369,21 @@ BOOST_AUTO_TEST_CASE(sigstop_then_sigcont_takes_raw_mode_again_and_redraws) {
         }
     }
 }
+
+// `qkv train --live` interrupted mid-run: the terminal comes back as it was, the status is 130,
+// and --save's file holds what was learned so far, whole (a later --load reads it).
+BOOST_AUTO_TEST_CASE(ctrl_c_while_training_live_keeps_the_terminal_and_the_saved_model) {
+    const qkv::test::scratch_dir scratch("signals-train");
+    const fs::path model = scratch.path / "m.qkvmodel";
+    on_pty p({"train", "--live", "--steps", "1000000", "--save", model.string()});
+    BOOST_REQUIRE_MESSAGE(p.until([&] { return p.raw() && has(p.screen(), enter_alternate); }),
+                          "--live never took the screen: " << p.screen());
+    std::this_thread::sleep_for(300ms);  // some steps trained
+    p.type("\x03");
+    BOOST_TEST(p.wait_status() == 130);
+    BOOST_TEST(p.mode_restored());
+    BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+    BOOST_REQUIRE(fs::exists(model));
+    auto reload = qkv::test::run_qkv({"train", "--load", model.string(), "--steps", "1", "--format", "json"});
+    BOOST_TEST(reload.status == 0, reload.err);
+}

@@ -235,3 +235,18 @@ BOOST_AUTO_TEST_CASE(the_stepper_summarises_a_tall_stack_of_heads) {
     BOOST_TEST(s.finish() == 0);
     BOOST_TEST(s.restored());
 }
+
+BOOST_AUTO_TEST_CASE(the_stepper_pages_through_every_recorded_step) {
+    // lesson 17's thirty training steps: `qkv lesson` shows the first and a line for each other one;
+    // the stepper scrolls, so it shows each in full, its weights and all, one page after another
+    const auto printed = qkv::test::run_qkv({"lesson", "17", "--stage", "4", "--color", "never"});
+    BOOST_TEST(has(printed.out, "t = 30  loss = "));  // the summary line
+    session s({"lesson", "17", "--step", "--stage", "4", "--color", "never"}, 100, 40);
+    BOOST_REQUIRE(s.wait_for("4/6"));
+    for (int page = 0; page < 40 && !has(s.out, "t = 30\r\nloss = "); ++page) s.send("\x1b[6~"), s.pump(100);  // PgDn
+    BOOST_TEST(s.wait_for("t = 30\r\nloss = "), "the last step as a block of its own");
+    BOOST_TEST(!has(s.out, "t = 30  loss = "));
+    s.send("q");
+    BOOST_TEST(s.finish() == 0);
+    BOOST_TEST(s.restored());
+}

@@ -17,6 +17,7 @@
 #include "qkv/trim.hpp"
 #include "qkv_config.hpp"
 #include "course.hpp"
+#include "train_watch.hpp"
 
 namespace qkv::cli {
 
@@ -39,6 +40,7 @@ const std::vector<command>& commands() {
         {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
         {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next},
         {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench},
+        {"train", "[--task induction|reverse|copy] [options]", "train a small transformer and watch its heads learn", cmd_train},
     };
     return table;
 }
@@ -106,6 +108,12 @@ std::string command_of(const args& argv) {
 }  // namespace
 
 int run(const args& argv, const console& io) {
+    // lesson 18 trains a model while it runs: qkv train's progress line shows it (on a terminal)
+    progress_line line(io, default_lang());
+    const training_builtins trained_in_lessons([&line](const train::run_state& s) {
+        line(s);
+        if (s.step == s.last_step) line.clear();
+    });
     try {
         try {
             return dispatch(argv, io);

@@ -5,19 +5,14 @@
 
 #include "qkv/builtins.hpp"
 #include "qkv/cli.hpp"
-#include "qkv/file_write.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/validate.hpp"
+#include "file_output.hpp"
 
 namespace qkv::cli {
 namespace {
 
 namespace po = boost::program_options;
-// A scenario goes where -o says through the one writer: a regular file replaced whole, anything
-// else (a link, a named pipe, a device, a read-only file, a missing folder) refused in one line.
-void write_scenario(const std::string& path, const std::string& text) {
-    if (auto no = replace_file(path, text)) throw input_error(source_loc{path, 0, 0}, *no);
-}
 
 }  // namespace
 
@@ -75,7 +70,7 @@ int cmd_scenario(const args& a, const console& io) {
         throw usage_error(e.message());
     }
     if (output.empty() || output == "-") io.print(text);
-    else write_scenario(output, text);
+    else write_file_atomically(output, text, "-o writes a scenario to a regular file, or to standard output with -o -");
     return 0;
 }
 

@@ -1,7 +1,7 @@
 // Built-ins of the backward pass of one attention head (lesson 16) and of a head that learns by
 // gradient descent (lesson 17): the softmax's backward by rows, the loss ½‖Z − T‖², its central
 // differences in double (a check that shares no code with the backward), and a training loop
-// that records every step.
+// that records every step, each step halved until it lowers the loss.
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -40,16 +40,18 @@ value softmax_backward_fn(const args_t& a, eval_context& ctx) {
 }
 
 // The arguments every head built-in takes: X [n, d_model], W_Q and W_K [d_model, d_k],
-// W_V [d_model, d_v], the target T [n, d_v], and whether the causal mask is on.
+// W_V [d_model, d_v], the target T [n, d_v], whether the causal mask is on, and (training only)
+// whether W_V stays as given, so that only where the head looks can learn.
 struct head_args {
     const matrix& X;
     matrix W_Q, W_K, W_V;
     const matrix& T;
     bool causal;
+    bool fixed_v = false;
 };
 
-bool flag(const args_t& a, std::size_t i, const char* fn, const eval_context& ctx) {
-    return a.size() > i && whole(a[i], 0, fn, "causal", ctx) != 0;
+bool flag(const args_t& a, std::size_t i, const char* fn, const eval_context& ctx, const char* name = "causal") {
+    return a.size() > i && whole(a[i], 0, fn, name, ctx) != 0;
 }
 
 // X, then W_Q, W_K, W_V and T at positions w, w + 1, w + 2 and t: train_head takes T second.
@@ -226,8 +228,10 @@ value fd_gradient_fn(const args_t& a, eval_context& ctx) {
     return labelled(std::move(G), {{}, "features"}, {{}, "features"});
 }
 
-// Plain gradient descent on W_Q, W_K and W_V together: `steps` updates W ← W − lr · dW.
-// loss(t) is the loss before update t; every step is recorded with its attention weights.
+// Gradient descent on W_Q, W_K and W_V together (or on W_Q and W_K with fixed_v), `steps` updates
+// W ← W − η · dW, each with a step that lowers the loss: η starts at lr and is halved until it
+// does (backtracking), so the loss falls on any input however steep. loss(t) is the loss before
+// update t; every step is recorded with its attention weights and the η it took.
 struct training {
     head_args h;
     std::size_t steps;
@@ -236,6 +240,7 @@ struct training {
 
 training need_training(const args_t& a, std::size_t causal_at, const char* fn, const eval_context& ctx) {
     head_args h = need_head(a, 2, 1, causal_at, fn, ctx);
+    h.fixed_v = flag(a, causal_at + 1, fn, ctx, "fixed_v");
     const std::size_t steps = whole(a[5], 1, fn, "steps", ctx);
     if (steps > 1000)  // each step is recorded: a thousand is plenty to watch and stays small
         formula_error(ctx, fmt::format("{}: steps must be at most 1000, got {}", fn, steps));
@@ -244,21 +249,57 @@ training need_training(const args_t& a, std::size_t causal_at, const char* fn, c
     return {std::move(h), steps, a[6].number};
 }
 
+// Halvings tried before a step is given up (the loss then stays where it is): 2^-30 of lr is
+// below float's resolution of any weight it would move.
+constexpr int max_halvings = 30;
+
+// W ← W − η · dW for the projections of h that learn (W_V only without fixed_v).
+void step_along(head_args& h, const head_grads& g, float eta) {
+    for (auto [W, dW] : {std::pair{&h.W_Q, &g.dW_Q}, {&h.W_K, &g.dW_K}, {&h.W_V, &g.dW_V}})
+        if (W != &h.W_V || !h.fixed_v)
+            for (std::size_t i = 0; i < W->size(); ++i) W->data[i] -= eta * dW->data[i];
+}
+
+// The weights one step of η along g away from h's.
+head_args stepped(const head_args& h, const head_grads& g, float eta) {
+    head_args out = h;
+    step_along(out, g, eta);
+    return out;
+}
+
+// The largest of lr, lr/2, lr/4, … whose step lowers the loss below `before`; 0 when none does.
+float backtracked(const head_args& h, const head_grads& g, float lr) {
+    float eta = lr;
+    for (int k = 0; k <= max_halvings; ++k, eta /= 2)
+        if (half_squared_distance(forward(stepped(h, g, eta)).Z, h.T) < g.loss) return eta;
+    return 0.0f;
+}
+
 matrix train(training& t, const labels& tokens, eval_context* ctx) {
     matrix loss(t.steps, 1);
     for (std::size_t s = 0; s < t.steps; ++s) {
         head_pass p = forward(t.h);
         head_grads g = backward(t.h, p);
         loss(s, 0) = g.loss;
-        for (auto [W, dW] : {std::pair{&t.h.W_Q, &g.dW_Q}, {&t.h.W_K, &g.dW_K}, {&t.h.W_V, &g.dW_V}})
-            for (std::size_t i = 0; i < W->size(); ++i) W->data[i] -= t.lr * dW->data[i];
+        const float eta = backtracked(t.h, g, t.lr);
+        step_along(t.h, g, eta);
         if (!ctx) continue;
         value A = labelled(std::move(p.A), {tokens.names, "queries"}, {tokens.names, "keys"});
         A.weights = true;
         // labelled t as the books write W_{t+1} = W_t − lr·dW_t, in every language
-        record(*ctx, fmt::format("t = {}", s + 1), {{"loss", value::scalar(g.loss)}, {"A", std::move(A)}});
+        record(*ctx, fmt::format("t = {}", s + 1),
+               {{"loss", value::scalar(g.loss)}, {"A", std::move(A)}, {"lr", value::scalar(eta)}});
     }
     return loss;
+}
+
+value backtrack_lr_fn(const args_t& a, eval_context& ctx) {
+    const char* fn = "backtrack_lr";
+    head_args h = need_head(a, 2, 1, 6, fn, ctx);
+    h.fixed_v = flag(a, 7, fn, ctx, "fixed_v");
+    if (!a[5].is_scalar() || !(a[5].number > 0.0f))
+        formula_error(ctx, fmt::format("{}: lr must be a number above 0, got {}", fn, kind_text(a[5])));
+    return value::scalar(backtracked(h, backward(h, forward(h)), a[5].number));
 }
 
 value train_head_fn(const args_t& a, eval_context& ctx) {
@@ -290,14 +331,17 @@ std::vector<builtin> builtin_groups::backward() {
         {"fd_gradient", 7, 8, "fd_gradient(X, W_Q, W_K, W_V, T, which, eps, causal)",
          "central differences (L(w + eps) - L(w - eps)) / 2 eps of attention_loss, in double, for W_Q, W_K or W_V (which = 1, 2, 3)",
          fd_gradient_fn},
-        {"train_head", 7, 8, "train_head(X, T, W_Q, W_K, W_V, steps, lr, causal)",
-         "plain gradient descent on W_Q, W_K, W_V to lower attention_loss: the loss before each step -> [steps, 1]; records each step",
+        {"backtrack_lr", 6, 8, "backtrack_lr(X, T, W_Q, W_K, W_V, lr, causal, fixed_v)",
+         "the largest of lr, lr/2, lr/4, ... whose gradient step lowers attention_loss (0 when none of 31 does); fixed_v = 1 leaves W_V out of the step -> scalar",
+         backtrack_lr_fn},
+        {"train_head", 7, 9, "train_head(X, T, W_Q, W_K, W_V, steps, lr, causal, fixed_v)",
+         "gradient descent on W_Q, W_K, W_V (W_Q, W_K only when fixed_v = 1), each step as long as backtrack_lr allows from lr: the loss before each step -> [steps, 1]; records each step",
          train_head_fn},
-        {"trained_W_Q", 7, 8, "trained_W_Q(X, T, W_Q, W_K, W_V, steps, lr, causal)", "W_Q after the same run as train_head",
+        {"trained_W_Q", 7, 9, "trained_W_Q(X, T, W_Q, W_K, W_V, steps, lr, causal, fixed_v)", "W_Q after the same run as train_head",
          trained("trained_W_Q", 1)},
-        {"trained_W_K", 7, 8, "trained_W_K(X, T, W_Q, W_K, W_V, steps, lr, causal)", "W_K after the same run as train_head",
+        {"trained_W_K", 7, 9, "trained_W_K(X, T, W_Q, W_K, W_V, steps, lr, causal, fixed_v)", "W_K after the same run as train_head",
          trained("trained_W_K", 2)},
-        {"trained_W_V", 7, 8, "trained_W_V(X, T, W_Q, W_K, W_V, steps, lr, causal)", "W_V after the same run as train_head",
+        {"trained_W_V", 7, 9, "trained_W_V(X, T, W_Q, W_K, W_V, steps, lr, causal, fixed_v)", "W_V after the same run as train_head",
          trained("trained_W_V", 3)},
     };
 }

@@ -1,5 +1,5 @@
-// Built-ins that work row by row: cosine similarity of rows, and each row's sum, largest entry
-// or dot product with the matching row of another matrix.
+// Built-ins that work row by row: cosine similarity of rows, each row's sum, largest entry or dot
+// product with the matching row of another matrix, and each row's entry on one diagonal.
 #include <cmath>
 #include <limits>
 
@@ -29,10 +29,7 @@ value cosine_fn(const args_t& a, eval_context& ctx) {
 }
 
 value row_sums_fn(const args_t& a, eval_context& ctx) {
-    need_mats(a[0], "row_sums", "A", ctx);
-    value out = map_mats(a[0], kernels::row_sums);  // [n, 1]
-    out.cols = {};
-    return out;
+    return column_of_each(a[0], "row_sums", "A", ctx, kernels::row_sums);
 }
 
 // Largest entry of each row -> [n, 1]; a NaN anywhere in the row makes it NaN.
@@ -48,10 +45,7 @@ matrix row_max(const matrix& A) {
 }
 
 value row_max_fn(const args_t& a, eval_context& ctx) {
-    need_mats(a[0], "row_max", "A", ctx);
-    value out = map_mats(a[0], row_max);  // [n, 1]
-    out.cols = {};
-    return out;
+    return column_of_each(a[0], "row_max", "A", ctx, row_max);
 }
 
 // Dot product of matching rows -> [n, 1], accumulated in double like matmul_ref.
@@ -79,6 +73,28 @@ value rowdot_fn(const args_t& a, eval_context& ctx) {
     return out;
 }
 
+// The entries M[i, i + k] down one diagonal: k = 0 the main one, k = −1 the one just below it
+// (each row's entry one column back, where a previous-token head puts its weight).
+value diagonal_fn(const args_t& a, eval_context& ctx) {
+    need_mats(a[0], "diagonal", "M", ctx);
+    const float k = a[1].is_scalar() ? a[1].number : 0.5f;
+    const matrix& M = a[0].mats.front();
+    // rows i with 0 <= i + k < cols: the diagonal has an entry only for some k
+    if (!a[1].is_scalar() || k != std::round(k) || k <= -float(M.rows) || k >= float(M.cols))
+        formula_error(ctx, fmt::format("diagonal(M, k): k must be a whole number from {} to {} for M {}, got {}",
+                                       1 - long(M.rows), long(M.cols) - 1, a[0].shape_str(), kind_text(a[1])));
+    const long shift = static_cast<long>(k);
+    value out = map_mats(a[0], [&](const matrix& m) {
+        std::vector<float> entries;
+        for (long i = 0; i < long(m.rows); ++i)
+            if (i + shift >= 0 && i + shift < long(m.cols)) entries.push_back(m(std::size_t(i), std::size_t(i + shift)));
+        const std::size_t count = entries.size();
+        return matrix(count, 1, std::move(entries));
+    });
+    out.rows = out.cols = {};
+    return out;
+}
+
 }  // namespace
 
 std::vector<builtin> builtin_groups::rows() {
@@ -91,6 +107,9 @@ std::vector<builtin> builtin_groups::rows() {
         {"rowdot", 2, 2, "rowdot(A, B)",
          "dot product of matching rows: [n, d] and [n, d] -> [n, 1]",
          rowdot_fn},
+        {"diagonal", 2, 2, "diagonal(M, k)",
+         "the entries M[i, i + k] of one diagonal (k = 0 the main one, -1 just below it), head by head -> [count, 1]",
+         diagonal_fn},
     };
 }
 

@@ -16,17 +16,11 @@ namespace {
 using namespace builtin_detail;
 
 value softmax_fn(const args_t& a, eval_context& ctx) {
-    need_mats(a[0], "softmax", "S", ctx);
-    value out = map_mats(a[0], kernels::softmax_rows);
-    out.weights = true;
-    return out;
+    return weights_of_each(a[0], "softmax", "S", ctx, kernels::softmax_rows);
 }
 
 value softmax_naive_fn(const args_t& a, eval_context& ctx) {
-    need_mats(a[0], "softmax_naive", "S", ctx);
-    value out = map_mats(a[0], kernels::softmax_rows_naive);
-    out.weights = true;
-    return out;
+    return weights_of_each(a[0], "softmax_naive", "S", ctx, kernels::softmax_rows_naive);
 }
 
 value softmax_cols_fn(const args_t& a, eval_context& ctx) {
@@ -41,10 +35,7 @@ value causal_mask_fn(const args_t& a, eval_context& ctx) {
 }
 
 value softmax_jacobian_norm_fn(const args_t& a, eval_context& ctx) {
-    need_mats(a[0], "softmax_jacobian_norm", "P", ctx);
-    value out = map_mats(a[0], kernels::softmax_jacobian_norm);  // [n, 1]
-    out.cols = {};
-    return out;
+    return column_of_each(a[0], "softmax_jacobian_norm", "P", ctx, kernels::softmax_jacobian_norm);
 }
 
 // The running state of the online softmax, one row per query.

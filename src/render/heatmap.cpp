@@ -2,6 +2,9 @@
 // teal → yellow): it reads on dark and light terminals alike and from the back of a classroom.
 #include "heatmap.hpp"
 
+#include "qkv/display_width.hpp"
+#include "render_cells.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -102,6 +105,39 @@ bool has_non_finite(const matrix& m) {
         for (std::size_t c = 0; c < m.cols; ++c)
             if (!std::isfinite(m(r, c))) return true;
     return false;
+}
+
+std::optional<std::vector<std::string>> compact_heatmap_lines(const matrix& m, const std::vector<std::string>& row_names,
+                                                              const std::vector<std::string>& col_names, const matrix* sums,
+                                                              const std::vector<std::size_t>& rows, const render_options& o) {
+    std::size_t label = 1, sums_width = 0;
+    for (const auto& n : row_names) label = std::max(label, display_width(n));
+    std::vector<std::string> sum_cells;
+    if (sums)
+        for (std::size_t r = 0; r < m.rows; ++r) sum_cells.push_back(format_number((*sums)(r, 0), o.precision));
+    for (const auto& c : sum_cells) sums_width = std::max(sums_width, display_width(c));
+    const std::size_t beside = label + 1 + (sums ? 2 + sums_width : 0);
+    std::size_t cell = 2, space = 1;
+    if (beside + m.cols * (cell + space) > o.width) cell = 1, space = 0;
+    if (beside + m.cols * (cell + space) > o.width) return std::nullopt;
+    std::size_t widest = 0;
+    for (const auto& n : col_names) widest = std::max(widest, display_width(n));
+    std::vector<std::string> out;
+    if (widest <= cell) {
+        std::string head(label + 1, ' ');
+        for (const auto& n : col_names) head += pad(n, cell) + std::string(space, ' ');
+        out.push_back(head);
+    }
+    const std::vector<std::size_t> all = m.rows <= 32 ? shown_indices(m.rows, false, 0, 0) : rows;
+    const heat_scale scale = choose_scale(m);
+    for (std::size_t r : all) {
+        std::string line = pad(r == gap ? "…" : row_names[r], label) + " ";
+        for (std::size_t c = 0; c < m.cols; ++c)
+            line += (r == gap ? std::string(cell, ' ') : heat_cell(heat_level(m, r, c, scale), cell, o)) + std::string(space, ' ');
+        if (sums) line += " " + pad(r == gap ? "…" : sum_cells[r], sums_width, false);
+        out.push_back(std::move(line));
+    }
+    return out;
 }
 
 }  // namespace qkv::detail

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,14 @@ std::vector<std::string> heat_legend(heat_scale s, bool non_finite, const render
 
 // Whether any weight of m is NaN or infinite.
 bool has_non_finite(const matrix& m);
+
+// The heatmap of every column of m in narrow cells (two characters and a space, or one and none),
+// for weights whose table is too wide for the screen: there the table elides the middle columns,
+// and with them the stripe a trained head draws. Every row when there are at most 32 (else those
+// of `rows`, gap for "…"); the column names over the cells when they fit in them, each row's name
+// and sum beside it. nullopt when even one-character cells do not fit o.width.
+std::optional<std::vector<std::string>> compact_heatmap_lines(const matrix& m, const std::vector<std::string>& row_names,
+                                                              const std::vector<std::string>& col_names, const matrix* sums,
+                                                              const std::vector<std::size_t>& rows, const render_options& o);
 
 }  // namespace qkv::detail

@@ -2,6 +2,8 @@
 // step, or the mean of a few when there are more steps than columns), an SVG polyline in html.
 #include "qkv/plot.hpp"
 
+#include "qkv/display_width.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -53,7 +55,10 @@ std::vector<std::string> plot_text(const value& v, const render_options& o) {
     const range r = range_of(m);
     const std::string top = detail::format_number(r.top, o.precision), base = detail::format_number(r.base, o.precision);
     const std::size_t label = std::max(top.size(), base.size());
-    const std::vector<float> cols = columns(m, o.width > label + 3 ? o.width - label - 3 : 1);
+    // the axis line ends with " steps" after the last step's number, under the last bar and past it
+    const std::string unit(pick(o.language, "步", "steps"));
+    const std::size_t room = label + 3 + 1 + display_width(unit);
+    const std::vector<float> cols = columns(m, o.width > room ? o.width - room : 1);
     std::vector<std::string> out{""};  // a blank line between the table and the chart
     for (std::size_t row = 0; row < chart_rows; ++row) {
         const std::string& tag = row == 0 ? top : row + 1 == chart_rows ? base : std::string();
@@ -70,7 +75,7 @@ std::vector<std::string> plot_text(const value& v, const render_options& o) {
     const std::size_t last_bar = label + 2 + cols.size() - 1;
     std::string axis = std::string(label + 2, ' ') + "1";
     axis += last_bar + 1 >= axis.size() + 1 + k.size() ? std::string(last_bar + 1 - k.size() - axis.size(), ' ') : " ";
-    out.push_back(axis + k + " " + std::string(pick(o.language, "步", "steps")));
+    out.push_back(axis + k + " " + unit);
     return out;
 }
 

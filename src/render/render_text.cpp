@@ -142,6 +142,15 @@ void matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v
     table_lines(out, g, o);
     if (!v.weights) return;
     out.emplace_back();
+    // a table too wide for the screen elides the middle columns; the heatmap keeps them, narrower
+    if (std::find(g.cols.begin(), g.cols.end(), gap) != g.cols.end()) {
+        const std::vector<std::size_t> every = detail::shown_indices(m.cols, false, 0, 0);
+        if (auto lines = detail::compact_heatmap_lines(m, names_at(detail::axis_names(v.rows, m.rows), detail::shown_indices(m.rows, false, 0, 0)),
+                                                       names_at(detail::axis_names(v.cols, m.cols), every), sums, g.rows, o)) {
+            out.insert(out.end(), lines->begin(), lines->end());
+            return legend_lines(out, g, m, o);
+        }
+    }
     heatmap_lines(out, g, m, sums, o);
 }
 
@@ -283,7 +292,7 @@ std::vector<std::string> render_step_lines(const sub_step& step, const render_op
 
 std::size_t steps_in_full(const std::vector<sub_step>& steps, const render_options& o) {
     constexpr std::size_t budget = 40;
-    if (o.full || steps.size() <= 1) return steps.size();
+    if (o.full || o.every_step || steps.size() <= 1) return steps.size();
     std::size_t total = 0, first = 0;
     for (const auto& step : steps) {
         total += render_step_lines(step, o).size() + 1;  // and the blank line before it

@@ -44,6 +44,7 @@ std::vector<std::string> stage_body(const stage_trace& s, const render_options& 
     for (const auto& l : reflow(s.text, cols > 1 ? cols - 1 : cols)) body.push_back(escape_controls(l));
     render_options wide = o;
     wide.width = cols;
+    wide.every_step = true;  // the body scrolls: every recorded step, a page after another
     const std::size_t values_from = body.size();
     for (const auto& block : render_stage_blocks(s, wide)) {
         if (body.size() > values_from || (!body.empty() && !plain(body.back()).empty())) body.emplace_back();

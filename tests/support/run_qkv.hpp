@@ -48,8 +48,9 @@ inline run_result run_qkv(const std::vector<std::string>& args, const std::strin
     int open_reads = 2;
     while (open_reads > 0) {
         fds[2].fd = in[1];
-        // A program may be silent for long on a loaded machine (validate of every shipped file,
-        // bench's measurements took over 10 s with 18 runnable); meson's time limit catches a hang.
+        // A program may be silent for long on a loaded machine: lesson 18 trains a model before its
+        // first line, validate of every shipped file and bench's measurements took over 10 s with
+        // 18 runnable, and more under AddressSanitizer; meson's time limit catches a hang.
         if (poll(fds, 3, 120000) <= 0) break;
         for (int i = 0; i < 2; ++i) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;

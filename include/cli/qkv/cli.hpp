@@ -115,5 +115,6 @@ int cmd_grade(const args& a, const console& io);
 int cmd_progress(const args& a, const console& io);
 int cmd_next(const args& a, const console& io);
 int cmd_bench(const args& a, const console& io);
+int cmd_train(const args& a, const console& io);     // commands_train.cpp
 
 }  // namespace qkv::cli

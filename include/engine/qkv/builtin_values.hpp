@@ -23,6 +23,23 @@ value map_mats(const value& v, F f) {
     return out;
 }
 
+// The built-ins fn(P) of one matrix or stack that apply f to each matrix: the result read as
+// attention weights (softmax), or as one number per row, [n, 1] (row sums, row maxima).
+template <typename F>
+value weights_of_each(const value& v, const char* fn, const char* param, const eval_context& ctx, F f) {
+    need_mats(v, fn, param, ctx);
+    value out = map_mats(v, f);
+    out.weights = true;
+    return out;
+}
+template <typename F>
+value column_of_each(const value& v, const char* fn, const char* param, const eval_context& ctx, F f) {
+    need_mats(v, fn, param, ctx);
+    value out = map_mats(v, f);  // [n, 1] each
+    out.cols = {};
+    return out;
+}
+
 // f on every entry, a scalar's included.
 template <typename F>
 value map_entries(const value& v, F f) {

@@ -2,6 +2,7 @@
 // and the function. Lessons and exercises call them; `qkv help formulas` lists them.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -21,11 +22,21 @@ struct builtin {
     std::function<value(const std::vector<value>& args, eval_context& ctx)> fn;
 };
 
-// Every built-in, in the order the help lists them.
-const std::vector<builtin>& builtins();
+// Every built-in, in the order the help lists them: the engine's own groups, then those a higher
+// layer added (add_builtin_group), in the order they came. A deque, so that a builtin found before
+// a group was added stays where it is.
+const std::deque<builtin>& builtins();
 
 // The built-in called `name`, or nullptr.
 const builtin* find_builtin(std::string_view name);
+
+// A layer above the engine brings its own group (training brings train_transformer and its kin):
+// make() is called and its built-ins join the table, once per group name (a second call with the
+// same name does nothing). Called explicitly by whoever runs lessons, before the first one runs
+// (the command line does it for every command, the tests in their set-up), never from a static
+// initialiser, which a static library may drop. Not to be called while a formula is evaluated.
+// A name the table already has is a programming error: std::logic_error.
+void add_builtin_group(std::string_view group, std::vector<builtin> (*make)());
 
 // The groups the table is made of, one concept and one file each (src/builtins_<group>.cpp).
 namespace builtin_groups {

@@ -20,6 +20,8 @@ struct render_options {
     color_depth depth = color_depth::truecolor;  // which colours, when color is on
     int precision = 4;       // decimals shown
     bool full = false;       // never elide rows or columns
+    bool every_step = false; // every sub-step a built-in recorded in full, not a summary of the
+                             // rest (the stepper, which scrolls: --step pages through them)
     std::size_t width = 100; // the screen's columns: prose wraps and wide matrices elide (text)
     std::string preface;     // shown before the lessons: the scenario file --tokens made (TOML)
 };

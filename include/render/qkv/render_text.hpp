@@ -27,8 +27,8 @@ std::vector<std::string> render_value_lines(const shown_value& sv, const render_
 std::vector<std::string> render_step_lines(const sub_step& step, const render_options& o);
 
 // No walls of numbers: how many of a stage's first sub-steps are shown in full. All of them with
-// --full or when together they take at most 40 lines; otherwise the first one when it fits in 40
-// lines alone, else none.
+// --full, in the stepper (o.every_step), or when together they take at most 40 lines; otherwise
+// the first one when it fits in 40 lines alone, else none.
 std::size_t steps_in_full(const std::vector<sub_step>& steps, const render_options& o);
 
 // The sub-steps from `from` on, one line each (at most eight lines: the first four, "… k more", the

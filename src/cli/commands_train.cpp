@@ -1,0 +1,206 @@
+// `qkv train`: trains a small attention-only transformer from scratch and shows what its heads
+// learned; --save / --load a model, --scenario a trained layer for the lessons, --live to watch.
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "qkv/cli.hpp"
+#include "qkv/head_scores.hpp"
+#include "qkv/model_file.hpp"
+#include "qkv/scenario_gen.hpp"
+#include "qkv/stop_request.hpp"
+#include "qkv/terminal.hpp"
+#include "qkv/trainer.hpp"
+#include "file_output.hpp"
+#include "train_report.hpp"
+#include "train_watch.hpp"
+
+namespace qkv::cli {
+namespace {
+
+namespace po = boost::program_options;
+using namespace qkv::train;
+
+struct train_args {
+    train_config c;
+    std::string task = "induction", segment, save, load, scenario;
+    std::size_t layer = 0, checkpoint_every = 0;
+    bool live = false, record_batches = false;
+    output_choice out;
+};
+
+void model_options(po::options_description& d, train_args& t) {
+    model_size& s = t.c.size;
+    d.add_options()
+        ("task", po::value(&t.task), "induction, reverse or copy (default induction)")
+        ("vocab", po::value(&s.vocab), "tokens in the vocabulary (default 24)")
+        ("seq", po::value(&s.seq), "positions per sequence (default 24)")
+        ("d-model", po::value(&s.d_model), "width of the residual stream (default 32)")
+        ("heads", po::value(&s.heads), "heads per layer; must divide --d-model (default 2)")
+        ("layers", po::value(&s.layers), "attention layers (default 2)")
+        ("segment", po::value(&t.segment), "induction: the repeated segment's lengths, MIN-MAX (default 4-(seq-4)/2)");
+}
+
+void training_options(po::options_description& d, train_config& c, std::size_t& checkpoint_every) {
+    d.add_options()
+        ("steps", po::value(&c.steps), "Adam steps (default 4000)")
+        ("batch", po::value(&c.batch), "sequences per step (default 32)")
+        ("lr", po::value(&c.adam.lr), "learning rate (default 0.002)")
+        ("warmup", po::value(&c.adam.warmup), "steps over which the rate rises linearly (default 100)")
+        ("beta1", po::value(&c.adam.beta1), "Adam's beta1 (default 0.9)")
+        ("beta2", po::value(&c.adam.beta2), "Adam's beta2 (default 0.999)")
+        ("eps", po::value(&c.adam.eps), "Adam's epsilon (default 1e-8)")
+        ("clip", po::value(&c.adam.clip), "largest global gradient norm; 0: no clipping (default 1)")
+        ("init-embedding", po::value(&c.init_embedding), "E ~ N(0, s^2) (default 1)")
+        ("init-position", po::value(&c.init_position), "P ~ N(0, s^2) (default 0.5)")
+        ("init-gain", po::value(&c.init_gain), "W_Q, W_K, W_V, W_O and U ~ N(0, g^2 / d_model) (default 0.5)")
+        ("seed", po::value(&c.seed), "seed of the weights and the batches (default 1)")
+        ("threads", po::value(&c.threads), "threads, each a share of the batch (default 1)")
+        ("checkpoint-every", po::value(&checkpoint_every), "steps between checkpoints of every head (default steps / 20)");
+}
+
+void file_options(po::options_description& d, train_args& t) {
+    d.add_options()
+        ("save", po::value(&t.save), "write the trained model to FILE (whole, or not at all; also after Ctrl-C)")
+        ("load", po::value(&t.load), "start from a model --save wrote: its sizes, and its settings unless given")
+        ("scenario", po::value(&t.scenario), "write layer --layer as a scenario FILE for qkv lesson 2-8 --data")
+        ("layer", po::value(&t.layer), "the layer --scenario writes, from 1")
+        ("live", po::bool_switch(&t.live), "redraw the loss and every head while it trains (a terminal; q stops)")
+        ("record-batches", po::bool_switch(&t.record_batches), "--format json: each step's tokens too")
+        ("format", po::value(&t.out.format)->default_value("text"), "text or json")
+        ("lang", po::value(&t.out.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
+        ("color", po::value(&t.out.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR)")
+        ("help", "this help");
+}
+
+// "4-10" -> 4, 10; "6" -> 6, 6
+void parse_segment(const std::string& text, train_config& c) {
+    const std::size_t dash = text.find('-');
+    const std::string lo = text.substr(0, dash), hi = dash == std::string::npos ? lo : text.substr(dash + 1);
+    auto whole = [&](const std::string& s) {
+        if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
+            throw usage_error(fmt::format("--segment wants MIN-MAX, two whole numbers, not '{}'", text));
+        return std::stoul(s);
+    };
+    c.segment_min = whole(lo), c.segment_max = whole(hi);
+}
+
+std::string read_whole(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A loaded model keeps its sizes: one given on the command line must agree with the file's.
+void keep_sizes(const po::variables_map& vm, const model_size& given, const model_size& file, const std::string& path) {
+    const std::pair<const char*, std::pair<std::size_t, std::size_t>> sizes[] = {
+        {"vocab", {given.vocab, file.vocab}}, {"seq", {given.seq, file.seq}}, {"d-model", {given.d_model, file.d_model}},
+        {"heads", {given.heads, file.heads}}, {"layers", {given.layers, file.layers}}};
+    for (const auto& [name, v] : sizes)
+        if (vm.count(name) && v.first != v.second)
+            throw usage_error(std::string(name) == "seq" && v.first > v.second
+                                  ? fmt::format("--seq {} is too long for the positions of {} (it has {})", v.first, path, v.second)
+                                  : fmt::format("--{} {} differs from the {} of the model in {}", name, v.first, v.second, path));
+}
+
+// The file's configuration, with every setting the command line gives instead; steps are the
+// command line's (a step-0 file says 0).
+train_config merge_loaded(const train_config& given, const train_config& file, const po::variables_map& vm) {
+    train_config c = file;
+    c.steps = vm.count("steps") ? given.steps : train_config{}.steps;
+    auto take = [&](const char* name, auto& to, const auto& from) {
+        if (vm.count(name)) to = from;
+    };
+    take("task", c.what, given.what), take("batch", c.batch, given.batch), take("seed", c.seed, given.seed);
+    take("threads", c.threads, given.threads), take("lr", c.adam.lr, given.adam.lr), take("warmup", c.adam.warmup, given.adam.warmup);
+    take("beta1", c.adam.beta1, given.adam.beta1), take("beta2", c.adam.beta2, given.adam.beta2);
+    take("eps", c.adam.eps, given.adam.eps), take("clip", c.adam.clip, given.adam.clip);
+    if (vm.count("task") && !vm.count("segment")) c.segment_min = c.segment_max = 0;  // the new task's own
+    return c;
+}
+
+void settle_config(train_args& t, const po::variables_map& vm, format form, const console& io, std::optional<loaded_model>& loaded) {
+    if (!parse_task(t.task, t.c.what)) throw usage_error(fmt::format("--task must be induction, reverse or copy, not '{}'", t.task));
+    if (!t.load.empty()) {
+        loaded = read_model(read_whole(t.load), t.load);
+        keep_sizes(vm, t.c.size, loaded->config.size, t.load);
+        t.c = merge_loaded(t.c, loaded->config, vm);
+    }
+    if (!t.segment.empty()) parse_segment(t.segment, t.c);
+    resolve_segments(t.c);
+    try {
+        check_config(t.c);
+    } catch (const input_error& e) {
+        throw usage_error(e.message());
+    }
+    if (t.scenario.empty() != (t.layer == 0))
+        throw usage_error("--scenario FILE and --layer L go together: the layer (from 1) that the scenario holds");
+    if (t.layer > t.c.size.layers) throw usage_error(fmt::format("--layer {}: the model has {} layers", t.layer, t.c.size.layers));
+    if (t.live && (form != format::text || !terminal::is_tty(io.out_fd) || !terminal::is_tty(io.in_fd) || !terminal::escapes_ok()))
+        throw usage_error("--live draws on a terminal that takes escapes, with --format text");
+    if (!t.save.empty()) check_writable(t.save, "--save writes a model to a regular file");
+    if (!t.scenario.empty()) check_writable(t.scenario, "--scenario writes a scenario to a regular file");
+}
+
+// Layer t.layer's input on the held-out sequence and its weights, as a scenario the lessons read.
+std::string layer_scenario(const train_args& t, trainer& tr, const run_result& run) {
+    const layer_export x = export_layer(t.c, tr.weights(), run.held, t.layer);
+    scenario s;
+    s.name = fmt::format("qkv train: layer {} of {} ({} task, seed {}, {} steps)", t.layer, t.c.size.layers, task_name(t.c.what), t.c.seed,
+                         tr.steps_done());
+    for (int tok : run.held.tokens) s.tokens.push_back(token_label(tok, t.c.size.vocab));
+    s.heads = t.c.size.heads;
+    s.matrices = {{"X", x.X}, {"W_Q", x.W_Q}, {"W_K", x.W_K}, {"W_V", x.W_V}, {"W_O", x.W_O}};
+    return scenario_toml(s, fmt::format("X is the residual stream entering layer {} on the held-out sequence; trained with the "
+                                        "causal mask (lesson 7). Try: qkv lesson 8 --data FILE",
+                                        t.layer));
+}
+
+// The run itself, watched by the progress line or the live view, stoppable by Ctrl-C (and q).
+run_result run_training(trainer& tr, const train_args& t, const render_options& r, const console& io) {
+    run_options o;
+    o.checkpoint_every = t.checkpoint_every;
+    o.record_batches = t.record_batches;
+    std::optional<live_view> live;
+    if (t.live) live.emplace(t.c, r, io.out_fd, io.in_fd);  // the screen first, so that Ctrl-C is ours while it is taken
+    terminal::stop_request stop;
+    o.stop = &stop.flag();
+    progress_line line(io, r.language);
+    if (live) live->stop_with(stop), o.watch = [&](const run_state& s) { (*live)(s); };
+    else o.watch = [&](const run_state& s) { line(s); };
+    run_result run = train_run(tr, o);
+    line.clear();
+    return run;
+}
+
+}  // namespace
+
+int cmd_train(const args& a, const console& io) {
+    train_args t;
+    po::options_description model("Model (README.md describes it exactly)"), training("Training"), files("Files and output");
+    model_options(model, t);
+    training_options(training, t.c, t.checkpoint_every);
+    file_options(files, t);
+    po::options_description all("Options");
+    all.add(model).add(training).add(files);
+    po::variables_map vm;
+    if (!parse(io, "train", a, all, {}, vm)) return 0;
+    const output out = resolve_output(t.out, io, formats::text_or_json);
+    const render_options& r = out.options;
+    std::optional<loaded_model> loaded;
+    settle_config(t, vm, out.form, io, loaded);
+    trainer tr = loaded ? trainer(t.c, std::move(loaded->weights), loaded->steps_done) : trainer(t.c);
+    const std::size_t first = tr.steps_done();
+    const run_result run = run_training(tr, t, r, io);
+    const train_outcome outcome{t.c, run, first};
+    // the files first: a reader of the report who goes away (| head) must not cost the trained model
+    if (!t.save.empty()) write_file_atomically(t.save, model_bytes(t.c, tr.weights(), tr.steps_done()), "--save writes a model to a regular file");
+    if (!t.scenario.empty())
+        write_file_atomically(t.scenario, layer_scenario(t, tr, run), "--scenario writes a scenario to a regular file");
+    io.print(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));
+    return run.stopped ? 130 : 0;
+}
+
+}  // namespace qkv::cli

@@ -1,0 +1,220 @@
+// The report of a training run as text and as JSON, and the progress line (train_report.hpp).
+#include "train_report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "qkv/command_text.hpp"
+#include "qkv/heat_panels.hpp"
+#include "qkv/log_curve.hpp"
+#include "qkv/model_file.hpp"
+#include "qkv/wrap.hpp"
+
+namespace qkv::cli {
+
+using namespace qkv::train;
+// float as the number type, as the JSON trace has it: 0.1f prints as 0.1, not 0.10000000149011612
+using json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t, std::uint64_t, float>;
+
+namespace {
+
+std::string prose(std::string_view key, const render_options& r) {
+    std::string out;
+    for (const auto& line : reflow(command_text("train", key).in(r.language), r.width > 1 ? r.width - 1 : r.width)) {
+        out += line;
+        out += '\n';
+    }
+    return out;
+}
+
+std::vector<std::string> token_labels(const train_config& c, const batch& held) {
+    std::vector<std::string> out;
+    for (int t : held.tokens) out.push_back(token_label(t, c.size.vocab));
+    return out;
+}
+
+std::string lines(const std::vector<std::string>& ls) {
+    std::string out;
+    for (const auto& l : ls) {
+        out += l;
+        out += '\n';
+    }
+    return out;
+}
+
+// What the predictions that can be right are called: the repeated copy, or reverse's and copy's second half.
+std::string predictable_part(task t, lang l) {
+    return t == task::induction ? pick(l, "重复的那一段", "the repeated copy") : pick(l, "后一半", "the second half");
+}
+
+std::string header(const train_outcome& o, lang l) {
+    const train_config& c = o.config;
+    const model_size& s = c.size;
+    return fmt::format("qkv train  {} · vocab {} · seq {} · d_model {} · {} × {} {} · batch {} · {} {} · seed {} · {} {}\n",
+                       task_name(c.what), s.vocab, s.seq, s.d_model, s.layers, s.heads, pick(l, "头（层 × 头）", "heads (layers × heads)"),
+                       c.batch, o.run.steps.size(), pick(l, "步", "steps"), c.seed, c.threads, pick(l, "线程", c.threads == 1 ? "thread" : "threads"));
+}
+
+std::string loss_chart(const train_outcome& o, const render_options& r) {
+    std::vector<double> all, repeated;
+    for (const step_record& s : o.run.steps) all.push_back(s.loss), repeated.push_back(s.loss_repeated);
+    const double ln_v = std::log(double(o.config.size.vocab));
+    const lang l = r.language;
+    std::string out = pick(l, "损失（对数坐标；每一列是它代表的那些步的平均）\n", "Loss, log scale (each column the mean of the steps it stands for)\n");
+    out += lines(log_curve_lines({{pick(l, "整个序列", "whole sequence"), "·", all}, {predictable_part(o.config.what, l), "*", repeated}},
+                                 curve_guide{fmt::format("ln {}", o.config.size.vocab), ln_v}, r));
+    return out;
+}
+
+std::string held_out_text(const train_outcome& o, lang l) {
+    const repeat_span& s = o.run.held.spans[0];
+    std::string seq;
+    for (const auto& t : token_labels(o.config, o.run.held)) {
+        if (!seq.empty()) seq += ' ';
+        seq += t;
+    }
+    const std::string where =
+        o.config.what == task::induction ? pick(l, "长 {} 的一段从位置 {} 开始，又在位置 {} 出现", "its segment of {} starts at position {} and again at {}")
+        : o.config.what == task::reverse ? pick(l, "前 {} 个词从位置 {} 开始，从位置 {} 起倒过来再出现", "its first {} tokens start at position {} and come again backwards from {}")
+                                         : pick(l, "前 {} 个词从位置 {} 开始，从位置 {} 起再出现一次", "its first {} tokens start at position {} and come again from {}");
+    return fmt::format("{}\n  {}\n  {}\n", pick(l, "不参加训练的序列（下面每个头都在它上面）：", "The held-out sequence (every head below is shown on it):"), seq,
+                       fmt::format(fmt::runtime(where), s.length, s.first + 1, s.second + 1));
+}
+
+std::string checkpoints_text(const train_outcome& o, const render_options& r) {
+    const lang l = r.language;
+    const std::vector<std::size_t> shown = telling_checkpoints(o.run, o.config.size.vocab);
+    std::string out;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+        const checkpoint& c = o.run.checkpoints[shown[k]];
+        const std::string what = k == 0 ? pick(l, "训练前", "before training")
+                                 : k + 1 == shown.size() ? pick(l, "最后", "the end") : pick(l, "在平台上", "on the plateau");
+        out += fmt::format("\n{} {}, {}\n", pick(l, "第", "Step"), c.step, what);
+        out += lines(head_panels(o.config, c.heads, o.run.held, r));
+    }
+    return out;
+}
+
+std::string scores_text(const train_outcome& o, const render_options& r) {
+    const lang l = r.language;
+    const bool source = o.config.what != task::induction;
+    const named_heads& n = o.run.names;
+    std::string out = fmt::format("\n{:<10}{:>16}{:>12}{}\n", "", pick(l, "前一个词", "previous-token"), pick(l, "归纳", "induction"),
+                                  source ? fmt::format("{:>10}", pick(l, "源", "source")) : "");
+    for (const head_view& v : o.run.checkpoints.back().heads) {
+        std::string mark;
+        if (!source && v.layer == n.previous_token[0] && v.head == n.previous_token[1]) mark += pick(l, "  ← 前一个词头", "  ← the previous-token head");
+        if (!source && v.layer == n.induction[0] && v.head == n.induction[1]) mark += pick(l, "  ← 归纳头", "  ← the induction head");
+        if (source && v.layer == n.source[0] && v.head == n.source[1]) mark += pick(l, "  ← 源头", "  ← the source head");
+        out += fmt::format("{:<10}{:>16.2f}{:>12.2f}{}{}\n", fmt::format("{} {}.{}", pick(l, "头", "head"), v.layer, v.head), v.previous_token,
+                           v.induction, source ? fmt::format("{:>10.2f}", v.source) : "", mark);
+    }
+    out += '\n';
+    out += prose("scores", r);
+    if (source) out += prose("source", r);
+    return out;
+}
+
+std::string outcome_text(const train_outcome& o, const render_options& r) {
+    const lang l = r.language;
+    const std::size_t V = o.config.size.vocab, window = smoothing_window(o.run.steps.size());
+    const double ln_v = std::log(double(V));
+    std::string out = "\n";
+    if (o.run.drop)
+        out += fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，{4}的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。\n",
+                                             "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.\n")),
+                           *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l), window == 1 ? "" : "s") +
+               prose(o.config.what == task::induction ? "drop" : "drop_source", r);
+    else
+        out += prose("no_drop", r);
+    if (o.run.steps.empty()) return out;
+    const double end = smoothed_repeated(o.run.steps).back();
+    out += fmt::format(fmt::runtime(pick(l, "结束时{5}的损失：{0:.2f}，是 ln {2} = {3:.2f} 的 {1:.0f}%（最后 {4} 步的平均）。\n",
+                                         "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} step{6}).\n")),
+                       end, 100 * end / ln_v, V, ln_v, window, predictable_part(o.config.what, l), window == 1 ? "" : "s");
+    const double per_step = o.run.seconds / double(o.run.steps.size());
+    out += fmt::format(fmt::runtime(pick(l, "训练 {0} 步用了 {1:.2f} 秒：每步 {2:.2f} 毫秒，{3} 个线程。\n",
+                                         "Trained {0} steps in {1:.2f} s: {2:.2f} ms a step, {3} thread{4}.\n")),
+                       o.run.steps.size(), o.run.seconds, 1e3 * per_step, o.config.threads, o.config.threads == 1 ? "" : "s");
+    return out;
+}
+
+json head_json(const head_view& v, task t) {
+    json A = json::array();
+    for (std::size_t i = 0; i < v.A.rows; ++i) A.push_back(std::vector<float>(v.A.row(i), v.A.row(i) + v.A.cols));
+    json h = {{"layer", v.layer}, {"head", v.head}, {"A", std::move(A)}, {"previous_token_score", v.previous_token},
+              {"induction_score", v.induction}};
+    if (t != task::induction) h["source_score"] = v.source;
+    return h;
+}
+
+}  // namespace
+
+std::vector<std::string> head_panels(const train_config& c, const std::vector<head_view>& heads, const batch& held,
+                                     const render_options& r) {
+    std::vector<heat_panel> panels;
+    for (const head_view& v : heads) {
+        std::string title = fmt::format("{}.{} p {:.2f} i {:.2f}", v.layer, v.head, v.previous_token, v.induction);
+        if (c.what != task::induction) title = fmt::format("{}.{} p {:.2f} s {:.2f}", v.layer, v.head, v.previous_token, v.source);
+        panels.push_back({std::move(title), v.A});
+    }
+    return heat_panel_lines(panels, token_labels(c, held), r);
+}
+
+
+std::string train_text(const train_outcome& o, const render_options& r) {
+    std::string out = header(o, r.language);
+    if (o.run.stopped) out += prose("stopped", r);
+    for (const std::string& part : {std::string("\n"), loss_chart(o, r), std::string("\n"), held_out_text(o, r.language),
+                                    checkpoints_text(o, r), scores_text(o, r), outcome_text(o, r)})
+        out += part;
+    return out;
+}
+
+std::string train_json(const train_outcome& o, bool with_batches) {
+    json config = json::parse(config_json(o.config));
+    config["parameters"] = parameter_count(o.config.size);
+    json steps = json::array();
+    for (std::size_t i = 0; i < o.run.steps.size(); ++i) {
+        const step_record& s = o.run.steps[i];
+        json one = {{"step", s.step}, {"loss", s.loss}, {"loss_repeated", s.loss_repeated}, {"lr", s.lr}};
+        if (with_batches && i < o.run.batches.size()) one["tokens"] = o.run.batches[i];
+        steps.push_back(std::move(one));
+    }
+    json checkpoints = json::array();
+    for (const checkpoint& c : o.run.checkpoints) {
+        json heads = json::array();
+        for (const head_view& v : c.heads) heads.push_back(head_json(v, o.config.what));
+        checkpoints.push_back({{"step", c.step}, {"loss", c.loss}, {"loss_repeated", c.loss_repeated}, {"heads", std::move(heads)}});
+    }
+    const repeat_span& r = o.run.held.spans[0];
+    const named_heads& n = o.run.names;
+    json doc = {{"config", std::move(config)}, {"steps", std::move(steps)}, {"checkpoints", std::move(checkpoints)},
+                {"tokens", o.run.held.tokens}, {"repeat", {{"first", r.first + 1}, {"second", r.second + 1}, {"length", r.length}}},
+                {"previous_token_head", {n.previous_token[0], n.previous_token[1]}},
+                {"induction_head", {n.induction[0], n.induction[1]}}};
+    if (o.config.what != task::induction) doc["source_head"] = {n.source[0], n.source[1]};
+    doc["drop_step"] = o.run.drop ? json(*o.run.drop) : json(nullptr);
+    doc["loss_repeated_final"] = o.run.steps.empty() ? json(nullptr) : json(smoothed_repeated(o.run.steps).back());
+    doc["steps_done"] = o.first_step + o.run.steps.size();
+    doc["stopped"] = o.run.stopped;
+    doc["seconds"] = o.run.seconds;
+    return doc.dump() + "\n";
+}
+
+std::string progress_text(const run_state& s, lang l) {
+    const std::size_t done = s.steps ? s.steps->size() : 0, total = s.last_step - (s.step - done);
+    std::string out = fmt::format("{} {}/{}", pick(l, "第", "step"), s.step, s.last_step);
+    if (done > 0) {
+        const step_record& r = s.steps->back();
+        out += fmt::format(fmt::runtime(pick(l, "  损失 {:.2f}（重复的 {:.2f}）", "  loss {:.2f} (repeated {:.2f})")), r.loss, r.loss_repeated);
+    }
+    out += fmt::format(fmt::runtime(pick(l, "  最好的归纳分数 {:.2f}  {:.1f} 秒", "  best induction {:.2f}  {:.1f} s")), s.best_induction, s.seconds);
+    if (done > 0 && total > done)
+        out += fmt::format(fmt::runtime(pick(l, "，还要 {:.1f} 秒", ", {:.1f} s left")), s.seconds / double(done) * double(total - done));
+    return out;
+}
+
+}  // namespace qkv::cli

@@ -1,0 +1,84 @@
+// The progress line and the live view of a training run (train_watch.hpp).
+#include "train_watch.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "qkv/cli.hpp"
+#include "qkv/log_curve.hpp"
+#include "qkv/train_builtins.hpp"
+#include "qkv/styled_text.hpp"
+#include "train_report.hpp"
+
+namespace qkv::cli {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+// Redraws are paced: a terminal cannot show more, and each costs a little of the training's time.
+constexpr auto line_every = std::chrono::milliseconds(100);
+constexpr auto live_every = std::chrono::milliseconds(250);
+
+bool due(clock::time_point& last, clock::duration every, bool last_step) {
+    const auto now = clock::now();
+    if (!last_step && now - last < every) return false;
+    last = now;
+    return true;
+}
+
+void write_fd(int fd, const std::string& text) {
+    for (std::size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n <= 0) return;  // the screen went away: the run goes on, unwatched
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+}  // namespace
+
+void progress_line::operator()(const train::run_state& s) {
+    if (!on_ || !due(last_, line_every, s.step == s.last_step)) return;
+    io_.tell(fmt::format("\r\033[K{}", progress_text(s, language_)));
+}
+
+void progress_line::clear() {
+    if (on_) io_.tell("\r\033[K");
+}
+
+training_builtins::training_builtins(std::function<void(const train::run_state&)> watch) {
+    train::add_training_builtins(std::move(watch));
+}
+
+training_builtins::~training_builtins() { train::add_training_builtins({}); }
+
+live_view::live_view(const train::train_config& c, const render_options& r, int out_fd, int in_fd)
+    : config_(c), options_(r), out_fd_(out_fd), in_fd_(in_fd), screen_(in_fd, terminal::screen::full, out_fd), held_(train::held_out(c)) {}
+
+void live_view::operator()(const train::run_state& s) {
+    char key = 0;
+    while (terminal::wait_byte(in_fd_, 0, key) == terminal::wait_result::byte)
+        if ((key == 'q' || key == 'Q') && stop_) stop_->ask();
+    if (!due(last_, live_every, s.step == s.last_step)) return;
+    options_.width = terminal::width(out_fd_, options_.width);
+    const std::size_t rows = terminal::height(out_fd_, 24);
+    std::vector<std::string> lines{fmt::format("qkv train  {}  ({})", progress_text(s, options_.language),
+                                               pick(options_.language, "q 或 Ctrl-C 停止", "q or Ctrl-C stops"))};
+    std::vector<double> all, repeated;
+    for (const train::step_record& r : *s.steps) all.push_back(r.loss), repeated.push_back(r.loss_repeated);
+    const lang l = options_.language;
+    for (auto& line : log_curve_lines({{pick(l, "整个序列", "whole sequence"), "·", all}, {pick(l, "重复的那一段", "repeated copy"), "*", repeated}},
+                                   curve_guide{fmt::format("ln {}", config_.size.vocab), std::log(double(config_.size.vocab))},
+                                   options_, 8))
+        lines.push_back(std::move(line));
+    if (s.latest)
+        for (auto& line : head_panels(config_, s.latest->heads, held_, options_)) lines.push_back(std::move(line));
+    std::string frame = "\033[H";
+    for (std::size_t i = 0; i < lines.size() && i + 1 < rows; ++i) frame += fmt::format("{}\033[K\n", clip(lines[i], options_.width));
+    frame += "\033[J";
+    write_fd(out_fd_, frame);
+}
+
+}  // namespace qkv::cli
