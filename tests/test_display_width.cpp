@@ -45,3 +45,15 @@ BOOST_AUTO_TEST_CASE(emoji_take_two_columns_and_marks_none) {
     BOOST_TEST(display_width("🚀 rocket") == 9u);      // 2 + 1 + 6
     BOOST_TEST(pad("⭐", 4) == "⭐  ");
 }
+
+// elide cuts to a width, never inside a character, and says so with "…" (one column).
+BOOST_AUTO_TEST_CASE(elide_cuts_by_columns_and_marks_the_cut) {
+    using qkv::elide;
+    BOOST_TEST(elide("abcdef", 6) == "abcdef");   // fits: as it is
+    BOOST_TEST(elide("abcdef", 4) == "abc…");     // 3 + 1
+    BOOST_TEST(elide("苹果很甜", 5) == "苹果…");  // 2 + 2 + 1; 很 would make 7
+    BOOST_TEST(elide("苹果很甜", 6) == "苹果…");  // 2 + 2 + 2 + 1 = 7 > 6
+    BOOST_TEST(elide("🚀🚀🚀", 4) == "🚀…");      // 2 + 1; a second 🚀 would make 5
+    BOOST_TEST(elide("abc", 0) == "");
+    BOOST_TEST(elide("abc", 1) == "…");
+}

@@ -21,6 +21,7 @@
 #include "qkv/memory.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/render_json.hpp"
+#include "qkv/wrap.hpp"
 
 namespace qkv::cli {
 namespace {
@@ -36,6 +37,7 @@ struct bench_args {
     int threads = 1, repeats = 0;
     bool causal = false, force = false;
     lang language = lang::en;
+    std::size_t width = 100;  // the terminal's columns (COLUMNS on a pipe, else 100): prose wraps to it
     std::vector<std::size_t> sizes;
     std::vector<impl> impls;
 };
@@ -119,6 +121,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     if (help) return b;
     if (!b.mode.empty() && b.mode != "kv") throw usage_error(fmt::format("unknown mode '{}'; the one mode is kv", b.mode));
     b.form = text_or_json(b.format_name);
+    b.width = terminal::width(io.out_fd);
     if (b.lang_name.empty()) b.language = default_lang();
     else if (b.lang_name == "zh" || b.lang_name == "en") b.language = *parse_lang(b.lang_name);
     else throw usage_error(fmt::format("--lang must be zh or en, not '{}'", b.lang_name));
@@ -181,6 +184,24 @@ attention::options options_for(const bench_args& b, impl which) {
     return o;
 }
 
+// A paragraph wrapped to the terminal as lesson prose is, one line end after each line.
+std::string wrapped(const std::string& text, std::size_t width) {
+    std::string out;
+    for (const std::string& line : reflow(text, width)) out += line + "\n";
+    return out;
+}
+
+// Each line on its own, too long a one continued indented under it: the header's facts.
+std::string lines_wrapped(const std::string& text, std::size_t width) {
+    std::string out;
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        for (const std::string& line : wrap_paragraph(std::string_view(text).substr(at, end - at), width, "  ")) out += line + "\n";
+        at = end + 1;
+    }
+    return out;
+}
+
 // The prose under the table, from lessons/prose/bench.toml.
 std::string explain_forward(const bench_args& b) {
     auto has = [&](impl i) { return std::find(b.impls.begin(), b.impls.end(), i) != b.impls.end(); };
@@ -189,7 +210,7 @@ std::string explain_forward(const bench_args& b) {
     if (has(impl::reference)) out += text("reference");
     if (has(impl::blas)) out += text("blas");
     if (has(impl::fused)) out += text("fused");
-    return out + text("percent") + "\n";
+    return wrapped(out + text("percent"), b.width);
 }
 
 std::string render_forward_text(const bench_args& b, const peaks& pk, const std::vector<row>& rows,
@@ -208,7 +229,7 @@ std::string render_forward_text(const bench_args& b, const peaks& pk, const std:
                                          "sgemm peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{4}: {2:.1f} GFLOP/s ({3:.0f}% of the machine's)\n")),
                        pk.sgemm.size, pk.sgemm.threads, pk.sgemm.gflops, 100 * pk.sgemm.gflops / pk.machine.gflops,
                        pk.sgemm.threads == 1 ? "" : "s");
-    out += kernel_text(pk, l) + "\n\n";
+    out = lines_wrapped(out + kernel_text(pk, l), b.width) + "\n";
     out += fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>9} {:>13}\n", pick(l, "实现", "impl"), "n", pick(l, "毫秒", "ms"),
                        "GFLOP/s", pick(l, "占 sgemm", "% sgemm"), pick(l, "占机器", "% machine"), pick(l, "额外内存", "extra memory"));
     for (const row& r : rows)
@@ -217,9 +238,9 @@ std::string render_forward_text(const bench_args& b, const peaks& pk, const std:
     std::vector<std::string> parts;
     for (auto& [i, k] : growth)
         parts.push_back(fmt::format("{} {}", attention::impl_name(i), k ? fmt::format("{:.2f}", *k) : "–"));
-    out += fmt::format(fmt::runtime(pick(l, "\n增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}\n\n",
-                                         "\ngrowth exponent (time ∝ n^k, least squares of log t on log n): {}\n\n")),
-                       fmt::join(parts, ", "));
+    out += "\n" + lines_wrapped(fmt::format(fmt::runtime(pick(l, "增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}",
+                                                             "growth exponent (time ∝ n^k, least squares of log t on log n): {}")),
+                                         fmt::join(parts, ", ")), b.width) + "\n";
     std::vector<loglog_series> series;  // time against n, one line per implementation
     for (auto& [i, k] : growth) {
         loglog_series s{std::string(attention::impl_name(i)), attention::impl_name(i)[0], {}, {}, k};
@@ -227,7 +248,7 @@ std::string render_forward_text(const bench_args& b, const peaks& pk, const std:
             if (r.which == i) s.x.push_back(double(r.n)), s.y.push_back(r.ms / 1e3);
         series.push_back(std::move(s));
     }
-    std::vector<std::string> chart = loglog_lines(series, "n", pick(l, "每次前向的时间", "time per forward pass"), l, 80);
+    std::vector<std::string> chart = loglog_lines(series, "n", pick(l, "每次前向的时间", "time per forward pass"), l, std::min<std::size_t>(80, b.width));
     for (const std::string& line : chart) out += line + "\n";
     if (!chart.empty()) out += "\n";
     return out + explain_forward(b);
@@ -323,7 +344,7 @@ int run_forward(const console& io, const bench_args& b) {
 
 // --- decoding with and without the KV cache ---------------------------------------------------------
 
-std::string explain_kv(const bench_args& b) { return command_text("bench", "kv").in(b.language) + "\n"; }
+std::string explain_kv(const bench_args& b) { return wrapped(command_text("bench", "kv").in(b.language), b.width); }
 
 int run_kv(const console& io, const bench_args& b) {
     const std::size_t T = b.tokens, d = b.d_model;
@@ -367,7 +388,7 @@ int run_kv(const console& io, const bench_args& b) {
                        str(k_cached), str(k_uncached));
     std::vector<loglog_series> series{{pick(l, "无缓存", "without cache"), 'u', pos, uncached, k_uncached},
                                       {pick(l, "有缓存", "with cache"), 'c', pos, cached, k_cached}};
-    for (const std::string& line : loglog_lines(series, pick(l, "位置", "position"), pick(l, "每个词的时间", "time per token"), l, 80))
+    for (const std::string& line : loglog_lines(series, pick(l, "位置", "position"), pick(l, "每个词的时间", "time per token"), l, std::min<std::size_t>(80, b.width)))
         out += line + "\n";
     out += "\n";
     io.print(out + explain_kv(b));

@@ -53,10 +53,10 @@ std::string verdict_text(const verdict& v, const exercise& e, const answer& ans,
     if (v.correct)
         return fmt::format("{} {}\n{}\n{}\n{}\n", styled("✓", fmt::fg(fmt::terminal_color::green) | fmt::emphasis::bold, o.color),
                            pick(l, "正确！", "Right!"), expected_text(e, run, o), pick(l, "解题过程：", "Worked solution:"),
-                           escape_controls(exercise_words(e.solution, e, run, l), true));
+                           shown_text(exercise_words(e.solution, e, run, l), o.width));
     std::string out = fmt::format("{} {}\n", styled("✗", fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, o.color),
                                   pick(l, "还不对。", "Not right yet."));
-    for (const std::string& line : explain(v, e, ans, run, book, l, o.precision)) out += escape_controls(line) + "\n";
+    for (const std::string& line : explain(v, e, ans, run, book, l, o.precision)) out += shown_text(line, o.width) + "\n";
     return out + fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), e.id);
 }
 

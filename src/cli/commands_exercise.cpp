@@ -150,10 +150,12 @@ int cmd_exercise(const args& a, const console& io) {
                                   fmt::format(fmt::runtime(tr(l, "Lesson {}")), e.lesson), kind_word(l, e.kind));
     if (!e.shows.empty() || !q->student.empty())
         out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(run.run.t.scenario));
-    out += fmt::format("\n\n{}\n", escape_controls(exercise_words(e.question, e, run, l), true));
-    for (std::size_t i = 0; i < e.choices.size(); ++i)
-        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i),
-                           escape_controls(exercise_words(e.choices[i], e, run, l)));
+    out += fmt::format("\n\n{}\n", shown_text(exercise_words(e.question, e, run, l), o.width));
+    for (std::size_t i = 0; i < e.choices.size(); ++i) {  // "  A. " and its lines under it
+        std::string choice = shown_text(exercise_words(e.choices[i], e, run, l), o.width > 10 ? o.width - 5 : o.width);
+        for (std::size_t at = choice.find('\n'); at != std::string::npos; at = choice.find('\n', at + 6)) choice.insert(at + 1, "     ");
+        out += fmt::format("{}  {}. {}\n", i ? "" : "\n", static_cast<char>('A' + i), choice);
+    }
     if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
     const exercise_progress mine = open_progress(io, progress_path()).of(e);
     out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
@@ -190,7 +192,7 @@ int show_hints(const console& io, const asked& q) {
     for (std::size_t k = 0; k < shown; ++k)
         out += fmt::format("{}{} {}/{} · {} {}\n{}\n", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, q.o.color),
                            k + 1, e.hints.size(), pick(l, "练习", "exercise"), e.id,
-                           escape_controls(exercise_words(e.hints[k], e, *q.run, l), true));
+                           shown_text(exercise_words(e.hints[k], e, *q.run, l), q.o.width));
     if (!more) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + e.id + " 给出完整解答。）",
                                                "(That was the last hint. Still stuck? qkv solution " + e.id + " shows the worked solution.)"));
     show_and_record(io, out, e, [&](exercise_progress& mine) { mine.hints = std::max(mine.hints, static_cast<int>(shown)); });
@@ -202,8 +204,8 @@ int show_solution(const console& io, const asked& q) {
     const lang l = q.o.language;
     const std::string out =
         fmt::format("{} · {} {}\n\n{}\n{}\n{}\n", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q.o.color),
-                    pick(l, "练习", "exercise"), e.id, escape_controls(exercise_words(e.question, e, *q.run, l), true),
-                    expected_text(e, *q.run, q.o), escape_controls(exercise_words(e.solution, e, *q.run, l), true));
+                    pick(l, "练习", "exercise"), e.id, shown_text(exercise_words(e.question, e, *q.run, l), q.o.width),
+                    expected_text(e, *q.run, q.o), shown_text(exercise_words(e.solution, e, *q.run, l), q.o.width));
     show_and_record(io, out, e, [](exercise_progress& mine) { mine.solution_seen = true; });
     return 0;
 }

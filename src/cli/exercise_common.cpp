@@ -7,6 +7,7 @@
 
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
+#include "qkv/wrap.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/number_text.hpp"
 #include "qkv/render_text.hpp"
@@ -98,16 +99,13 @@ std::string bar(std::size_t done, std::size_t total, bool color) {
 }
 
 std::string first_line(const std::string& text, std::size_t columns) {
-    std::string line = escape_controls(text.substr(0, text.find('\n')));
-    if (display_width(line) <= columns) return line;
+    return elide(escape_controls(text.substr(0, text.find('\n'))), columns);
+}
+
+std::string shown_text(const std::string& text, std::size_t columns) {
     std::string out;
-    for (std::size_t i = 0; i < line.size();) {
-        const std::size_t len = utf8::next(line, i) - i;
-        if (display_width(out + line.substr(i, len)) > columns - 1) break;
-        out += line.substr(i, len);
-        i += len;
-    }
-    return out + "…";
+    for (const std::string& line : reflow(escape_controls(text, true), columns)) out += (out.empty() ? "" : "\n") + line;
+    return out;
 }
 
 std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o) {

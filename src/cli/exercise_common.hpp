@@ -48,6 +48,9 @@ std::map<int, std::string> lesson_titles(lang l);
 std::string bar(std::size_t done, std::size_t total, bool color = false);
 // The first line of a question or an answer, cut to fit a listing, its control characters escaped.
 std::string first_line(const std::string& text, std::size_t columns);
+// An exercise's own text (question, choice, hint, solution, an explanation) as the terminal
+// shows it: control characters escaped, paragraphs wrapped to `columns` as lesson prose is.
+std::string shown_text(const std::string& text, std::size_t columns);
 // The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums.
 std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o);
 

@@ -77,4 +77,17 @@ std::string pad(std::string_view s, std::size_t width, bool align_left) {
     return align_left ? std::string(s) + fill : fill + std::string(s);
 }
 
+std::string elide(std::string_view s, std::size_t width) {
+    if (display_width(s) <= width) return std::string(s);
+    std::string out;
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const utf8::decoded d = utf8::decode(s, i);
+        const std::size_t w = d.ok ? width_of(d.code) : 1;
+        if (used + w + 1 > width) break;  // room for "…" kept
+        out.append(s.substr(i, d.length)), used += w, i += d.length;
+    }
+    return width ? out + "…" : out;
+}
+
 }  // namespace qkv
