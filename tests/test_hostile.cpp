@@ -449,6 +449,7 @@ BOOST_AUTO_TEST_CASE(numbers_and_arguments_out_of_their_range_are_refused_in_one
     qkv::test::scratch_dir dir{"hostile-numbers"};
     write_file(dir / "big.toml", "name = \"s\"\ntokens = [\"a\", \"b\"]\n[matrices]\nX = { randn = [2, 4], seed = 1, scale = 3e38 }\n");
     write_file(dir / "empty-row.toml", "name = \"s\"\ntokens = [\"a\", \"b\"]\n[matrices]\nX = [[]]\n");
+    write_file(dir / "e30.toml", "name = \"s\"\ntokens = [\"a\", \"b\", \"c\"]\n[matrices]\nX = [[1e30, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]\n");
     const std::string ideographic = "\xe3\x80\x80\xe3\x80\x80";  // U+3000 twice
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
         {{"lesson", "1", "--data", (dir / "big.toml").string()}, "big.toml:4:41: matrix X: scale 3e+38 makes entries too large"},
@@ -461,6 +462,8 @@ BOOST_AUTO_TEST_CASE(numbers_and_arguments_out_of_their_range_are_refused_in_one
         {{"lesson", "1", "--tokens", ""}, "--tokens gives no token"},
         {{"lesson", "1", "--tokens", ideographic}, "--tokens gives no token"},
         {{"scenario", "--tokens", ideographic}, "give the sentence"},
+        // lr0 = 8 / norm(H)² = 8 / inf: "got a scalar" said nothing of what was wrong
+        {{"lesson", "17", "--data", (dir / "e30.toml").string()}, "lr must be a number above 0, got 0"},
     };
     for (const auto& [args, said] : cases) {
         auto r = run_qkv(args);
