@@ -128,3 +128,24 @@ BOOST_AUTO_TEST_CASE(bench_wraps_its_explanation_to_the_terminal) {
     auto [w60, line60] = widest(narrow.out);
     BOOST_TEST(w60 <= 74u, w60 << " columns: " << line60);  // the table itself is 74 columns and stays whole
 }
+
+// The siblings found: qkv list (a 114-column title line), exercises (headings of 99, question
+// lines of 83), progress and next (a 92-column "where you are" line), formulas (343), and an
+// exercise's "Answer:" line (82) all fit 80 columns now.
+BOOST_AUTO_TEST_CASE(listings_and_the_formula_table_fit_80_columns) {
+    qkv::test::scratch_dir dir{"width-listings"};
+    std::vector<std::pair<std::string, std::string>> env = at_80;
+    env.push_back({"XDG_STATE_HOME", dir.path.string()});
+    BOOST_REQUIRE(run_qkv({"check", "3.2", "1"}, "", env).status == 1);  // "wrong", and a learner who returns
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"list"}, {"exercises"}, {"progress"}, {"next"},
+                                                 {"formulas"}, {"exercise", "0.1"}, {}}) {
+        auto r = run_qkv(args, "", env);
+        BOOST_TEST_CONTEXT((args.empty() ? "qkv" : args[0])) {
+            BOOST_TEST_REQUIRE(r.status == 0, r.err);
+            auto [w, line] = widest(r.out);
+            BOOST_TEST(w <= 80u, w << " columns: " << line);
+        }
+    }
+    // what is cut says so: the list's long titles end in "…"
+    BOOST_TEST(run_qkv({"list"}, "", env).out.find("…  (") != std::string::npos);
+}

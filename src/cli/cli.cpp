@@ -63,7 +63,7 @@ void greet(const console& io) {
         lang l = default_lang();
         std::vector<course_lesson> course = load_course(l);
         progress p = load_progress(progress_path());
-        io.print(where_you_are(course, p, find_next(course, p), l) + "\n\n");
+        io.print(where_you_are(course, p, find_next(course, p), l, terminal::width(io.out_fd)) + "\n\n");
     } catch (const input_error&) {
     }
 }

@@ -49,13 +49,14 @@ int cmd_progress(const args& a, const console& io) {
                         {"total", set.all.size()}}) + "\n");
         return 0;
     }
-    std::string out = fmt::format("{} ({})\n\n", pick(l, "练习进度", "Progress on the exercises"), escape_controls(path));  // XDG_STATE_HOME is the user's
+    const std::string head = pick(l, "练习进度", "Progress on the exercises");  // XDG_STATE_HOME is the user's: escaped, cut to fit
+    std::string out = fmt::format("{} ({})\n\n", head, elide(escape_controls(path), o.width > display_width(head) + 13 ? o.width - display_width(head) - 3 : 10));
     for (auto& [lesson, c] : per_lesson)
         out += fmt::format("  {}  {} {}/{}\n", pad(fmt::format(fmt::runtime(tr(l, "Lesson {}")), lesson), 10), bar(c.first, c.second, o.color),
                            c.first, c.second);
     out += fmt::format("\n{}: {}/{} · {}: {}\n", pick(l, "合计", "Total"), right, set.all.size(), pick(l, "用过的提示", "hints used"), hints);
     std::vector<course_lesson> course = load_course(l);
-    out += where_you_are(course, p, find_next(course, p), l) + "\n";
+    out += where_you_are(course, p, find_next(course, p), l, o.width) + "\n";
     io.print(out);
     return 0;
 }
@@ -74,7 +75,7 @@ int cmd_next(const args& a, const console& io) {
     std::vector<course_lesson> course = load_course(l);
     const progress p = open_progress(io, progress_path());
     const next_step n = find_next(course, p);
-    io.print(where_you_are(course, p, n, l) + "\n\n");
+    io.print(where_you_are(course, p, n, l, resolve(choice, io).options.width) + "\n\n");
     args forward;  // the chosen language and colours go on to the lesson or exercise
     if (!choice.lang.empty()) forward.insert(forward.end(), {"--lang", choice.lang});
     forward.insert(forward.end(), {"--color", choice.color});

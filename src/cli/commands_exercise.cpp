@@ -46,8 +46,9 @@ std::string listing_line(const exercise& e, const listing& x, const render_optio
     if (mine.state != status::not_tried)
         state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
     std::string seen = mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
+    const std::size_t used = 2 + 5 + 1 + 7 + 1 + 10 + 1 + display_width(seen);  // "  3.2   number  wrong      "
     return fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
-                       first_line(x.questions.at(e.id), 56), seen);
+                       first_line(x.questions.at(e.id), o.width > used + 10 ? o.width - used : 10), seen);
 }
 
 // Lesson by lesson: a heading with a bar of the exercises right, then one line per exercise.
@@ -60,7 +61,9 @@ std::string listing_text(const listing& x, const render_options& o) {
         for (; end < x.list.size() && x.list[end]->lesson == lesson; ++end) done += x.p.state_of(x.list[end]->id) == status::correct;
         std::string heading = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), lesson);
         if (titles.count(lesson)) heading += " · " + titles[lesson];
-        out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i, o.color), done, end - i);
+        const std::string count = fmt::format("{}/{}", done, end - i);
+        const std::size_t used = 2 + 10 + 1 + count.size();  // "  ██░░░░░░░░ 1/5"
+        out += fmt::format("{}  {} {}\n", elide(heading, o.width > used + 10 ? o.width - used : 10), bar(done, end - i, o.color), count);
         for (; i < end; ++i) out += listing_line(*x.list[i], x, o);
         out += "\n";
     }
@@ -158,9 +161,12 @@ int cmd_exercise(const args& a, const console& io) {
     }
     if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o);
     const exercise_progress mine = open_progress(io, progress_path()).of(e);
-    out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
-    out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints,
-                       e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "), status_word(l, mine.state));
+    // as written when they fit (two spaces set the parts apart), wrapped when they do not
+    auto fitted = [&](const std::string& line) { return display_width(line) <= o.width ? line : shown_text(line, o.width); };
+    out += "\n" + fitted(fmt::format("{}qkv check {} …  ({})", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind)));
+    out += "\n" + fitted(fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}", pick(l, "提示：", "Hints: "), e.id, mine.hints,
+                                          e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "),
+                                          status_word(l, mine.state))) + "\n";
     io.print(out);
     return 0;
 }

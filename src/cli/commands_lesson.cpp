@@ -182,8 +182,10 @@ int cmd_list(const args& a, const console& io) {
     for (const lesson& l : lessons) {
         std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
         const std::string title = escape_controls(l.title.in(o.language));
+        const std::size_t used = 3 + 2 + name_width + 2 + 2 + display_width(stages) + 2;  // "  1  name  title  (n stages)"
         out += form == format::markdown ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
-                                        : fmt::format("{:>3}  {}  {}  ({})\n", l.number, pad(name_of(l), name_width), title, stages);
+                                        : fmt::format("{:>3}  {}  {}  ({})\n", l.number, pad(name_of(l), name_width),
+                                                      elide(title, o.width > used + 10 ? o.width - used : 10), stages);
     }
     if (form == format::markdown) out = "| # | title | stages |\n|---|---|---|\n" + out;
     io.print(out);

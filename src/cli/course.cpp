@@ -7,6 +7,7 @@
 #include "qkv/error.hpp"
 #include "qkv/exercise.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/wrap.hpp"
 
 namespace qkv::cli {
 
@@ -55,7 +56,8 @@ next_step find_next(const std::vector<course_lesson>& course, const progress& p)
     return {};
 }
 
-std::string where_you_are(const std::vector<course_lesson>& course, const progress& p, const next_step& n, lang l) {
+std::string where_you_are(const std::vector<course_lesson>& course, const progress& p, const next_step& n, lang l,
+                          std::size_t width) {
     std::size_t read = 0, exercises = 0, right = 0;
     for (const course_lesson& c : course) {
         read += p.lessons_read.count(c.number);
@@ -80,7 +82,9 @@ std::string where_you_are(const std::vector<course_lesson>& course, const progre
         out += pick(l, "全部课程和练习都完成了。", "You have finished every lesson and every exercise.");
         break;
     }
-    return out;
+    std::string lines;
+    for (const std::string& line : wrap_paragraph(out, width)) lines += (lines.empty() ? "" : "\n") + line;
+    return lines;
 }
 
 }  // namespace qkv::cli
