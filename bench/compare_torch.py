@@ -7,6 +7,12 @@ with the same thread count, checks that the outputs agree, and prints qkv's spee
 PyTorch's. A tool for people, not a test: it exits 0 when PyTorch is missing.
 
     /usr/bin/python3 bench/compare_torch.py --qkv build/src/qkv --n 1024,4096 --threads 1
+
+With --backward: `qkv bench --backward` dumps dZ and qkv's five gradients too; PyTorch's autograd
+runs the same layer forward and backward on the same dZ, and the script prints the largest
+relative difference of each gradient, the times of the forward (with autograd on) and of forward
++ backward, qkv's extra memory (what its plan allocates) and what PyTorch's autograd saves for
+its backward (every tensor its forward saves, counted once).
 """
 import argparse
 import json
@@ -33,6 +39,7 @@ def parse_args():
     ap.add_argument("--impl", default="fused", help="the qkv implementation to compare")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--tolerance", type=float, default=1e-4, help="largest |difference| / max(1, max |torch|)")
+    ap.add_argument("--backward", action="store_true", help="the backward pass too: gradients, times, memory")
     return ap.parse_args()
 
 
@@ -82,6 +89,9 @@ def median_ms(run, repeats):
 
 def main():
     a = parse_args()
+    if a.backward:
+        import compare_torch_backward
+        return compare_torch_backward.main(a, sys.modules[__name__])
     # Debian's torch does its products in OpenBLAS, whose own threads torch.set_num_threads does
     # not reach: without these it would use every core while qkv uses --threads.
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):

@@ -263,11 +263,12 @@ void check_tensor_parallel(const char* scenario_file) {
     const matrix& X = s.at("X").mat();
     matrix Y = kernels::matmul_ref(X, s.at("W_Q").mat());
     check_close(ws_mat(r, "Y_gathered"), Y, 1e-5f, "[X·A1, X·A2]");
-    const value& parts = ws_value(r, "Y_parts");
-    BOOST_TEST_REQUIRE(parts.mats.size() == 2u);
-    BOOST_TEST(parts.mats[0].cols == Y.cols / 2);
-    // the heads on their devices, then the all-reduce: the whole multi-head layer by the kernels
+    // one device per head: Y cut into h parts of d_model / h columns
     const std::size_t h = *qkv::load_scenario(scenario_file).heads, d_k = X.cols / h;
+    const value& parts = ws_value(r, "Y_parts");
+    BOOST_TEST_REQUIRE(parts.mats.size() == h);
+    BOOST_TEST(parts.mats[0].cols == Y.cols / h);
+    // the heads on their devices, then the all-reduce: the whole multi-head layer by the kernels
     matrix Q = kernels::matmul_ref(X, s.at("W_Q").mat()), K = kernels::matmul_ref(X, s.at("W_K").mat()),
            V = kernels::matmul_ref(X, s.at("W_V").mat());
     matrix Z_cat(X.rows, X.cols);

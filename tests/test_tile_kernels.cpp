@@ -150,3 +150,33 @@ BOOST_AUTO_TEST_CASE(causal_depth_band_sums_what_the_mask_keeps) {
     }
     BOOST_TEST(detail::use_tile_kernels(was));
 }
+
+BOOST_AUTO_TEST_CASE(products_with_a_transposed_match_the_double_sums) {
+    // tile_gemm_ta reads A stored (k, m) down its columns: the same double sums as above with
+    // A(i, t) taken from the stored At(t, i).
+    const std::string was(detail::tile_kernels_in_use());
+    for (const std::string& build : runnable_builds()) {
+        BOOST_TEST_REQUIRE(detail::use_tile_kernels(build));
+        for (std::size_t m : {1, 6, 7, 13, 64})
+            for (std::size_t n : {1, 17, 64, 65})
+                for (std::size_t k : {1, 64, 129, 600}) {
+                    const matrix At = qkv::kernels::randn(k, m, 21 + m), B = qkv::kernels::randn(k, n, 22 + n);
+                    const matrix A = qkv::kernels::transpose(At), C0 = qkv::kernels::randn(m, n, 23);
+                    for (bool accumulate : {false, true}) {
+                        matrix C = C0;
+                        const float alpha = accumulate ? 0.5f : 1.0f;
+                        detail::tile_gemm_ta(m, n, k, alpha, At.data.data(), m, {B.data.data(), n, detail::panel_cols},
+                                             accumulate, C.data.data(), n);
+                        double worst = 0;
+                        for (std::size_t i = 0; i < m; ++i)
+                            for (std::size_t j = 0; j < n; ++j) {
+                                const double want = product(A, B, i, j, k, alpha, accumulate ? C0(i, j) : 0.0);
+                                worst = std::max(worst, std::fabs(C(i, j) - want) - tolerance(k, 1.0 + std::fabs(want)));
+                            }
+                        BOOST_TEST(worst <= 0.0, build << " transposed A: m = " << m << ", n = " << n << ", k = " << k
+                                                       << (accumulate ? ", accumulate" : ""));
+                    }
+                }
+    }
+    BOOST_TEST(detail::use_tile_kernels(was));
+}

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "qkv/attention_layer.hpp"
 #include "qkv/head_scores.hpp"
 #include "qkv/trainer.hpp"
 
@@ -107,33 +108,7 @@ std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), 
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(the_parameter_table_is_the_readme_order) {
-    const train_config c = tiny();
-    const layout s = layout_of(c);
-    const parameters p(c.size);
-    BOOST_TEST(p.data().size() == s.total());  // 5·4 + 6·4 + 2·4·16 + 4·5 = 192
-    BOOST_TEST(s.total() == 192u);
-    BOOST_TEST(p.table()[1].full_name() == "P");
-    BOOST_TEST(p.table()[1].offset == s.P());
-    BOOST_TEST(p.table()[7].full_name() == "layer2.W_K");
-    BOOST_TEST(p.table()[7].offset == s.W(1, 1));
-    BOOST_TEST(p.table().back().full_name() == "U");
-    BOOST_TEST(p.table().back().offset == s.U());
-}
-
-BOOST_AUTO_TEST_CASE(the_loss_is_the_double_forward_within_float_rounding) {
-    const train_config c = tiny();
-    trainer t(c);
-    const batch b = make_batch(c, 1);
-    const double exact = mean_loss(as_double(t.weights().data()), layout_of(c), b);
-    const step_record r = t.gradients_of(b);
-    std::printf("loss: float %.8f, double %.8f\n", r.loss, exact);
-    // float32 carries ~6e-8 relative per operation and the loss is a few dozen operations deep
-    BOOST_TEST(std::abs(r.loss - exact) <= 1e-5 * exact);
-}
-
-BOOST_AUTO_TEST_CASE(every_gradient_is_the_central_difference_of_the_double_loss) {
-    const train_config c = tiny();
+void check_every_gradient(const train_config& c) {
     trainer t(c);
     const batch b = make_batch(c, 1);
     t.gradients_of(b);
@@ -173,6 +148,47 @@ BOOST_AUTO_TEST_CASE(every_gradient_is_the_central_difference_of_the_double_loss
     }
     BOOST_TEST(bad == 0u);
 }
+
+BOOST_AUTO_TEST_CASE(every_gradient_is_the_central_difference_of_the_double_loss) { check_every_gradient(tiny()); }
+
+BOOST_AUTO_TEST_CASE(the_fused_backward_of_long_sequences_is_the_central_difference_too) {
+    // 130 positions: long enough that the attention's backward is the fused one (from 128 on),
+    // and not a whole number of its 64-row query blocks
+    train_config c = tiny();
+    c.size.seq = 130;
+    c.batch = 2;
+    resolve_segments(c);
+    check_config(c);
+    BOOST_TEST_REQUIRE(fused_backward_pays({c.batch, c.size.seq, c.size.d_model, c.size.heads}));
+    check_every_gradient(c);
+}
+
+BOOST_AUTO_TEST_CASE(the_parameter_table_is_the_readme_order) {
+    const train_config c = tiny();
+    const layout s = layout_of(c);
+    const parameters p(c.size);
+    BOOST_TEST(p.data().size() == s.total());  // 5·4 + 6·4 + 2·4·16 + 4·5 = 192
+    BOOST_TEST(s.total() == 192u);
+    BOOST_TEST(p.table()[1].full_name() == "P");
+    BOOST_TEST(p.table()[1].offset == s.P());
+    BOOST_TEST(p.table()[7].full_name() == "layer2.W_K");
+    BOOST_TEST(p.table()[7].offset == s.W(1, 1));
+    BOOST_TEST(p.table().back().full_name() == "U");
+    BOOST_TEST(p.table().back().offset == s.U());
+}
+
+BOOST_AUTO_TEST_CASE(the_loss_is_the_double_forward_within_float_rounding) {
+    const train_config c = tiny();
+    trainer t(c);
+    const batch b = make_batch(c, 1);
+    const double exact = mean_loss(as_double(t.weights().data()), layout_of(c), b);
+    const step_record r = t.gradients_of(b);
+    std::printf("loss: float %.8f, double %.8f\n", r.loss, exact);
+    // float32 carries ~6e-8 relative per operation and the loss is a few dozen operations deep
+    BOOST_TEST(std::abs(r.loss - exact) <= 1e-5 * exact);
+}
+
+// Every gradient of the model c against the central differences of this file's double loss.
 
 BOOST_AUTO_TEST_CASE(a_switched_off_head_is_the_double_forward_without_it) {
     train_config c = tiny();

@@ -1,6 +1,7 @@
 // `qkv bench` and `qkv bench kv`: time attention at scale on this machine against its own sgemm
 // peak, and decoding with and without the KV cache; a table (or JSON) and what it shows.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -9,10 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/attention.hpp"
+#include "qkv/attention_fused.hpp"
 #include "qkv/bench.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/cli.hpp"
-#include "qkv/file_write.hpp"
+#include "qkv/render_json.hpp"
 #include "qkv/command_text.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/kernel_builds.hpp"
@@ -20,27 +22,67 @@
 #include "qkv/machine_peak.hpp"
 #include "qkv/memory.hpp"
 #include "qkv/terminal.hpp"
-#include "qkv/render_json.hpp"
 #include "qkv/wrap.hpp"
+#include "bench_common.hpp"
 
 namespace qkv::cli {
+
+void check_memory(std::size_t need, const std::string& what, const bench_args& b) {
+    const auto have = available_memory();
+    if (b.force || !have || double(need) <= 0.9 * double(*have)) return;
+    throw usage_error(fmt::format("{} needs about {} of memory but {} is available; choose smaller sizes "
+                                  "(or --impl fused), or add --force to try anyway",
+                                  what, bench::human_bytes(double(need)), bench::human_bytes(double(*have))));
+}
+
+// "OpenBLAS kernel Haswell (256-bit; this CPU has 512-bit AVX-512: the sgemm peak leaves half the
+// machine unused)".
+std::string kernel_text(const peaks& p, lang l) {
+    std::string out = fmt::format(fmt::runtime(pick(l, "OpenBLAS 内核 {}", "OpenBLAS kernel {}")), p.corename.empty() ? "?" : p.corename);
+    if (p.kernel_bits) out += fmt::format(fmt::runtime(pick(l, "（{} 位）", " ({}-bit)")), p.kernel_bits);
+    if (p.narrower())
+        out += fmt::format(fmt::runtime(pick(l, "，比这颗 CPU 的 {} 位 {} 窄：sgemm 峰值没有用上整台机器",
+                                             ", narrower than this CPU's {}-bit {}: the sgemm peak leaves part of the machine unused")),
+                           p.machine.isa.bits, p.machine.isa.name);
+    return out + fmt::format(fmt::runtime(pick(l, "\nfused 的乘积用 qkv 自己的 {} 分块内核，不用 OpenBLAS",
+                                               "\nfused runs its products on qkv's own {} tile kernels, not OpenBLAS")),
+                             attention::fused_kernels_in_use());
+}
+
+attention::options options_for(const bench_args& b, impl which) {
+    attention::options o;
+    o.heads = b.heads;
+    o.causal = b.causal;
+    o.threads = which == impl::reference ? 1 : b.threads;
+    return o;
+}
+
+std::string time_left_estimate::tail(const std::vector<std::pair<std::string, std::size_t>>& todo) const {
+    double s = 0;
+    for (auto& [kind, n] : todo) {
+        const auto it = per_n2_.find(kind);
+        if (it == per_n2_.end()) return "";
+        s += it->second * double(n) * double(n);
+    }
+    return ", " + time_left(s);
+}
+
+peaks measure_peaks(const status_line& line, int threads) {
+    line.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", threads));
+    peaks pk;
+    pk.machine = bench::measure_machine_peak(threads);
+    line.show(fmt::format("measuring the sgemm peak on {} thread(s) …", threads));
+    pk.sgemm = bench::measure_peak(threads);
+    pk.corename = blas::corename();
+    pk.kernel_bits = bench::kernel_bits(pk.corename);
+    return pk;
+}
+
 namespace {
 
 namespace po = boost::program_options;
-using attention::impl;
 using json = nlohmann::ordered_json;
 
-struct bench_args {
-    std::string mode, n_list, impl_list, format_name, lang_name, dump_dir, kernels;
-    format form = format::text;
-    std::size_t d_model = 512, heads = 8, tokens = 2048;
-    int threads = 1, repeats = 0;
-    bool causal = false, force = false;
-    lang language = lang::en;
-    std::size_t width = 100;  // the terminal's columns (COLUMNS on a pipe, else 100): prose wraps to it
-    std::vector<std::size_t> sizes;
-    std::vector<impl> impls;
-};
 
 // "256,512,1024" -> {256, 512, 1024}
 std::vector<std::size_t> parse_sizes(const std::string& list) {
@@ -74,26 +116,7 @@ std::vector<impl> parse_impls(const std::string& list) {
     return out;
 }
 
-// Overwrites one line on standard error while the work runs, when that is a terminal.
-struct status_line {
-    const console& io;
-    bool on = terminal::is_tty(io.err_fd);
-    void show(const std::string& what) const {
-        if (on) io.tell(fmt::format("\r\033[K{}", what));
-    }
-    void clear() const {
-        if (on) io.tell("\r\033[K");
-    }
-};
 
-// Refuse what cannot fit in memory, unless --force: one line with the estimate.
-void check_memory(std::size_t need, const std::string& what, const bench_args& b) {
-    const auto have = available_memory();
-    if (b.force || !have || double(need) <= 0.9 * double(*have)) return;
-    throw usage_error(fmt::format("{} needs about {} of memory but {} is available; choose smaller sizes "
-                                  "(or --impl fused), or add --force to try anyway",
-                                  what, bench::human_bytes(double(need)), bench::human_bytes(double(*have))));
-}
 
 bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     bench_args b;
@@ -101,11 +124,13 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     desc.add_options()
         ("help,h", "show this help")
         ("mode", po::value(&b.mode), "kv: decoding with and without the KV cache")
+        ("tensor-parallel", "under mpirun -np P: split by heads over the ranks (qkv bench --tensor-parallel --help)")
         ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), "sequence lengths, comma-separated")
         ("d-model", po::value(&b.d_model)->default_value(512), "width of each token")
         ("heads", po::value(&b.heads)->default_value(8), "attention heads (must divide --d-model)")
         ("threads", po::value(&b.threads)->default_value(1), "threads (fused: ours; blas: OpenBLAS's)")
         ("causal", po::bool_switch(&b.causal), "each token sees only itself and earlier ones")
+        ("backward", po::bool_switch(&b.backward), "time the fused backward too: the forward that keeps what it needs, the backward, and both")
         ("impl", po::value(&b.impl_list)->default_value("blas,fused"), "reference, blas, fused (comma-separated; reference is slow)")
         ("repeats", po::value(&b.repeats)->default_value(0), "timed runs per size (0: enough for a stable median)")
         ("tokens", po::value(&b.tokens)->default_value(2048), "bench kv: tokens to decode")
@@ -150,56 +175,24 @@ struct row {
     int threads;
     double ms, gflops, percent, percent_machine;  // of the sgemm peak, of the machine's FMA peak
     std::size_t extra;
+    std::optional<attention::fused_breakdown> breakdown;  // fused: one more run with the clock read by stages
 };
 
-// The two denominators: what OpenBLAS's sgemm reaches with the kernel it loaded, and what the
-// machine's own FMA units do in its widest instructions, with the kernel's name and width.
-struct peaks {
-    bench::peak sgemm;
-    bench::machine_peak machine;
-    std::string corename;
-    int kernel_bits = 0;  // 0: a kernel name qkv does not know
-    bool narrower() const { return kernel_bits && kernel_bits < machine.isa.bits; }
-};
-
-// "OpenBLAS kernel Haswell (256-bit; this CPU has 512-bit AVX-512: the sgemm peak leaves half the
-// machine unused)".
-std::string kernel_text(const peaks& p, lang l) {
-    std::string out = fmt::format(fmt::runtime(pick(l, "OpenBLAS 内核 {}", "OpenBLAS kernel {}")), p.corename.empty() ? "?" : p.corename);
-    if (p.kernel_bits) out += fmt::format(fmt::runtime(pick(l, "（{} 位）", " ({}-bit)")), p.kernel_bits);
-    if (p.narrower())
-        out += fmt::format(fmt::runtime(pick(l, "，比这颗 CPU 的 {} 位 {} 窄：sgemm 峰值没有用上整台机器",
-                                             ", narrower than this CPU's {}-bit {}: the sgemm peak leaves part of the machine unused")),
-                           p.machine.isa.bits, p.machine.isa.name);
-    return out + fmt::format(fmt::runtime(pick(l, "\nfused 的乘积用 qkv 自己的 {} 分块内核，不用 OpenBLAS",
-                                               "\nfused runs its products on qkv's own {} tile kernels, not OpenBLAS")),
-                             attention::fused_kernels_in_use());
-}
-
-attention::options options_for(const bench_args& b, impl which) {
-    attention::options o;
-    o.heads = b.heads;
-    o.causal = b.causal;
-    o.threads = which == impl::reference ? 1 : b.threads;
-    return o;
-}
-
-// A paragraph wrapped to the terminal as lesson prose is, one line end after each line.
-std::string wrapped(const std::string& text, std::size_t width) {
-    std::string out;
-    for (const std::string& line : reflow(text, width)) out += line + "\n";
-    return out;
-}
-
-// Each line on its own, too long a one continued indented under it: the header's facts.
-std::string lines_wrapped(const std::string& text, std::size_t width) {
-    std::string out;
-    for (std::size_t at = 0; at < text.size();) {
-        const std::size_t end = std::min(text.find('\n', at), text.size());
-        for (const std::string& line : wrap_paragraph(std::string_view(text).substr(at, end - at), width, "  ")) out += line + "\n";
-        at = end + 1;
-    }
-    return out;
+// Shares of the fused pass's processor time by stage, from one run with the threads' clocks on,
+// and the share of its wall time × threads that the threads ran.
+json breakdown_json(const attention::fused_breakdown& b) {
+    const double cpu = b.pack + b.project_kv + b.project_q + b.scores + b.exps + b.weighted + b.output;
+    auto share = [&](double s) { return cpu > 0 ? s / cpu : 0.0; };
+    return {{"thread_cpu_seconds", cpu},
+            {"pack_weights", share(b.pack)},
+            {"project_k_v", share(b.project_kv)},
+            {"project_q", share(b.project_q)},
+            {"scores", share(b.scores)},
+            {"softmax_exps", share(b.exps)},
+            {"weighted_sum", share(b.weighted)},
+            {"output_projection", share(b.output)},
+            {"running", b.wall > 0 ? cpu / (b.wall * b.threads) : 0.0},
+            {"idle_tile_slots", b.idle_slots}};
 }
 
 // The prose under the table, from lessons/prose/bench.toml.
@@ -210,7 +203,7 @@ std::string explain_forward(const bench_args& b) {
     if (has(impl::reference)) out += text("reference");
     if (has(impl::blas)) out += text("blas");
     if (has(impl::fused)) out += text("fused");
-    return wrapped(out + text("percent"), b.width);
+    return reflowed(out + text("percent"), b.width);
 }
 
 std::string render_forward_text(const bench_args& b, const peaks& pk, const std::vector<row>& rows,
@@ -229,7 +222,7 @@ std::string render_forward_text(const bench_args& b, const peaks& pk, const std:
                                          "sgemm peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{4}: {2:.1f} GFLOP/s ({3:.0f}% of the machine's)\n")),
                        pk.sgemm.size, pk.sgemm.threads, pk.sgemm.gflops, 100 * pk.sgemm.gflops / pk.machine.gflops,
                        pk.sgemm.threads == 1 ? "" : "s");
-    out = lines_wrapped(out + kernel_text(pk, l), b.width) + "\n";
+    out = wrap_each_line(out + kernel_text(pk, l), b.width, "  ") + "\n";
     out += fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>9} {:>13}\n", pick(l, "实现", "impl"), "n", pick(l, "毫秒", "ms"),
                        "GFLOP/s", pick(l, "占 sgemm", "% sgemm"), pick(l, "占机器", "% machine"), pick(l, "额外内存", "extra memory"));
     for (const row& r : rows)
@@ -238,9 +231,9 @@ std::string render_forward_text(const bench_args& b, const peaks& pk, const std:
     std::vector<std::string> parts;
     for (auto& [i, k] : growth)
         parts.push_back(fmt::format("{} {}", attention::impl_name(i), k ? fmt::format("{:.2f}", *k) : "–"));
-    out += "\n" + lines_wrapped(fmt::format(fmt::runtime(pick(l, "增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}",
+    out += "\n" + wrap_each_line(fmt::format(fmt::runtime(pick(l, "增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}",
                                                              "growth exponent (time ∝ n^k, least squares of log t on log n): {}")),
-                                         fmt::join(parts, ", ")), b.width) + "\n";
+                                         fmt::join(parts, ", ")), b.width, "  ") + "\n";
     std::vector<loglog_series> series;  // time against n, one line per implementation
     for (auto& [i, k] : growth) {
         loglog_series s{std::string(attention::impl_name(i)), attention::impl_name(i)[0], {}, {}, k};
@@ -265,32 +258,26 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
     j["openblas_kernel_narrower"] = pk.narrower();
     j["fused_kernels"] = attention::fused_kernels_in_use();
     j["results"] = json::array();
-    for (const row& r : rows)
+    for (const row& r : rows) {
         j["results"].push_back({{"impl", attention::impl_name(r.which)}, {"n", r.n}, {"d_model", b.d_model},
                                 {"heads", b.heads}, {"threads", r.threads}, {"ms", r.ms}, {"gflops", r.gflops},
                                 {"percent_of_peak", r.percent}, {"percent_of_machine_peak", r.percent_machine},
                                 {"extra_bytes", r.extra}});
+        if (r.breakdown) j["results"].back()["breakdown"] = breakdown_json(*r.breakdown);
+    }
     j["growth_exponent"] = json::object();
     for (auto& [i, k] : growth) j["growth_exponent"][std::string(attention::impl_name(i))] = k ? json(*k) : json(nullptr);
     return render_json(j) + "\n";
 }
 
-// The .npy files --dump-dir gets: X for each size, the four weights, Z for each kernel and size.
-std::string x_dump(std::size_t n) { return fmt::format("X_n{}.npy", n); }
-std::string z_dump(impl i, std::size_t n) { return fmt::format("Z_{}_n{}.npy", attention::impl_name(i), n); }
-
-// One folder made at most, never a path of them, and every file it will get checked: a link, a
-// named pipe or a read-only file is refused now, not after minutes of measuring.
-void prepare_dump_dir(const bench_args& b) {
-    if (b.dump_dir.empty()) return;
-    if (auto no = make_folder(b.dump_dir)) throw input_error(source_loc{b.dump_dir}, fmt::format("--dump-dir: {}", *no));
-    std::vector<std::string> names{"W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"};
-    for (std::size_t n : b.sizes) {
-        names.push_back(x_dump(n));
-        for (impl i : b.impls) names.push_back(z_dump(i, n));
-    }
-    for (const std::string& name : names)
-        if (auto no = cannot_replace(b.dump_dir + "/" + name)) throw input_error(source_loc{b.dump_dir + "/" + name}, *no);
+// The measurements from implementation i at size n on, in the order run_forward makes them.
+std::vector<std::pair<std::string, std::size_t>> still_to_time(const bench_args& b, std::size_t n, impl i) {
+    std::vector<std::pair<std::string, std::size_t>> out;
+    bool from = false;
+    for (std::size_t m : b.sizes)
+        for (impl j : b.impls)
+            if ((from |= m == n && j == i)) out.emplace_back(attention::impl_name(j), m);
+    return out;
 }
 
 int run_forward(const console& io, const bench_args& b) {
@@ -303,16 +290,11 @@ int run_forward(const console& io, const bench_args& b) {
         }
     prepare_dump_dir(b);
     const status_line bar{io};
-    bar.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", b.threads));
-    peaks pk;
-    pk.machine = bench::measure_machine_peak(b.threads);
-    bar.show(fmt::format("measuring the sgemm peak on {} thread(s) …", b.threads));
-    pk.sgemm = bench::measure_peak(b.threads);
-    pk.corename = blas::corename();
-    pk.kernel_bits = bench::kernel_bits(pk.corename);
+    const peaks pk = measure_peaks(bar, b.threads);
     const blas::scoped_threads one(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
     std::vector<row> rows;
     std::map<impl, std::vector<double>> ns, ts;
+    time_left_estimate est;
     for (std::size_t n : b.sizes) {
         const bench::inputs P = bench::make_inputs(n, b.d_model);
         if (!b.dump_dir.empty()) {
@@ -322,13 +304,22 @@ int run_forward(const console& io, const bench_args& b) {
         }
         for (impl i : b.impls) {
             const attention::options o = options_for(b, i);
+            const std::string left = est.tail(still_to_time(b, n, i));
+            const auto t0 = std::chrono::steady_clock::now();
             matrix Z;
             const bench::timing t = bench::time_median(
                 [&] { Z = attention::forward(i, P.X, P.W, o); }, {.runs = b.repeats},
-                [&](int k) { bar.show(fmt::format("{} n = {}: run {} …", attention::impl_name(i), n, k)); });
+                [&](int k) { bar.show(fmt::format("{} n = {}: run {}{} …", attention::impl_name(i), n, k, left)); });
+            est.done(std::string(attention::impl_name(i)), n,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             const double gflops = bench::attention_flops(n, b.d_model, b.causal) / t.median_s / 1e9;
             rows.push_back({i, n, o.threads, t.median_s * 1e3, gflops, 100 * gflops / pk.sgemm.gflops,
-                            100 * gflops / pk.machine.gflops, attention::extra_bytes(i, n, b.d_model, o)});
+                            100 * gflops / pk.machine.gflops, attention::extra_bytes(i, n, b.d_model, o), {}});
+            if (i == impl::fused && b.form == format::json) {  // where the time went, from one more run
+                attention::options with_clock = o;
+                with_clock.breakdown = &rows.back().breakdown.emplace();
+                attention::forward(i, P.X, P.W, with_clock);
+            }
             ns[i].push_back(double(n));
             ts[i].push_back(t.median_s);
             if (!b.dump_dir.empty())
@@ -344,7 +335,7 @@ int run_forward(const console& io, const bench_args& b) {
 
 // --- decoding with and without the KV cache ---------------------------------------------------------
 
-std::string explain_kv(const bench_args& b) { return wrapped(command_text("bench", "kv").in(b.language), b.width); }
+std::string explain_kv(const bench_args& b) { return reflowed(command_text("bench", "kv").in(b.language), b.width); }
 
 int run_kv(const console& io, const bench_args& b) {
     const std::size_t T = b.tokens, d = b.d_model;
@@ -398,10 +389,11 @@ int run_kv(const console& io, const bench_args& b) {
 }  // namespace
 
 int cmd_bench(const args& a, const console& io) {
+    if (std::find(a.begin(), a.end(), "--tensor-parallel") != a.end()) return cmd_bench_tensor_parallel(a, io);
     bool help = false;
     const bench_args b = parse_bench_args(io, a, help);
     if (help) return 0;
-    return b.mode == "kv" ? run_kv(io, b) : run_forward(io, b);
+    return b.mode == "kv" ? run_kv(io, b) : b.backward ? run_backward(io, b) : run_forward(io, b);
 }
 
 }  // namespace qkv::cli

@@ -40,12 +40,8 @@ void write_fd(int fd, const std::string& text) {
 }  // namespace
 
 void progress_line::operator()(const train::run_state& s) {
-    if (!on_ || !due(last_, line_every, s.step == s.last_step)) return;
-    io_.tell(fmt::format("\r\033[K{}", progress_text(s, language_)));
-}
-
-void progress_line::clear() {
-    if (on_) io_.tell("\r\033[K");
+    if (!line_.on() || !due(last_, line_every, s.step == s.last_step)) return;
+    line_.show(progress_text(s, language_));
 }
 
 training_builtins::training_builtins(std::function<void(const train::run_state&)> watch) {

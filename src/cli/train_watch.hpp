@@ -13,6 +13,7 @@
 #include "qkv/stop_request.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/training_run.hpp"
+#include "status_line.hpp"
 
 namespace qkv::cli {
 
@@ -20,13 +21,12 @@ namespace qkv::cli {
 // second, erased by clear().
 class progress_line {
 public:
-    progress_line(const console& io, lang l) : io_(io), on_(terminal::is_tty(io.err_fd)), language_(l) {}
+    progress_line(const console& io, lang l) : line_(io), language_(l) {}
     void operator()(const train::run_state& s);
-    void clear();
+    void clear() { line_.clear(); }
 
 private:
-    const console& io_;
-    bool on_;
+    status_line line_;
     lang language_;
     std::chrono::steady_clock::time_point last_{};
 };

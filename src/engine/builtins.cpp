@@ -21,7 +21,7 @@ struct table {
         for (auto group : {builtin_groups::softmax, builtin_groups::entries, builtin_groups::rows,
                            builtin_groups::heads, builtin_groups::statistics, builtin_groups::create,
                            builtin_groups::sequential, builtin_groups::low_rank, builtin_groups::positions,
-                           builtin_groups::backward})
+                           builtin_groups::backward, builtin_groups::devices})
             for (builtin& b : group()) all.push_back(std::move(b));
     }
 };

@@ -3,7 +3,11 @@
 // wg = g·d_k columns per pass, bq / bk rows per query / key block.
 #include "qkv/attention_fused.hpp"
 
+#include "qkv/attention_backward.hpp"
+
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -41,7 +45,36 @@ void prefetch_share(const void* p, std::size_t bytes, std::size_t part, std::siz
 // raised: weights up to 2^16, summed over a few thousand keys, stay far inside a float.
 constexpr float lazy_headroom = 16.0f;
 
+// Seconds one worker spent in each stage (options::breakdown).
+struct stage_times {
+    double project_kv = 0, project_q = 0, scores = 0, exps = 0, weighted = 0, output = 0;
+};
+
+// Adds the seconds since `t` to `into` and restarts t; nothing without a breakdown.
+// The calling thread's own processor time: a stage's share stays true while other processes take
+// turns on the cores (a steady clock would charge their turns to whichever stage was running).
+struct thread_clock {
+    using time_point = std::chrono::steady_clock::time_point;
+    static time_point now() {
+        timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return time_point(std::chrono::nanoseconds(std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec));
+    }
+};
+
+void lap(stage_times* st, std::chrono::steady_clock::time_point& t, double stage_times::*into) {
+    if (!st) return;
+    const auto now = thread_clock::now();
+    st->*into += std::chrono::duration<double>(now - t).count();
+    t = now;
+}
+
+std::chrono::steady_clock::time_point start(const stage_times* st) {
+    return st ? thread_clock::now() : std::chrono::steady_clock::time_point{};
+}
+
 struct scratch {
+    stage_times* st;  // null unless a breakdown is asked for
     float* Q;  // [bq, d_k]: one head's queries for this block, already times log2(e) / sqrt(d_k)
     float* Z;  // [bq, wg]: this block's head outputs side by side
     float* S;  // [bq, bk]: scores of one key block, then their exp in place
@@ -52,7 +85,7 @@ struct scratch {
 scratch scratch_at(const fused_plan& p, float* base) {
     float* Z = base + p.bq * p.d_k;
     float* S = Z + p.bq * p.wg();
-    return {base, Z, S, S + p.bq * p.bk, S + p.bq * p.bk + p.bq};
+    return {nullptr, base, Z, S, S + p.bq * p.bk, S + p.bq * p.bk + p.bq};
 }
 
 // Row i of a key block's scores s [v visible of cols] becomes P = 2^(s − m) in place and joins
@@ -96,6 +129,7 @@ void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z,
 void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t rows, const float* Q, const float* Kt,
                   const float* V, std::size_t ld, float* Z, const scratch& w) {
     const std::size_t key_end = causal ? q0 + rows : p.n;
+    auto t = start(w.st);
     for (std::size_t k0 = 0; k0 < key_end; k0 += p.bk) {
         const std::size_t cols = std::min(p.bk, key_end - k0);
         const bool first = k0 == 0;
@@ -104,6 +138,7 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K^T[:, k0 …] [d_k, cols]
         tile_gemm(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, false, w.S, p.bk,
                   causal ? causal_band{causal_band::columns, shift} : causal_band{});
+        lap(w.st, t, &stage_times::scores);
         // The next key block's K^T and V are fetched a share per row of pass 2, while this block's
         // exps run: fetched from L3 only when the products reached them, they held the scores and
         // A·V below the speed those reach with their operands in L2.
@@ -124,12 +159,15 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
             std::fill(s + v, s + cols, 0.0f);
             if (v > 0) fold_row(s, v, first, w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * p.d_k, Kt_block);
         }
+        lap(w.st, t, &stage_times::exps);
         // pass 3: Z (+)= P [rows, cols] @ V[k0 …] [cols, d_k]
         tile_gemm(rows, p.d_k, cols, 1.0f, w.S, p.bk, rows_of(V + k0 * p.d_k, p.d_k), !first, Z, ld,
                   causal ? causal_band{causal_band::depth, shift} : causal_band{});
+        lap(w.st, t, &stage_times::weighted);
     }
     // pass 4: divide by the sum, so each row of weights summed to 1
     for (std::size_t i = 0; i < rows; ++i) scale_row(Z + i * ld, p.d_k, 1.0f / w.l[i]);
+    lap(w.st, t, &stage_times::weighted);
 }
 
 // One pass's weights packed into panels of 64 columns: W_K, W_V [d, wg], W_O [wg, d], and W_Q
@@ -172,10 +210,16 @@ packed_weights pack_pass(const fused_plan& p, const weights& W, std::size_t c0, 
 
 // Key block b's K^T (g heads, [d_k, bk] each) and values (into V_g, g heads of [n, d_k]),
 // through tmp [bk, wg].
+// The rows r0 … r0+rows−1 of tmp [rows, wg] into columns c0 … of M, for the backward (keep).
+void keep_rows(const float* tmp, std::size_t rows, std::size_t wg, matrix& M, std::size_t r0, std::size_t c0) {
+    for (std::size_t i = 0; i < rows; ++i) std::copy_n(tmp + i * wg, wg, M.row(r0 + i) + c0);
+}
+
 void project_key_block(const fused_plan& p, const matrix& X, const packed_weights& P, std::size_t b, float* tmp,
-                       float* Kt_g, float* V_g) {
+                       float* Kt_g, float* V_g, saved_forward* keep, std::size_t c0) {
     const std::size_t r0 = b * p.bk, rows = std::min(p.bk, p.n - r0), wg = p.wg(), kb_ld = p.kb_ld();
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_K, false, tmp, wg);  // K rows [rows, wg]
+    if (keep) keep_rows(tmp, rows, wg, keep->K, r0, c0);
     // transposed 16 columns at a time: each row of tmp is read a cache line at a time
     for (std::size_t j = 0; j < p.g; ++j) {
         float* Kt = Kt_g + (j * p.key_blocks() + b) * p.d_k * kb_ld;  // head j's block b: [d_k, kb_ld]
@@ -185,28 +229,80 @@ void project_key_block(const fused_plan& p, const matrix& X, const packed_weight
                     Kt[c * kb_ld + i] = tmp[i * wg + j * p.d_k + c];
     }
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_V, false, tmp, wg);  // V rows [rows, wg]
+    if (keep) keep_rows(tmp, rows, wg, keep->V, r0, c0);
     for (std::size_t j = 0; j < p.g; ++j)
         for (std::size_t i = 0; i < rows; ++i)
             std::copy_n(tmp + i * wg + j * p.d_k, p.d_k, V_g + (j * p.n + r0 + i) * p.d_k);
 }
 
-// Output rows q0 … of one query block, for the heads of pass `pass` (added to earlier passes).
+// Output rows q0 … of one query block, for the heads of pass `pass` (added to earlier passes' when add).
 void query_block(const fused_plan& p, bool causal, const matrix& X, const packed_weights& P, std::size_t pass,
-                 const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out) {
+                 bool add, const float* Kt_g, const float* V_g, std::size_t q0, const scratch& w, matrix& out,
+                 saved_forward* keep) {
     const std::size_t rows = std::min(p.bq, p.n - q0), wg = p.wg();
     for (std::size_t j = 0; j < p.g; ++j) {
+        auto t = start(w.st);
         // Q_j [rows, d_k] = X[q0 …] @ W_Q[:, head j] · log2(e) / sqrt(d_k): scores come out ready for 2^x
         tile_gemm(rows, p.d_k, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q[j], false, w.Q, p.d_k);
+        lap(w.st, t, &stage_times::project_q);
         const float* Kt = Kt_g + j * p.key_blocks() * p.d_k * p.kb_ld();  // head j's K^T, block by block
         attend_block(p, causal, q0, rows, w.Q, Kt, V_g + j * p.n * p.d_k, wg, w.Z + j * p.d_k, w);
+        if (!keep) continue;
+        const std::size_t head = pass * p.g + j;
+        keep_rows(w.Q, rows, p.d_k, keep->Q, q0, head * p.d_k);
+        for (std::size_t i = 0; i < rows; ++i) keep->lse[head * p.n + q0 + i] = w.m[i] + std::log2(w.l[i]);
     }
+    if (keep) keep_rows(w.Z, rows, wg, keep->O, q0, pass * wg);
     // out[q0 …] (+)= Z [rows, wg] @ W_O[pass rows …, :]: the sum over heads of head_i · W_O,i
-    tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, pass > 0, out.row(q0), p.d);
+    auto t = start(w.st);
+    tile_gemm(rows, p.d, wg, 1.0f, w.Z, wg, P.W_O, add, out.row(q0), p.d);
+    lap(w.st, t, &stage_times::output);
 }
 
 }  // namespace
 
-matrix forward_fused(const matrix& X, const weights& W, const options& o) {
+namespace {
+
+// Of the multiply-add slots the scores' and weighted sums' tiles issue for one head (6 rows ×
+// whole vectors of 16 floats, as tile_gemm lays them), the share that does no useful work: rows
+// past a block's end, lanes past a block's last column, and under the mask the part of a
+// diagonal tile past its rows' last visible key.
+double idle_slot_share(const fused_plan& p, bool causal) {
+    auto vectors = [](std::size_t c) { return double((c + 15) / 16 * 16); };
+    double slots = 0, useful = 0;
+    for (std::size_t q0 = 0; q0 < p.n; q0 += p.bq)
+        for (std::size_t k0 = 0, rows = std::min(p.bq, p.n - q0); k0 < (causal ? q0 + rows : p.n); k0 += p.bk) {
+            const std::size_t cols = std::min(p.bk, p.n - k0);
+            for (std::size_t i0 = 0; i0 < rows; i0 += 6) {
+                auto seen = [&](std::size_t i) {  // keys row i of the block sees
+                    return causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
+                };
+                const std::size_t last = std::min(rows, i0 + 6), end = seen(last - 1);  // the tile runs to its last row's
+                double computed = 0;
+                for (std::size_t j0 = 0; j0 < end; j0 += 64) computed += vectors(std::min<std::size_t>(64, end - j0));
+                slots += 6 * computed * double(p.d_k) + 6 * vectors(p.d_k) * double(end);  // scores, then P·V
+                for (std::size_t i = i0; i < last; ++i) useful += 2 * double(seen(i)) * double(p.d_k);
+            }
+        }
+    return slots > 0 ? 1 - useful / slots : 0;
+}
+
+// The workers' stage times, the packing's and the wall time into o.breakdown.
+void fill_breakdown(const options& o, const fused_plan& p, const std::vector<stage_times>& times, double pack_s,
+                    double wall_s) {
+    fused_breakdown& b = *o.breakdown;
+    b = {};
+    b.threads = std::max(1, o.threads);
+    b.pack = pack_s * b.threads;  // the packing runs on every thread; the first one's time, for all
+    for (const stage_times& t : times) {
+        b.project_kv += t.project_kv, b.project_q += t.project_q, b.scores += t.scores, b.exps += t.exps;
+        b.weighted += t.weighted, b.output += t.output;
+    }
+    b.wall = wall_s;
+    b.idle_slots = idle_slot_share(p, o.causal);
+}
+
+matrix forward_fused_impl(const matrix& X, const weights& W, const options& o, saved_forward* keep) {
     check_shapes(X, W, o);
     const fused_plan p = plan_fused(X.rows, X.cols, o);
     const int threads = std::max(1, o.threads);
@@ -216,19 +312,41 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) {
     const std::unique_ptr<float[]> work(new float[threads * p.scratch_floats()]);
     float *Kt_g = KV.get(), *V_g = KV.get() + p.g * p.key_blocks() * p.d_k * p.kb_ld();
     matrix out(p.n, p.d);  // out: [n, d]
-    for (std::size_t pass = 0; pass * p.g < p.h; ++pass) {
+    std::vector<stage_times> times(o.breakdown ? threads : 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    double pack_s = 0;
+    const std::size_t first_pass = o.first_head / p.g, end = o.head_count ? o.first_head + o.head_count : p.h;
+    for (std::size_t pass = first_pass; pass * p.g < end; ++pass) {
+        auto t = start(times.empty() ? nullptr : times.data());
         const packed_weights P = pack_pass(p, W, pass * wg, threads);
+        if (!times.empty()) pack_s += std::chrono::duration<double>(thread_clock::now() - t).count();
         parallel_for(p.key_blocks(), threads, [&](std::size_t b, int worker) {
-            project_key_block(p, X, P, b, work.get() + worker * p.scratch_floats(), Kt_g, V_g);
+            stage_times* st = times.empty() ? nullptr : &times[worker];
+            auto t = start(st);
+            project_key_block(p, X, P, b, work.get() + worker * p.scratch_floats(), Kt_g, V_g, keep, pass * wg);
+            lap(st, t, &stage_times::project_kv);
         });
         parallel_for(n_qb, threads, [&](std::size_t t, int worker) {
             // with the causal mask late blocks cost most: hand them out first
             const std::size_t qb = o.causal ? n_qb - 1 - t : t;
-            query_block(p, o.causal, X, P, pass, Kt_g, V_g, qb * p.bq,
-                        scratch_at(p, work.get() + worker * p.scratch_floats()), out);
+            scratch w = scratch_at(p, work.get() + worker * p.scratch_floats());
+            w.st = times.empty() ? nullptr : &times[worker];
+            query_block(p, o.causal, X, P, pass, pass > first_pass, Kt_g, V_g, qb * p.bq, w, out, keep);
         });
     }
+    if (o.breakdown)
+        fill_breakdown(o, p, times, pack_s, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return out;
+}
+
+}  // namespace
+
+matrix forward_fused(const matrix& X, const weights& W, const options& o) { return forward_fused_impl(X, W, o, nullptr); }
+
+matrix forward_fused_keep(const matrix& X, const weights& W, const options& o, saved_forward& keep) {
+    const std::size_t n = X.rows, d = X.cols;
+    keep = {matrix(n, d), matrix(n, d), matrix(n, d), matrix(n, d), std::vector<float>(o.heads * n)};
+    return forward_fused_impl(X, W, o, &keep);
 }
 
 std::size_t fused_extra_floats(std::size_t n, std::size_t d, const options& o) {

@@ -44,6 +44,11 @@ double attention_flops(std::size_t n, std::size_t d, bool causal) {
     return projections + (causal ? 0.5 : 1.0) * scores_and_sum;
 }
 
+double backward_flops(std::size_t n, std::size_t d, bool causal) {
+    const double N = double(n), D = double(d);
+    return 8 * 2 * N * D * D + (causal ? 0.5 : 1.0) * 4 * (2 * N * N * D);
+}
+
 inputs make_inputs(std::size_t n, std::size_t d, std::uint64_t seed) {
     // N(0, 1/d) weights keep Q, K, V entries near unit size, so the softmax is neither flat nor one-hot
     const float c = 1.0f / std::sqrt(float(d));

@@ -24,16 +24,18 @@ fused_plan plan_fused(std::size_t n, std::size_t d, const options& o) {
     }
     fused_plan p{n, d, o.heads, d / o.heads, 0, bq, o.block_k ? o.block_k : 256};
     p.g = o.heads_per_pass;
-    if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide h
+    const std::size_t span = o.head_count ? o.head_count : o.heads;  // the heads computed
+    if (p.g == 0) {  // the most heads whose keys and values fit the budget, and divide the span
         p.g = 1;
-        for (std::size_t g = o.heads; g >= 1; --g)
-            if (o.heads % g == 0 && (p.key_blocks() * p.kb_ld() + n) * g * p.d_k * sizeof(float) <= o.max_kv_bytes) {
+        for (std::size_t g = span; g >= 1; --g)
+            if (span % g == 0 && (p.key_blocks() * p.kb_ld() + n) * g * p.d_k * sizeof(float) <= o.max_kv_bytes) {
                 p.g = g;
                 break;
             }
     }
-    if (p.g == 0 || o.heads % p.g != 0)
-        throw std::invalid_argument(fmt::format("attention: {} heads per pass do not divide {} heads", p.g, o.heads));
+    if (p.g == 0 || span % p.g != 0 || o.first_head % p.g != 0 || o.heads % span != 0 || o.first_head + span > o.heads)
+        throw std::invalid_argument(fmt::format("attention: {} heads per pass do not divide heads {} … {} of {}", p.g,
+                                                o.first_head + 1, o.first_head + span, o.heads));
     return p;
 }
 

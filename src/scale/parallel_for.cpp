@@ -4,7 +4,8 @@
 // The workers are kept between calls: started afresh for every call, as they were at first, they
 // often got going late on a machine of few cores, and a forward pass makes its calls one right
 // after another. A kept worker spins a little while (kept_spin) after its task before it sleeps,
-// so the next call, which in a forward pass follows within microseconds, finds it awake.
+// so the next call, which in a forward pass follows within microseconds, finds it awake; but not
+// while the machine looks busy (spin_until), when spinning takes the core from the work.
 #include "qkv/parallel_for.hpp"
 
 #include <algorithm>
@@ -44,6 +45,33 @@ struct job {
 // the gaps inside a forward pass, short enough not to hold a core once the work is done.
 constexpr auto kept_spin = std::chrono::microseconds(300);
 
+// A spin that backs off when the machine is busy. A look that comes more than `preempted` after
+// the one before means this thread lost its core meanwhile: another process wants it. Spinning
+// then only takes turns from the threads doing the work (ours, descheduled with a task in hand,
+// or the other process), so for `busy_for` every wait sleeps at once.
+constexpr auto preempted = std::chrono::microseconds(100);
+constexpr auto busy_for = std::chrono::milliseconds(50);
+std::atomic<std::int64_t> busy_until{0};  // steady_clock ticks
+
+std::int64_t ticks(std::chrono::steady_clock::time_point t) { return t.time_since_epoch().count(); }
+
+// Spins until done() or kept_spin has passed, unless the machine was lately seen busy.
+template <class Done>
+void spin_until(Done done) {
+    using clock = std::chrono::steady_clock;
+    auto last = clock::now();
+    if (ticks(last) < busy_until.load(std::memory_order_relaxed)) return;
+    for (const auto until = last + kept_spin; !done() && last < until;) {
+        std::this_thread::yield();
+        const auto now = clock::now();
+        if (now - last > preempted) {
+            busy_until.store(ticks(now + busy_for), std::memory_order_relaxed);
+            return;
+        }
+        last = now;
+    }
+}
+
 class pool {
 public:
     ~pool() {
@@ -79,8 +107,7 @@ public:
         wake_.notify_all();
         j.work(0);
         // the workers finish their last tasks; wait for them, spinning first like they do
-        const auto until = std::chrono::steady_clock::now() + kept_spin;
-        while (running_.load() > 0 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+        spin_until([&] { return running_.load() == 0; });
         std::unique_lock<std::mutex> hold(lock_);
         done_.wait(hold, [&] { return running_.load() == 0; });
         job_ = nullptr;
@@ -92,8 +119,7 @@ private:
         std::uint64_t seen = 0;
         for (;;) {
             // look for a new call, spinning for kept_spin, then sleep until one comes
-            const auto until = std::chrono::steady_clock::now() + kept_spin;
-            while (generation_.load() == seen && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+            spin_until([&] { return generation_.load() != seen; });
             std::unique_lock<std::mutex> hold(lock_);
             wake_.wait(hold, [&] { return generation_.load() != seen; });
             seen = generation_.load();

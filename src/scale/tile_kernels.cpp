@@ -20,7 +20,8 @@ namespace {
 constexpr std::size_t tile_rows = 6;
 
 // One call: C (rows, cols ≤ 64) (+)= alpha · A (rows, k) · B (k, cols), B rows ld apart: a
-// column of tiles down one panel, 6 rows at a time.
+// column of tiles down one panel, 6 rows at a time. Each build comes twice: A as stored, entry
+// (r, t) at A[r·lda + t], and A transposed, at A[t·lda + r] (tile_gemm_ta).
 using tile_fn = void (*)(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                          std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate);
 
@@ -39,12 +40,18 @@ template <class F>
     }
 }
 
+// A's entry (r, t) as stored (TA false) or transposed.
+template <bool TA>
+[[gnu::always_inline]] inline const float* a_at(const float* A, std::size_t lda, std::size_t r, std::size_t t) {
+    return TA ? A + t * lda + r : A + r * lda + t;
+}
+
 // --- AVX-512: 16 lanes; the last vector of a row is masked, so any cols ≤ 64 takes one path ---
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512vl,avx512bw,avx512dq,fma")
 
-template <int R, int V>
+template <bool TA, int R, int V>
 [[gnu::always_inline]] inline void tile_avx512_t(std::size_t k, const float* A, std::size_t lda, const float* B,
                                                  std::size_t ldb, float* C, std::size_t ldc, __mmask16 last,
                                                  float alpha, bool accumulate) {
@@ -63,7 +70,7 @@ template <int R, int V>
         b[V - 1] = _mm512_maskz_loadu_ps(last, b_row + 16 * (V - 1));  // with a full mask as fast as a load
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
-            const __m512 a = _mm512_set1_ps(A[r * lda + t]);
+            const __m512 a = _mm512_set1_ps(*a_at<TA>(A, lda, r, t));
 #pragma GCC unroll 4
             for (int v = 0; v < V; ++v) c[r][v] = _mm512_fmadd_ps(a, b[v], c[r][v]);
         }
@@ -81,28 +88,29 @@ template <int R, int V>
         }
 }
 
-template <int R>
+template <bool TA, int R>
 void tile_avx512_rows(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                       std::size_t ldc, std::size_t cols, float alpha, bool accumulate) {
     const std::size_t vectors = (cols + 15) / 16;
     const __mmask16 last = __mmask16(0xffffu >> (16 * vectors - cols));
     switch (vectors) {
-        case 4: return tile_avx512_t<R, 4>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
-        case 3: return tile_avx512_t<R, 3>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
-        case 2: return tile_avx512_t<R, 2>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
-        default: return tile_avx512_t<R, 1>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
+        case 4: return tile_avx512_t<TA, R, 4>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
+        case 3: return tile_avx512_t<TA, R, 3>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
+        case 2: return tile_avx512_t<TA, R, 2>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
+        default: return tile_avx512_t<TA, R, 1>(k, A, lda, B, ldb, C, ldc, last, alpha, accumulate);
     }
 }
 
+template <bool TA>
 void tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                  std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
     // the common case, whole 6 × 64 tiles down the panel, in one loop without a call per tile
     if (cols == panel_cols)
-        for (; rows >= 6; rows -= 6, A += 6 * lda, C += 6 * ldc)
-            tile_avx512_t<6, 4>(k, A, lda, B, ldb, C, ldc, __mmask16(0xffff), alpha, accumulate);
-    for (; rows > 6; rows -= 6, A += 6 * lda, C += 6 * ldc)
-        tile_avx512_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-    by_rows(rows, [&](auto R) { tile_avx512_rows<R.value>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate); });
+        for (; rows >= 6; rows -= 6, A += TA ? 6 : 6 * lda, C += 6 * ldc)
+            tile_avx512_t<TA, 6, 4>(k, A, lda, B, ldb, C, ldc, __mmask16(0xffff), alpha, accumulate);
+    for (; rows > 6; rows -= 6, A += TA ? 6 : 6 * lda, C += 6 * ldc)
+        tile_avx512_rows<TA, 6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+    by_rows(rows, [&](auto R) { tile_avx512_rows<TA, R.value>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate); });
 }
 
 #pragma GCC pop_options
@@ -112,7 +120,7 @@ void tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
-template <int R, bool Full>
+template <bool TA, int R, bool Full>
 [[gnu::always_inline]] inline void tile16_avx2_t(std::size_t k, const float* A, std::size_t lda, const float* B,
                                                  std::size_t ldb, float* C, std::size_t ldc, __m256i in0, __m256i in1,
                                                  float alpha, bool accumulate) {
@@ -128,7 +136,7 @@ template <int R, bool Full>
         const __m256 b1 = Full ? _mm256_loadu_ps(b_row + 8) : _mm256_maskload_ps(b_row + 8, in1);
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
-            const __m256 a = _mm256_broadcast_ss(A + r * lda + t);
+            const __m256 a = _mm256_broadcast_ss(a_at<TA>(A, lda, r, t));
             c[r][0] = _mm256_fmadd_ps(a, b0, c[r][0]);
             c[r][1] = _mm256_fmadd_ps(a, b1, c[r][1]);
         }
@@ -156,39 +164,41 @@ template <int R, bool Full>
     }
 }
 
-template <int R>
+template <bool TA, int R>
 void tile_avx2_rows(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                     std::size_t ldc, std::size_t cols, float alpha, bool accumulate) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (std::size_t j = 0; j < cols; j += 16) {
         const std::size_t w = std::min<std::size_t>(16, cols - j);
         if (w == 16) {
-            tile16_avx2_t<R, true>(k, A, lda, B + j, ldb, C + j, ldc, lane, lane, alpha, accumulate);
+            tile16_avx2_t<TA, R, true>(k, A, lda, B + j, ldb, C + j, ldc, lane, lane, alpha, accumulate);
         } else {  // lanes below w (or w − 8) are in
             const __m256i in0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(w)), lane);
             const __m256i in1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(w) - 8), lane);
-            tile16_avx2_t<R, false>(k, A, lda, B + j, ldb, C + j, ldc, in0, in1, alpha, accumulate);
+            tile16_avx2_t<TA, R, false>(k, A, lda, B + j, ldb, C + j, ldc, in0, in1, alpha, accumulate);
         }
     }
 }
 
+template <bool TA>
 void tile_avx2(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
-    for (; rows > 6; rows -= 6, A += 6 * lda, C += 6 * ldc)
-        tile_avx2_rows<6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
-    by_rows(rows, [&](auto R) { tile_avx2_rows<R.value>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate); });
+    for (; rows > 6; rows -= 6, A += TA ? 6 : 6 * lda, C += 6 * ldc)
+        tile_avx2_rows<TA, 6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+    by_rows(rows, [&](auto R) { tile_avx2_rows<TA, R.value>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate); });
 }
 
 #pragma GCC pop_options
 
 // --- plain: loops the compiler vectorises for whatever the baseline is (SSE2 on x86-64) ---
 
+template <bool TA>
 void tile_plain(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                 std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
     for (std::size_t r = 0; r < rows; ++r) {
         float c[panel_cols] = {};
         for (std::size_t t = 0; t < k; ++t) {
-            const float a = A[r * lda + t];
+            const float a = *a_at<TA>(A, lda, r, t);
             const float* b_row = B + t * ldb;
             for (std::size_t j = 0; j < cols; ++j) c[j] += a * b_row[j];
         }
@@ -199,10 +209,12 @@ void tile_plain(std::size_t k, const float* A, std::size_t lda, const float* B, 
 
 struct tile_build {
     std::string_view name;
-    tile_fn tile;
+    tile_fn tile, tile_ta;  // A as stored, A transposed
 };
 
-constexpr tile_build builds[] = {{"avx512", tile_avx512}, {"avx2", tile_avx2}, {"plain", tile_plain}};
+constexpr tile_build builds[] = {{"avx512", tile_avx512<false>, tile_avx512<true>},
+                                 {"avx2", tile_avx2<false>, tile_avx2<true>},
+                                 {"plain", tile_plain<false>, tile_plain<true>}};
 
 build_choice<tile_build, 3>& choice() {
     static build_choice<tile_build, 3> c(builds);
@@ -243,25 +255,41 @@ operand_b pack_panels(std::size_t k, std::size_t n, const float* B, std::size_t 
     return {out, panel_cols, k * panel_cols};
 }
 
+namespace {
+
+// C (m, n) (+)= alpha · A · B with no band, every tile of a panel in one call; a_step is how far
+// A moves for the next slice of k (1 as stored, lda transposed).
+void sweep(tile_fn tile, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
+           std::size_t a_step, const operand_b& B, bool accumulate, float* C, std::size_t ldc) {
+    if (k == 0) {  // an empty sum: C = 0, or C as it was
+        for (std::size_t i = 0; i < m && !accumulate; ++i) std::fill(C + i * ldc, C + i * ldc + n, 0.0f);
+        return;
+    }
+    for (std::size_t t0 = 0; t0 < k; t0 += k_slice)
+        for (std::size_t j0 = 0; j0 < n; j0 += panel_cols)
+            tile(std::min(k_slice, k - t0), A + t0 * a_step, lda, B.p + (j0 / panel_cols) * B.panel_stride + t0 * B.ld,
+                 B.ld, C + j0, ldc, m, std::min(panel_cols, n - j0), alpha, accumulate || t0 > 0);
+}
+
+}  // namespace
+
+void tile_gemm_ta(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
+                  const operand_b& B, bool accumulate, float* C, std::size_t ldc) {
+    sweep(choice().active().tile_ta, m, n, k, alpha, A, lda, lda, B, accumulate, C, ldc);
+}
+
 void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                const operand_b& B, bool accumulate, float* C, std::size_t ldc, causal_band band) {
     const tile_fn tile = choice().active().tile;
     // a band that leaves even row 0 everything (a key block wholly before the queries) is no band
     if (band.kind != causal_band::none && band.shift + 1 >= std::ptrdiff_t(band.kind == causal_band::columns ? n : k))
         band.kind = causal_band::none;
-    if (k == 0) {  // an empty sum: C = 0, or C as it was
-        for (std::size_t i = 0; i < m && !accumulate; ++i) std::fill(C + i * ldc, C + i * ldc + n, 0.0f);
-        return;
-    }
+    if (band.kind == causal_band::none || k == 0)
+        return sweep(tile, m, n, k, alpha, A, lda, 1, B, accumulate, C, ldc);
     for (std::size_t t0 = 0; t0 < k; t0 += k_slice) {
         const std::size_t depth = std::min(k_slice, k - t0);
         for (std::size_t j0 = 0; j0 < n; j0 += panel_cols) {
             const float* B_slice = B.p + (j0 / panel_cols) * B.panel_stride + t0 * B.ld;
-            if (band.kind == causal_band::none) {  // every tile down the panel, in one call
-                tile(depth, A + t0, lda, B_slice, B.ld, C + j0, ldc, m, std::min(panel_cols, n - j0), alpha,
-                     accumulate || t0 > 0);
-                continue;
-            }
             for (std::size_t i0 = 0; i0 < m; i0 += tile_rows) {
                 const std::size_t rows = std::min(tile_rows, m - i0);
                 std::size_t cols = std::min(panel_cols, n - j0), terms = depth;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "qkv/attention_backward.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/row_kernels.hpp"
 
@@ -21,16 +22,18 @@ constexpr float log2e = 1.4426950408889634f;
 
 // One row of scores s[0 … i] (base 2) made into weights in place: the row max subtracted first so
 // the exponentials never overflow; the keys after i get exactly 0.
-void causal_softmax_row(float* s, std::size_t i, std::size_t T, const attention::detail::row_kernels& rk) {
+// Returns the row's log2 Σ 2^s, what the fused backward recomputes the weights from.
+float causal_softmax_row(float* s, std::size_t i, std::size_t T, const attention::detail::row_kernels& rk) {
     float top = 0.0f;
-    const float sum = rk.exp2_sum(s, i + 1, rk.row_max(s, i + 1), top);
+    const float max = rk.row_max(s, i + 1), sum = rk.exp2_sum(s, i + 1, max, top);
     attention::detail::scale_row(s, i + 1, 1.0f / sum);
     std::fill(s + i + 1, s + T, 0.0f);
+    return max + std::log2(sum);
 }
 
 }  // namespace
 
-void attention_forward(float* Z, float* A, const float* Q, const float* K, const float* V, const attention_shape& s) {
+void attention_forward(float* Z, float* A, float* lse, const float* Q, const float* K, const float* V, const attention_shape& s) {
     const std::size_t T = s.T, C = s.C, d_k = s.d_k();
     const float scale = log2e / std::sqrt(static_cast<float>(d_k));
     const attention::detail::row_kernels& rk = attention::detail::active_row_kernels();
@@ -41,7 +44,8 @@ void attention_forward(float* Z, float* A, const float* Q, const float* K, const
             // pass 1: S (T, T) = Q_h (T, d_k) @ K_hᵀ (d_k, T) / √d_k, times log2 e; m = n = T, k = d_k, lda = ldb = C
             blas::gemm_raw(T, T, d_k, scale, Q + at, C, K + at, C, trans::yes, 0.0f, Ab, T);
             // pass 2: each row's softmax over the keys it may see
-            for (std::size_t i = 0; i < T; ++i) causal_softmax_row(Ab + i * T, i, T, rk);
+            float* lse_b = lse + (b * s.H + h) * T;
+            for (std::size_t i = 0; i < T; ++i) lse_b[i] = causal_softmax_row(Ab + i * T, i, T, rk);
             // pass 3: Z_h (T, d_k) = A (T, T) @ V_h (T, d_k); ldc = C writes the head's columns
             blas::gemm_raw(T, d_k, T, 1.0f, Ab, T, V + at, C, trans::no, 0.0f, Z + at, C);
         }
@@ -73,6 +77,18 @@ void attention_backward(float* dQ, float* dK, float* dV, float* dS, const float*
             blas::gemm_raw(T, d_k, T, 1.0f, dS, T, trans::yes, Q + at, C, trans::no, 0.0f, dK + at, C);
             blas::gemm_raw(T, d_k, T, 1.0f, Ab, T, trans::yes, dZ + at, C, trans::no, 0.0f, dV + at, C);
         }
+}
+
+bool fused_backward_pays(const attention_shape& s) { return s.T >= 128; }
+
+void attention_backward_fused(float* dQ, float* dK, float* dV, const float* dZ, const float* Z, const float* lse,
+                              const float* Q, const float* K, const float* V, const attention_shape& s) {
+    const std::size_t T = s.T, C = s.C;
+    for (std::size_t b = 0; b < s.B; ++b) {
+        const std::size_t at = b * T * C;  // sequence b's rows
+        attention::core_backward({Q + at, K + at, V + at, Z + at, dZ + at, lse + b * s.H * T}, dQ + at, dK + at,
+                                 dV + at, {T, C, s.H, s.d_k(), true, 1.0f, 1});
+    }
 }
 
 }  // namespace qkv::train

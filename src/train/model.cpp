@@ -16,6 +16,7 @@ activations::activations(const model_size& s, std::size_t count_) : count(count_
     X.resize((L + 1) * N * C);
     Q.resize(L * N * C), K.resize(L * N * C), V.resize(L * N * C), Z.resize(L * N * C);
     A.resize(L * count * s.heads * s.seq * s.seq);
+    lse.resize(L * count * s.heads * s.seq);
     probs.resize(N * s.vocab), losses.resize(N);
     dX.resize(N * C), dQ.resize(N * C), dK.resize(N * C), dV.resize(N * C), dZ.resize(N * C);
     dS.resize(s.seq * s.seq);
@@ -36,7 +37,7 @@ void model_forward(activations& a, const model_weights& w, const model_size& s, 
         matmul_forward(Q, X, w.layer[l].W_Q, N, C, C);
         matmul_forward(K, X, w.layer[l].W_K, N, C, C);
         matmul_forward(V, X, w.layer[l].W_V, N, C, C);
-        attention_forward(Z, &a.A[l * a.count * s.heads * T * T], Q, K, V, shape);
+        attention_forward(Z, &a.A[l * a.count * s.heads * T * T], &a.lse[l * a.count * s.heads * T], Q, K, V, shape);
         for (std::size_t h = 0; ablated && h < s.heads; ++h)
             if ((*ablated)[l * s.heads + h])
                 for (std::size_t r = 0; r < N; ++r) std::fill_n(Z + r * C + h * d_k, d_k, 0.0f);
@@ -60,9 +61,13 @@ void model_backward(const model_weights& g, activations& a, const model_weights&
         const float* X = &a.X[l * N * C];
         // X_{l+1} = X_l + Z W_O: dX passes to X_l unchanged, and on through W_O to Z
         matmul_backward(a.dZ.data(), g.layer[l].W_O, a.dX.data(), &a.Z[l * N * C], w.layer[l].W_O, N, C, C);
-        attention_backward(a.dQ.data(), a.dK.data(), a.dV.data(), a.dS.data(), a.dZ.data(),
-                           &a.A[l * a.count * s.heads * T * T], &a.Q[l * N * C], &a.K[l * N * C], &a.V[l * N * C],
-                           shape);
+        const float *Q = &a.Q[l * N * C], *K = &a.K[l * N * C], *V = &a.V[l * N * C];
+        if (fused_backward_pays(shape))
+            attention_backward_fused(a.dQ.data(), a.dK.data(), a.dV.data(), a.dZ.data(), &a.Z[l * N * C],
+                                     &a.lse[l * a.count * s.heads * T], Q, K, V, shape);
+        else
+            attention_backward(a.dQ.data(), a.dK.data(), a.dV.data(), a.dS.data(), a.dZ.data(),
+                               &a.A[l * a.count * s.heads * T * T], Q, K, V, shape);
         matmul_backward(a.dX.data(), g.layer[l].W_Q, a.dQ.data(), X, w.layer[l].W_Q, N, C, C, true);
         matmul_backward(a.dX.data(), g.layer[l].W_K, a.dK.data(), X, w.layer[l].W_K, N, C, C, true);
         matmul_backward(a.dX.data(), g.layer[l].W_V, a.dV.data(), X, w.layer[l].W_V, N, C, C, true);

@@ -64,9 +64,11 @@ void check_sizes(const train_config& c) {
     if (s.d_model % s.heads != 0)
         refuse(fmt::format("heads ({}) must divide d_model ({}): each head takes d_model / heads columns", s.heads, s.d_model));
     // what one step holds: the weights four times (with gradients and two moments), and per
-    // sequence the residual streams, Q, K, V, Z, the attention weights and the logits
+    // sequence the residual streams, Q, K, V, Z, the attention weights and each row's log-sum-exp,
+    // and the logits
     const double per_sequence = double(s.seq) * (double(s.layers + 1) * s.d_model + 8.0 * s.layers * s.d_model +
-                                                 2.0 * s.layers * s.heads * s.seq + 3.0 * s.vocab);
+                                                 2.0 * s.layers * s.heads * s.seq + double(s.layers * s.heads) +
+                                                 3.0 * s.vocab);
     const double cells = 4.0 * double(parameter_count(s)) + double(c.batch) * per_sequence;
     if (cells > double(max_cells))
         refuse(fmt::format("a model of these sizes needs about {:.0f} MiB, more than the limit of {} MiB",

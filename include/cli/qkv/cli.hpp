@@ -115,6 +115,7 @@ int cmd_grade(const args& a, const console& io);
 int cmd_progress(const args& a, const console& io);
 int cmd_next(const args& a, const console& io);
 int cmd_bench(const args& a, const console& io);
+int cmd_bench_tensor_parallel(const args& a, const console& io);  // commands_bench_ranks.cpp: --tensor-parallel
 int cmd_train(const args& a, const console& io);     // commands_train.cpp
 
 }  // namespace qkv::cli

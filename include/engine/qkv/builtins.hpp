@@ -50,6 +50,7 @@ std::vector<builtin> sequential();  // one token at a time: an RNN, a KV-cache d
 std::vector<builtin> low_rank();    // singular values, rank-k approximations, random features
 std::vector<builtin> positions();   // position encodings and the order of rows and columns
 std::vector<builtin> backward();    // the backward pass of one head, its check, and training it
+std::vector<builtin> devices();     // lesson 11's devices: shards, all-gather, all-reduce, their traffic
 }  // namespace builtin_groups
 
 // Throws input_error at ctx.where: "stage 'ID', formula `TEXT`: MESSAGE".

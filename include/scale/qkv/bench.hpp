@@ -19,6 +19,12 @@ namespace qkv::bench {
 // 2·n²·d each for the scores and the weighted sum (half of those two under the causal mask).
 double attention_flops(std::size_t n, std::size_t d_model, bool causal);
 
+// FLOPs of one backward pass as counted for GFLOP/s, the formulas' work only: 2·n·d² for each of
+// eight projection products (dO = dZ·W_Oᵀ, dW_O, dW_Q, dW_K, dW_V, and dX's three), and 2·n²·d
+// each for dV = Aᵀ·dO, dA = dO·Vᵀ, dQ = dS·K and dK = dSᵀ·Q (half under the mask). The scores the
+// fused backward computes again (one more 2·n²·d) are not counted: they are its cost, not work.
+double backward_flops(std::size_t n, std::size_t d_model, bool causal);
+
 // The inputs of one timed forward pass: X [n, d] ~ N(0, 1) and weights ~ N(0, 1/d), from fixed
 // seeds, the same on every machine.
 struct inputs {

@@ -39,6 +39,11 @@ struct causal_band {
 void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                const operand_b& B, bool accumulate, float* C, std::size_t ldc, causal_band band = {});
 
+// C (m, n) = alpha · Aᵀ · B + (accumulate ? C : 0), A stored (k, m; row stride lda): the product
+// a backward pass takes with a block of weights or score gradients transposed, read in place.
+void tile_gemm_ta(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
+                  const operand_b& B, bool accumulate, float* C, std::size_t ldc);
+
 // Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
 bool use_tile_kernels(std::string_view build);
 std::string_view tile_kernels_in_use();

@@ -17,6 +17,7 @@ struct activations {
     std::vector<float> X;       // (L + 1, N, C): the residual stream entering each layer, then leaving the last
     std::vector<float> Q, K, V; // (L, N, C): heads side by side
     std::vector<float> A;       // (L, B, H, T, T): attention weights, 0 above the diagonal
+    std::vector<float> lse;     // (L, B, H, T): each row's log2 Σ 2^s, for the fused backward
     std::vector<float> Z;       // (L, N, C): the heads' outputs side by side, before W_O
     std::vector<float> probs;   // (N, V): the logits, then their softmax
     std::vector<float> losses;  // (N): the loss of the prediction made at each position (0 at the last)

@@ -1,0 +1,59 @@
+// Multi-head self-attention's backward pass at scale: from dZ, the gradients of X and of the four
+// weights, FlashAttention-2's way (no n × n matrix: each row's softmax recomputed from the
+// log-sum-exp the fused forward keeps), and a plain reference that holds the whole matrices.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "qkv/attention_args.hpp"
+#include "qkv/matrix.hpp"
+
+namespace qkv::attention {
+
+// What the fused forward keeps for the backward: each [n, d], heads side by side (head i in
+// columns i·d_k …), and each query row's log-sum-exp. O(n·d): nothing n × n.
+struct saved_forward {
+    matrix Q;                // X·W_Q times log2(e)/sqrt(d_k): the scores come out in base 2
+    matrix K, V;             // X·W_K, X·W_V
+    matrix O;                // the heads' outputs before W_O
+    std::vector<float> lse;  // [h, n]: log2 Σ_j 2^(s_ij) over the keys row i sees, s in base 2
+};
+
+struct gradients {
+    matrix dX, dW_Q, dW_K, dW_V, dW_O;
+};
+
+// forward_fused's Z (attention_fused.hpp), keeping in `keep` what backward_fused needs.
+matrix forward_fused_keep(const matrix& X, const weights& W, const options& o, saved_forward& keep);
+
+// The gradients of Σ Z ⊙ dZ from what the forward kept, on o.threads threads. Throws
+// std::invalid_argument when the shapes disagree.
+gradients backward_fused(const matrix& X, const weights& W, const saved_forward& kept, const matrix& dZ,
+                         const options& o);
+
+// The same gradients by the lessons' formulas, head by head with the whole n × n weights.
+gradients backward_reference(const matrix& X, const weights& W, const matrix& dZ, const options& o);
+
+// The attention core alone, for callers that keep their own projections (qkv train): Q, K, V,
+// O, dO, dQ, dK, dV are [n, ld] with head i in columns i·d_k … of the first heads·d_k.
+struct core_inputs {
+    const float *Q, *K, *V, *O, *dO;
+    const float* lse;  // [heads, n], base 2, of the scores Q·Kᵀ·log2(e)/(sqrt(d_k)·q_scale)
+};
+struct core_shape {
+    std::size_t n, ld, heads, d_k;
+    bool causal = false;
+    float q_scale = 1.0f;  // what Q was multiplied by already (the fused forward keeps log2(e)/sqrt(d_k))
+    int threads = 1;
+    std::size_t block_q = 0, block_k = 0;  // 0: the tuned sizes
+};
+// dQ, dK, dV (written, not added to) from dO, key block by key block.
+void core_backward(const core_inputs& in, float* dQ, float* dK, float* dV, const core_shape& s);
+// Floats core_backward allocates.
+std::size_t core_extra_floats(const core_shape& s);
+
+// Floats backward_fused allocates beyond its inputs and the five gradients.
+std::size_t backward_extra_floats(std::size_t n, std::size_t d, const options& o);
+
+}  // namespace qkv::attention

@@ -1,0 +1,76 @@
+// Private to src/cli: what `qkv bench` (commands_bench.cpp) and `qkv bench --backward`
+// (commands_bench_backward.cpp) share: the parsed options, the two peaks, the memory check.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "qkv/attention.hpp"
+#include "qkv/bench.hpp"
+#include "qkv/cli.hpp"
+#include "qkv/i18n.hpp"
+#include "qkv/machine_peak.hpp"
+#include "status_line.hpp"
+
+namespace qkv::cli {
+
+using attention::impl;
+
+struct bench_args {
+    std::string mode, n_list, impl_list, format_name, lang_name, dump_dir, kernels;
+    format form = format::text;
+    std::size_t d_model = 512, heads = 8, tokens = 2048;
+    int threads = 1, repeats = 0;
+    bool causal = false, force = false, backward = false;
+    lang language = lang::en;
+    std::size_t width = 100;  // the terminal's columns (COLUMNS on a pipe, else 100): prose wraps to it
+    std::vector<std::size_t> sizes;
+    std::vector<impl> impls;
+};
+
+// The two denominators: what OpenBLAS's sgemm reaches with the kernel it loaded, and what the
+// machine's own FMA units do in its widest instructions, with the kernel's name and width.
+struct peaks {
+    bench::peak sgemm;
+    bench::machine_peak machine;
+    std::string corename;
+    int kernel_bits = 0;  // 0: a kernel name qkv does not know
+    bool narrower() const { return kernel_bits && kernel_bits < machine.isa.bits; }
+};
+
+// How long a benchmark's remaining measurements will take, from the wall time each kind of
+// measurement took per n² so far (attention's work grows as n²): ", about 12 s left", or "" while
+// some kind still to come has not been timed once.
+class time_left_estimate {
+public:
+    void done(const std::string& kind, std::size_t n, double seconds) { per_n2_[kind] = seconds / (double(n) * n); }
+    std::string tail(const std::vector<std::pair<std::string, std::size_t>>& todo) const;
+
+private:
+    std::map<std::string, double> per_n2_;
+};
+
+// The machine's FMA peak and OpenBLAS's sgemm peak on `threads` threads, saying so on the line.
+peaks measure_peaks(const status_line& line, int threads);
+
+// Refuse what cannot fit in memory, unless --force: one line with the estimate.
+void check_memory(std::size_t need, const std::string& what, const bench_args& b);
+
+// "OpenBLAS kernel Haswell (256-bit; …)" and which of qkv's own kernels the fused pass runs.
+std::string kernel_text(const peaks& p, lang l);
+
+attention::options options_for(const bench_args& b, impl which);
+
+// `qkv bench --backward`: the fused backward, the forward that keeps what it needs, and both.
+int run_backward(const console& io, const bench_args& b);
+
+// The .npy files --dump-dir gets (bench_dump.cpp): X for each size, Z for each kernel and size,
+// and the folder made (one, never a path of them) with every file it will get checked: a link,
+// a named pipe or a read-only file is refused before minutes of measuring.
+std::string x_dump(std::size_t n);
+std::string z_dump(impl i, std::size_t n);
+void prepare_dump_dir(const bench_args& b);
+
+}  // namespace qkv::cli

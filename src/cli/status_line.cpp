@@ -1,0 +1,27 @@
+// The status line long work redraws on a terminal (status_line.hpp).
+#include "status_line.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "qkv/terminal.hpp"
+
+namespace qkv::cli {
+
+status_line::status_line(const console& io) : io_(io), on_(terminal::is_tty(io.err_fd)) {}
+
+void status_line::show(const std::string& text) const {
+    if (on_) io_.tell(fmt::format("\r\033[K{}", text));
+}
+
+void status_line::clear() const {
+    if (on_) io_.tell("\r\033[K");
+}
+
+std::string time_left(double seconds) {
+    if (seconds < 90) return fmt::format("about {:.0f} s left", std::max(1.0, std::ceil(seconds)));
+    return fmt::format("about {:.0f} min left", std::ceil(seconds / 60));
+}
+
+}  // namespace qkv::cli
