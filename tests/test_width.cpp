@@ -127,6 +127,11 @@ BOOST_AUTO_TEST_CASE(bench_wraps_its_explanation_to_the_terminal) {
     auto narrow = run_qkv({"bench", "--n", "64,128", "--impl", "fused"}, "", {{"COLUMNS", "60"}});
     auto [w60, line60] = widest(narrow.out);
     BOOST_TEST(w60 <= 74u, w60 << " columns: " << line60);  // the table itself is 74 columns and stays whole
+    // bench --backward (its explanation was one 407-column line)
+    auto backward = run_qkv({"bench", "--backward", "--n", "64,128"}, "", at_80);
+    BOOST_TEST_REQUIRE(backward.status == 0, backward.err);
+    auto [wb, lineb] = widest(backward.out);
+    BOOST_TEST(wb <= 80u, wb << " columns: " << lineb);
 }
 
 // The siblings found: qkv list (a 114-column title line), exercises (headings of 99, question
