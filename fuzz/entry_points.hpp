@@ -16,11 +16,13 @@
 #include "qkv/exercise.hpp"
 #include "qkv/formula.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/progress.hpp"
 #include "qkv/render_html.hpp"
 #include "qkv/render_json.hpp"
 #include "qkv/render_markdown.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/scenario.hpp"
+#include "qkv/toml_file.hpp"
 #include "qkv/trace.hpp"
 #include "qkv_config.hpp"
 
@@ -140,6 +142,46 @@ inline outcome exercise_input(const std::uint8_t* data, std::size_t size) {
     try {
         parse_exercises(text_of(data, size), "99.toml", book);
         return outcome::accepted;
+    } catch (const input_error&) {
+        return outcome::refused;
+    }
+}
+
+// Any TOML text, keys above all (dotted, quoted, under headers, in inline tables): the one parser
+// every reader goes through, which must refuse what would exhaust the stack before toml++ recurses.
+inline outcome toml_input(const std::uint8_t* data, std::size_t size) {
+    try {
+        parse_toml_text(text_of(data, size), "fuzz.toml");
+        return outcome::accepted;
+    } catch (const input_error&) {
+        return outcome::refused;
+    }
+}
+
+// A progress file as a hand edit or an older qkv may leave it. An unreadable one is set aside
+// (accepted, with a warning); what is read must hold counts from 0 up, clamped to each real
+// exercise's hints, and must come back the same after it is written.
+inline outcome progress_input(const std::uint8_t* data, std::size_t size) {
+    static const exercise_set set = load_exercises(std::string(QKV_SOURCE_ROOT) + "/lessons/exercises");
+    for (const auto& f : std::filesystem::directory_iterator(scratch_dir()))  // files set aside by earlier runs
+        if (f.path().filename().string().starts_with("progress.json.corrupt")) std::filesystem::remove(f.path());
+    const std::string path = write_input("progress.json", data, size);
+    try {
+        std::string warning, again;
+        progress p = load_progress(path, &warning);
+        for (const auto& [id, e] : p.by_id)
+            if (e.attempts < 0 || e.hints < 0) __builtin_trap();
+        for (const exercise& e : set.all)
+            if (p.of(e).hints < 0 || static_cast<std::size_t>(p.of(e).hints) > e.hints.size()) __builtin_trap();
+        save_progress(p, path);
+        progress back = load_progress(path, &again);
+        if (!again.empty() || back.by_id.size() != p.by_id.size() || back.lessons_read != p.lessons_read) __builtin_trap();
+        for (const auto& [id, e] : p.by_id) {
+            const exercise_progress& b = back.by_id.at(id);
+            if (b.state != e.state || b.attempts != e.attempts || b.hints != e.hints || b.solution_seen != e.solution_seen)
+                __builtin_trap();
+        }
+        return warning.empty() ? outcome::accepted : outcome::refused;
     } catch (const input_error&) {
         return outcome::refused;
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz one target for a while: fuzz/run.sh TARGET SECONDS
-#   TARGET: formula | lesson | scenario | csv | answer | exercise
+#   TARGET: formula | lesson | scenario | csv | answer | exercise | toml | progress
 # Builds build-fuzz (clang, -Dfuzz=true) when needed, seeds the corpus from lessons/, data/,
 # tests/data/ and lessons/exercises/, runs libFuzzer on one core and prints its final figures.
 # Corpus, log and any crash input go to build-fuzz/{corpus,logs,crashes}/; keep each crash as a
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: fuzz/run.sh TARGET SECONDS}
 seconds=${2:?usage: fuzz/run.sh TARGET SECONDS}
-case "$target" in formula|lesson|scenario|csv|answer|exercise) ;; *) echo "unknown target '$target'" >&2; exit 2;; esac
+case "$target" in formula|lesson|scenario|csv|answer|exercise|toml|progress) ;; *) echo "unknown target '$target'" >&2; exit 2;; esac
 
 bash fuzz/setup.sh
 [ -d build-fuzz ] || CXX=clang++ meson setup build-fuzz -Dfuzz=true -Dbuildtype=debugoptimized >/dev/null
@@ -44,6 +44,15 @@ PY
   scenario)  copy data/*.toml tests/data/bad/*.toml; extra=(-max_len=8192) ;;
   csv)       copy tests/data/bad/*.csv; extra=(-max_len=4096) ;;
   exercise)  copy lessons/exercises/[0-9]*.toml; extra=(-max_len=16384) ;;
+  toml)      # every TOML file qkv reads, and keys dotted deep, under a header and inline
+    copy lessons/*.toml lessons/exercises/*.toml data/*.toml tests/data/bad/*.toml
+    python3 -c 'print(".".join(["a"] * 250) + " = 1")' > "$seeds/dotted-250"
+    python3 -c 'print("[t]\nx = { " + ".".join(["b"] * 250) + " = 1 }")' > "$seeds/inline-dotted-250"
+    extra=(-max_len=16384) ;;
+  progress)  # a progress file as qkv writes it, and as a hand edit may leave it
+    printf '{"version":1,"lessons_read":[1,2],"exercises":{"3.1":{"status":"wrong","attempts":1,"hints":4}}}' > "$seeds/hints"
+    printf '{"version":1,"exercises":{"1.2":{"status":"right","attempts":2,"hints":1}}}' > "$seeds/right"
+    extra=(-max_len=4096) ;;
   answer)    # first byte: 0 choice, 1 shape, 2 number, 3 matrix
     printf '\0B' > "$seeds/choice"; printf '\1(100, 64)' > "$seeds/shape"; printf '\1100×100' > "$seeds/shape2"
     printf '\2 1/4' > "$seeds/number"; printf '\2-.5e-1' > "$seeds/number2"

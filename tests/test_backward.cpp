@@ -335,3 +335,16 @@ BOOST_AUTO_TEST_CASE(a_loss_over_steps_is_drawn_in_text_and_html) {
     BOOST_TEST(!qkv::plotted("loss", r.ws.at("A1")));
     BOOST_TEST(qkv::plotted("loss", r.ws.at("loss")));
 }
+
+// Issue 27, item 13: lesson 17 on a scenario with an entry of 1e30 computes lr0 = 8 / norm(H)²
+// = 8 / inf = 0, and was told "lr must be a number above 0, got a scalar". A step size or a
+// tolerance out of range is now named by its value; a matrix still by its kind.
+BOOST_AUTO_TEST_CASE(a_step_size_out_of_range_is_named_by_its_value) {
+    workspace ws = random_head({3, 4, 4, 4}, 7);
+    ws["big"] = value::scalar(1e30f);
+    ws["lr0"] = ev("8 / (big * big)", ws);  // (1e30)² = 1e60 overflows float: 8 / inf = 0
+    BOOST_TEST(contains(eval_error("backtrack_lr(X, T, W_Q, W_K, W_V, lr0)", ws), "backtrack_lr: lr must be a number above 0, got 0"));
+    BOOST_TEST(contains(eval_error("train_head(X, T, W_Q, W_K, W_V, 3, big * big)", ws), "lr must be a number above 0, got inf"));
+    BOOST_TEST(contains(eval_error("fd_gradient(X, W_Q, W_K, W_V, T, 1, -0.5)", ws), "eps must be a number above 0, got -0.5"));
+    BOOST_TEST(contains(eval_error("backtrack_lr(X, T, W_Q, W_K, W_V, X)", ws), "lr must be a number above 0, got a matrix [3, 4]"));
+}

@@ -342,7 +342,8 @@ BOOST_AUTO_TEST_CASE(unreadable_progress_files_are_set_aside_not_lost) {
 }
 
 // `qkv scenario -o FILE` replaces only a regular file it may write, keeping its mode; a device, a
-// named pipe, a link to standard output or a read-only file stays exactly as it was. The device
+// named pipe, a symbolic link (to standard output or to a file) or a read-only file stays exactly
+// as it was. The device
 // is our own (mknod in the scratch folder, numbers of /dev/null), never the machine's.
 BOOST_AUTO_TEST_CASE(scenario_output_replaces_only_a_regular_file_it_may_write) {
     scratch s;
@@ -394,10 +395,14 @@ BOOST_AUTO_TEST_CASE(scenario_output_replaces_only_a_regular_file_it_may_write) 
     BOOST_TEST(read_file(mine).find("tokens = [\"a\", \"b\"]") != std::string::npos);
     BOOST_TEST((mode_of(mine) & 07777) == 0640u);
 
-    const fs::path link = s.dir / "link.toml";  // a link to it: the file is written, the link stays
+    const fs::path link = s.dir / "link.toml";  // a link, even to a file qkv may write: refused, both kept
     fs::create_symlink(mine, link);
-    BOOST_TEST(write_to(link).status == 0);
+    const std::string mine_before = read_file(mine);
+    r = write_to(link);
+    BOOST_TEST(r.status == 2);
+    BOOST_TEST(r.err.find("symbolic link") != std::string::npos, r.err);
     BOOST_TEST(fs::is_symlink(link));
+    BOOST_TEST(read_file(mine) == mine_before);
 
     r = run_qkv({"scenario", "--tokens", "a b", "-o", "-"});
     BOOST_TEST(r.status == 0);

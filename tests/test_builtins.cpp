@@ -349,6 +349,25 @@ BOOST_AUTO_TEST_CASE(argmax_and_argmin_count_from_one) {
     BOOST_TEST(contains(eval_error("argmax(M)", ws), "one row [1, d] or one column [n, 1]"));
 }
 
+// Issue 27: sgesvd never returns on a matrix holding both inf and NaN (exp(1000) is inf, and
+// 0 * inf is NaN), so the SVD built-ins refuse any non-finite entry before LAPACK sees it.
+// Without the check this case does not end.
+BOOST_AUTO_TEST_CASE(the_svd_refuses_non_finite_entries_at_once) {
+    auto ws = ws_of({{"X", value::of(matrix::of({{0, 1}, {2, 3}}))}, {"F", value::of(matrix::of({{1, 2}, {3, 4}}))}});
+    // X * exp(1000) = [[0*inf, inf], [inf, inf]] = [[NaN, inf], [inf, inf]]: the first bad entry is [1, 1]
+    BOOST_TEST(contains(eval_error("singular_values(X * exp(1000))", ws), "singular_values(A): A[1, 1] is NaN"));
+    BOOST_TEST(contains(eval_error("rank_k(X * exp(1000), 1)", ws), "rank_k(A, k): A[1, 1] is NaN"));
+    BOOST_TEST(contains(eval_error("rank_k(F * exp(1000), 1)", ws), "A[1, 1] is inf"));        // all inf
+    BOOST_TEST(contains(eval_error("singular_values(F - F * exp(1000))", ws), "A[1, 1] is -inf"));
+    BOOST_TEST(contains(eval_error("rank_errors(X * exp(1000))", ws), "A[1, 1] is NaN"));
+    // a finite matrix still runs: [[1, 2], [3, 4]] has singular values whose squares sum
+    // to the squared Frobenius norm 1 + 4 + 9 + 16 = 30
+    const matrix s = ev("singular_values(F)", ws).mat();
+    float sum = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) sum += s.data[i] * s.data[i];
+    BOOST_TEST(sum == 30.0f, boost::test_tools::tolerance(1e-5f));
+}
+
 BOOST_AUTO_TEST_CASE(diagonal_reads_one_diagonal_head_by_head) {
     workspace ws;
     ws["M"] = value::of(matrix::of({{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}));

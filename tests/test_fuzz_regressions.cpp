@@ -23,6 +23,7 @@ const std::map<std::string, std::function<outcome(const std::uint8_t*, std::size
         {"formula", qkv::fuzz::formula_input},   {"lesson", qkv::fuzz::lesson_input},
         {"scenario", qkv::fuzz::scenario_input}, {"csv", qkv::fuzz::csv_input},
         {"answer", qkv::fuzz::answer_input},     {"exercise", qkv::fuzz::exercise_input},
+        {"toml", qkv::fuzz::toml_input},         {"progress", qkv::fuzz::progress_input},
     };
     return m;
 }

@@ -26,3 +26,13 @@ BOOST_AUTO_TEST_CASE(a_number_shown_as_zero_has_no_sign) {
     BOOST_TEST(number_text(-0.004, number_style::percent, 1) == "-0.4%");    // not zero: the sign stays
     BOOST_TEST(number_text(-0.00001, number_style::scientific, 1) == "-1.0e-05");
 }
+
+// Issue 27, item 13: {x:d} of 1e30 printed -9223372036854775808 (llround past long long is
+// undefined). Past 2^53 a double is a whole number already and is written as %.0f: 1e30 is
+// 1000000000000000019884624838656 as a double (its nearest, 2^99.66…, exactly).
+BOOST_AUTO_TEST_CASE(whole_numbers_past_long_long_are_written_whole) {
+    BOOST_TEST(number_text(1e30, number_style::whole) == "1000000000000000019884624838656");
+    BOOST_TEST(number_text(-1e30, number_style::whole) == "-1000000000000000019884624838656");
+    BOOST_TEST(number_text(9007199254740993.0, number_style::whole) == "9007199254740992");  // 2^53 + 1 rounds to 2^53 as a double
+    BOOST_TEST(number_text(123456789.6, number_style::whole) == "123456790");
+}

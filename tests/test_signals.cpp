@@ -98,6 +98,8 @@ public:
     }
     void type(const std::string& keys) { BOOST_REQUIRE(write(master_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size())); }
     void signal(int sig) { kill(qkv_pid_, sig); }
+    // What a shell does when a job stops: its own terminal mode back (the mode before qkv ran).
+    void shell_takes_the_terminal() { BOOST_REQUIRE(tcsetattr(slave_, TCSANOW, &before_) == 0); }
     // Stopped, as /proc/PID/stat says ('T').
     bool stopped() const {
         std::ifstream stat("/proc/" + std::to_string(qkv_pid_) + "/stat");
@@ -338,6 +340,29 @@ BOOST_AUTO_TEST_CASE(ctrl_z_gives_the_terminal_back_and_fg_takes_it_again) {
             BOOST_TEST(p.until([&] { return p.raw(); }));
             BOOST_TEST(p.until([&] { return p.screen().rfind(enter_alternate) > p.screen().rfind(leave_alternate); }));
             BOOST_TEST(p.until([&] { return p.screen().size() > before + 200; }), "no redraw after fg");
+            p.type("q");
+            BOOST_TEST(p.wait_status() == 0);
+            BOOST_TEST(p.mode_restored());
+        }
+    }
+}
+
+// Issue 27, item 5: SIGSTOP (what `kill -STOP` or a debugger sends) is seen by no handler, so the
+// terminal is not given back before the stop; the shell then puts its own cooked mode back. On
+// SIGCONT qkv must take raw mode again and redraw, or keys echo and wait for Enter.
+BOOST_AUTO_TEST_CASE(sigstop_then_sigcont_takes_raw_mode_again_and_redraws) {
+    for (const char* mode : {"--present", "--step"}) {
+        BOOST_TEST_CONTEXT(mode) {
+            on_pty p({"lesson", "5", mode}, false, true);
+            BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+            p.signal(SIGSTOP);
+            BOOST_REQUIRE(p.until([&] { return p.stopped(); }));
+            p.shell_takes_the_terminal();
+            BOOST_REQUIRE(!p.raw());
+            const std::size_t before = p.screen().size();
+            p.signal(SIGCONT);
+            BOOST_TEST(p.until([&] { return p.raw(); }), "raw mode not taken again after SIGCONT");
+            BOOST_TEST(p.until([&] { return p.screen().size() > before + 200; }), "no redraw after SIGCONT");
             p.type("q");
             BOOST_TEST(p.wait_status() == 0);
             BOOST_TEST(p.mode_restored());

@@ -5,6 +5,7 @@
 
 #include <string_view>
 
+#include "qkv/control_text.hpp"
 #include "qkv/trim.hpp"
 #include "qkv/utf8.hpp"
 
@@ -56,4 +57,16 @@ BOOST_AUTO_TEST_CASE(trim_takes_ascii_white_space_off_the_ends) {
     BOOST_TEST(trim("\v\f") == "");
     BOOST_TEST(trim_end("  x \n") == "  x");
     BOOST_TEST(trim(apple) == apple);  // no byte of 苹果 is white space
+}
+
+// Issue 27, items 10 and 11: the one escaping function writes a byte that starts no character as
+// \xNN (a file name in Latin-1), a control as before, and copies every well-formed character whole.
+BOOST_AUTO_TEST_CASE(escape_controls_writes_out_bytes_that_are_no_character) {
+    BOOST_TEST(qkv::escape_controls("苹果\xff\x1b[2J\xe2\x80\xae") == "苹果\\xff\\x1b[2J\\u202e");
+    BOOST_TEST(qkv::escape_controls("a\x80" "b") == "a\\x80b");             // a stray continuation byte
+    BOOST_TEST(qkv::escape_controls("\xe8\x8b") == "\\xe8\\x8b");           // 苹 cut short: two bytes, each escaped
+    BOOST_TEST(qkv::escape_controls("\xc0\xaf") == "\\xc0\\xaf");           // an overlong '/'
+    BOOST_TEST(qkv::escape_controls("Kᵀ · 🚀\ttab") == "Kᵀ · 🚀\ttab");    // well-formed: as it was
+    BOOST_TEST(qkv::escape_controls("a\nb", true) == "a\nb");
+    BOOST_TEST(qkv::escape_controls("a\nb") == "a\\x0ab");
 }

@@ -25,6 +25,7 @@ struct bench_args {
     int threads = 1, repeats = 0;
     bool causal = false, force = false, backward = false;
     lang language = lang::en;
+    std::size_t width = 100;  // the terminal's columns (COLUMNS on a pipe, else 100): prose wraps to it
     std::vector<std::size_t> sizes;
     std::vector<impl> impls;
 };
@@ -64,5 +65,12 @@ attention::options options_for(const bench_args& b, impl which);
 
 // `qkv bench --backward`: the fused backward, the forward that keeps what it needs, and both.
 int run_backward(const console& io, const bench_args& b);
+
+// The .npy files --dump-dir gets (bench_dump.cpp): X for each size, Z for each kernel and size,
+// and the folder made (one, never a path of them) with every file it will get checked: a link,
+// a named pipe or a read-only file is refused before minutes of measuring.
+std::string x_dump(std::size_t n);
+std::string z_dump(impl i, std::size_t n);
+void prepare_dump_dir(const bench_args& b);
 
 }  // namespace qkv::cli

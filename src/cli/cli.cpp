@@ -8,11 +8,13 @@
 #include <optional>
 #include <sstream>
 #include <system_error>
+#include <typeinfo>
 
 #include <fmt/format.h>
 
 #include "qkv/suggest.hpp"
 #include "qkv/terminal.hpp"
+#include "qkv/trim.hpp"
 #include "qkv_config.hpp"
 #include "course.hpp"
 #include "train_watch.hpp"
@@ -61,7 +63,7 @@ void greet(const console& io) {
         lang l = default_lang();
         std::vector<course_lesson> course = load_course(l);
         progress p = load_progress(progress_path());
-        io.print(where_you_are(course, p, find_next(course, p), l) + "\n\n");
+        io.print(where_you_are(course, p, find_next(course, p), l, terminal::width(io.out_fd)) + "\n\n");
     } catch (const input_error&) {
     }
 }
@@ -123,11 +125,11 @@ int run(const args& argv, const console& io) {
             io.tell(fmt::format("qkv: {}\n", e.what()));
         } catch (const std::system_error& e) {
             if (e.code().value() == EPIPE) return 141;  // fmt::print met a closed pipe
-            io.tell(fmt::format("qkv: {}\n", e.what()));
+            io.tell(fmt::format("qkv: {}\n", input_error(e.what()).what()));  // escaped and clipped as ours are
         } catch (const std::bad_alloc&) {
             io.tell("qkv: out of memory\n");
         } catch (const std::exception& e) {
-            io.tell(fmt::format("qkv: {}\n", e.what()));
+            io.tell(fmt::format("qkv: {}\n", input_error(e.what()).what()));
         }
     } catch (...) {  // formatting the message itself ran out of memory
         io.tell("qkv: out of memory\n");
@@ -137,11 +139,30 @@ int run(const args& argv, const console& io) {
 
 int run(const args& argv, std::ostream& out, std::ostream& err) { return run(argv, console{out, err}); }
 
+namespace {
+
+// Boost reads "-1" into an unsigned option as 2^64 - 1 (--seed -1 ran on 18446744073709551615, and
+// --d-model -1 was said to be "not 18446744073709551615"): a sign before an unsigned is refused.
+void refuse_negative_unsigned(const po::parsed_options& parsed, const po::variables_map& vm) {
+    for (const po::option& o : parsed.options) {
+        if (o.value.empty() || !vm.count(o.string_key)) continue;
+        const std::type_info& t = vm[o.string_key].value().type();
+        const bool is_unsigned = t == typeid(unsigned) || t == typeid(unsigned long) || t == typeid(unsigned long long);
+        const std::string_view v = trim(o.value.front());
+        if (is_unsigned && v.starts_with('-'))
+            throw usage_error(fmt::format("--{} must be a whole number from 0 up, not '{}'", o.string_key, o.value.front()));
+    }
+}
+
+}  // namespace
+
 bool parse(const console& io, std::string_view cmd, const args& a, const po::options_description& desc,
            const po::positional_options_description& pos, po::variables_map& vm) {
     try {
-        po::store(po::command_line_parser(a).options(desc).positional(pos).run(), vm);
+        const po::parsed_options parsed = po::command_line_parser(a).options(desc).positional(pos).run();
+        po::store(parsed, vm);
         po::notify(vm);
+        refuse_negative_unsigned(parsed, vm);
     } catch (const po::error& e) {
         throw usage_error(fmt::format("{}; see qkv {} --help", e.what(), cmd));
     }

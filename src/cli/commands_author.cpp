@@ -1,23 +1,20 @@
 // The commands for authors and tinkerers: `qkv validate` (every problem of lesson, scenario and
 // exercise files, with file:line), `qkv scenario` (a scenario for your own sentence) and
 // `qkv formulas` (the formula language and its built-ins, from the one table).
-#include <cstdio>
-#include <filesystem>
-#include <optional>
-
 #include <fmt/format.h>
 
 #include "qkv/builtins.hpp"
 #include "qkv/cli.hpp"
 #include "qkv/scenario_gen.hpp"
+#include "qkv/terminal.hpp"
 #include "qkv/validate.hpp"
+#include "qkv/wrap.hpp"
 #include "file_output.hpp"
 
 namespace qkv::cli {
 namespace {
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
 
 }  // namespace
 
@@ -65,7 +62,7 @@ int cmd_scenario(const args& a, const console& io) {
         ("output,o", po::value(&output), "write to FILE instead of standard output");
     po::variables_map vm;
     if (!parse(io, "scenario", a, desc, {}, vm)) return 0;
-    if (tokens.empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
+    if (split_tokens(tokens).empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
     spec.tokens = split_tokens(tokens);
     spec.seed = seed;
     std::string text;
@@ -89,14 +86,21 @@ int cmd_formulas(const args& a, const console& io) {
         "  NAME = expr            one statement per line; # starts a comment\n"
         "  A @ B                  matrix product\n"
         "  A^T                    transpose\n"
-        "  + - * /                elementwise; a scalar, a [1, d] row or an [n, 1] column broadcasts\n"
+        "  + - * /                elementwise; a scalar, a [1, d] row or an [n, 1] column\n"
+        "                         broadcasts\n"
         "  A[i]  A[i, j]          row i, entry (i, j), counted from 1\n"
         "  -x  (x)  3.5           negation, grouping, numbers\n"
         "  a stack [h, n, d] is handled head by head\n\n"
         "Built-in functions\n\n";
     std::size_t w = 0;
     for (const builtin& b : builtins()) w = std::max(w, b.signature.size());
-    for (const builtin& b : builtins()) out += fmt::format("  {:<{}}  {}\n", b.signature, w, b.help);
+    // each help wrapped to the terminal, its lines under the first; on a narrow one under the name
+    const std::size_t width = terminal::width(io.out_fd), indent = 2 + w + 2 + 20 <= width ? 2 + w + 2 : 6;
+    for (const builtin& b : builtins()) {
+        const std::vector<std::string> lines = wrap_paragraph(b.help, width - indent);
+        out += indent == 6 ? fmt::format("  {}\n", b.signature) : fmt::format("  {:<{}}  ", b.signature, w);
+        for (std::size_t i = 0; i < lines.size(); ++i) out += (i || indent == 6 ? std::string(indent, ' ') : "") + lines[i] + "\n";
+    }
     io.print(out);
     return 0;
 }

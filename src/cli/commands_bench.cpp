@@ -14,6 +14,7 @@
 #include "qkv/bench.hpp"
 #include "qkv/blas.hpp"
 #include "qkv/cli.hpp"
+#include "qkv/render_json.hpp"
 #include "qkv/command_text.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/kernel_builds.hpp"
@@ -21,6 +22,7 @@
 #include "qkv/machine_peak.hpp"
 #include "qkv/memory.hpp"
 #include "qkv/terminal.hpp"
+#include "qkv/wrap.hpp"
 #include "bench_common.hpp"
 
 namespace qkv::cli {
@@ -144,6 +146,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     if (help) return b;
     if (!b.mode.empty() && b.mode != "kv") throw usage_error(fmt::format("unknown mode '{}'; the one mode is kv", b.mode));
     b.form = text_or_json(b.format_name);
+    b.width = terminal::width(io.out_fd);
     if (b.lang_name.empty()) b.language = default_lang();
     else if (b.lang_name == "zh" || b.lang_name == "en") b.language = *parse_lang(b.lang_name);
     else throw usage_error(fmt::format("--lang must be zh or en, not '{}'", b.lang_name));
@@ -192,9 +195,6 @@ json breakdown_json(const attention::fused_breakdown& b) {
             {"idle_tile_slots", b.idle_slots}};
 }
 
-
-
-
 // The prose under the table, from lessons/prose/bench.toml.
 std::string explain_forward(const bench_args& b) {
     auto has = [&](impl i) { return std::find(b.impls.begin(), b.impls.end(), i) != b.impls.end(); };
@@ -203,7 +203,7 @@ std::string explain_forward(const bench_args& b) {
     if (has(impl::reference)) out += text("reference");
     if (has(impl::blas)) out += text("blas");
     if (has(impl::fused)) out += text("fused");
-    return out + text("percent") + "\n";
+    return reflowed(out + text("percent"), b.width);
 }
 
 std::string render_forward_text(const bench_args& b, const peaks& pk, const std::vector<row>& rows,
@@ -222,7 +222,7 @@ std::string render_forward_text(const bench_args& b, const peaks& pk, const std:
                                          "sgemm peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{4}: {2:.1f} GFLOP/s ({3:.0f}% of the machine's)\n")),
                        pk.sgemm.size, pk.sgemm.threads, pk.sgemm.gflops, 100 * pk.sgemm.gflops / pk.machine.gflops,
                        pk.sgemm.threads == 1 ? "" : "s");
-    out += kernel_text(pk, l) + "\n\n";
+    out = wrap_each_line(out + kernel_text(pk, l), b.width, "  ") + "\n";
     out += fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>9} {:>13}\n", pick(l, "实现", "impl"), "n", pick(l, "毫秒", "ms"),
                        "GFLOP/s", pick(l, "占 sgemm", "% sgemm"), pick(l, "占机器", "% machine"), pick(l, "额外内存", "extra memory"));
     for (const row& r : rows)
@@ -231,9 +231,9 @@ std::string render_forward_text(const bench_args& b, const peaks& pk, const std:
     std::vector<std::string> parts;
     for (auto& [i, k] : growth)
         parts.push_back(fmt::format("{} {}", attention::impl_name(i), k ? fmt::format("{:.2f}", *k) : "–"));
-    out += fmt::format(fmt::runtime(pick(l, "\n增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}\n\n",
-                                         "\ngrowth exponent (time ∝ n^k, least squares of log t on log n): {}\n\n")),
-                       fmt::join(parts, ", "));
+    out += "\n" + wrap_each_line(fmt::format(fmt::runtime(pick(l, "增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}",
+                                                             "growth exponent (time ∝ n^k, least squares of log t on log n): {}")),
+                                         fmt::join(parts, ", ")), b.width, "  ") + "\n";
     std::vector<loglog_series> series;  // time against n, one line per implementation
     for (auto& [i, k] : growth) {
         loglog_series s{std::string(attention::impl_name(i)), attention::impl_name(i)[0], {}, {}, k};
@@ -241,7 +241,7 @@ std::string render_forward_text(const bench_args& b, const peaks& pk, const std:
             if (r.which == i) s.x.push_back(double(r.n)), s.y.push_back(r.ms / 1e3);
         series.push_back(std::move(s));
     }
-    std::vector<std::string> chart = loglog_lines(series, "n", pick(l, "每次前向的时间", "time per forward pass"), l, 80);
+    std::vector<std::string> chart = loglog_lines(series, "n", pick(l, "每次前向的时间", "time per forward pass"), l, std::min<std::size_t>(80, b.width));
     for (const std::string& line : chart) out += line + "\n";
     if (!chart.empty()) out += "\n";
     return out + explain_forward(b);
@@ -267,7 +267,7 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
     }
     j["growth_exponent"] = json::object();
     for (auto& [i, k] : growth) j["growth_exponent"][std::string(attention::impl_name(i))] = k ? json(*k) : json(nullptr);
-    return j.dump(2) + "\n";
+    return render_json(j) + "\n";
 }
 
 // The measurements from implementation i at size n on, in the order run_forward makes them.
@@ -288,7 +288,7 @@ int run_forward(const console& io, const bench_args& b) {
             check_memory(bench::io_bytes(n, b.d_model) + extra,
                          fmt::format("{} at n = {} (extra {})", attention::impl_name(i), n, bench::human_bytes(double(extra))), b);
         }
-    if (!b.dump_dir.empty()) std::filesystem::create_directories(b.dump_dir);
+    prepare_dump_dir(b);
     const status_line bar{io};
     const peaks pk = measure_peaks(bar, b.threads);
     const blas::scoped_threads one(1);  // the fused kernel runs its own threads; blas sets OpenBLAS's when it runs
@@ -298,7 +298,7 @@ int run_forward(const console& io, const bench_args& b) {
     for (std::size_t n : b.sizes) {
         const bench::inputs P = bench::make_inputs(n, b.d_model);
         if (!b.dump_dir.empty()) {
-            bench::write_npy(b.dump_dir + fmt::format("/X_n{}.npy", n), P.X);
+            bench::write_npy(b.dump_dir + "/" + x_dump(n), P.X);
             const std::pair<const char*, const matrix*> ws[] = {{"W_Q", &P.W.W_Q}, {"W_K", &P.W.W_K}, {"W_V", &P.W.W_V}, {"W_O", &P.W.W_O}};
             for (auto& [name, w] : ws) bench::write_npy(b.dump_dir + fmt::format("/{}.npy", name), *w);
         }
@@ -323,7 +323,7 @@ int run_forward(const console& io, const bench_args& b) {
             ns[i].push_back(double(n));
             ts[i].push_back(t.median_s);
             if (!b.dump_dir.empty())
-                bench::write_npy(b.dump_dir + fmt::format("/Z_{}_n{}.npy", attention::impl_name(i), n), Z);
+                bench::write_npy(b.dump_dir + "/" + z_dump(i, n), Z);
         }
     }
     bar.clear();
@@ -335,7 +335,7 @@ int run_forward(const console& io, const bench_args& b) {
 
 // --- decoding with and without the KV cache ---------------------------------------------------------
 
-std::string explain_kv(const bench_args& b) { return command_text("bench", "kv").in(b.language) + "\n"; }
+std::string explain_kv(const bench_args& b) { return reflowed(command_text("bench", "kv").in(b.language), b.width); }
 
 int run_kv(const console& io, const bench_args& b) {
     const std::size_t T = b.tokens, d = b.d_model;
@@ -361,7 +361,7 @@ int run_kv(const console& io, const bench_args& b) {
         for (auto& pt : points)
             j["positions"].push_back({{"position", pt.position}, {"ms_with_cache", pt.s_cached * 1e3}, {"ms_without_cache", pt.s_uncached * 1e3}});
         j["growth_exponent"] = {{"with_cache", num(k_cached)}, {"without_cache", num(k_uncached)}};
-        io.print(j.dump(2) + "\n");
+        io.print(render_json(j) + "\n");
         return 0;
     }
     const lang l = b.language;
@@ -379,7 +379,7 @@ int run_kv(const console& io, const bench_args& b) {
                        str(k_cached), str(k_uncached));
     std::vector<loglog_series> series{{pick(l, "无缓存", "without cache"), 'u', pos, uncached, k_uncached},
                                       {pick(l, "有缓存", "with cache"), 'c', pos, cached, k_cached}};
-    for (const std::string& line : loglog_lines(series, pick(l, "位置", "position"), pick(l, "每个词的时间", "time per token"), l, 80))
+    for (const std::string& line : loglog_lines(series, pick(l, "位置", "position"), pick(l, "每个词的时间", "time per token"), l, std::min<std::size_t>(80, b.width)))
         out += line + "\n";
     out += "\n";
     io.print(out + explain_kv(b));

@@ -15,6 +15,7 @@
 #include "qkv/blas.hpp"
 #include "qkv/kernel_builds.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/wrap.hpp"
 #include "bench_common.hpp"
 
 namespace qkv::cli {
@@ -135,8 +136,9 @@ std::string render_text(const bench_args& b, const peaks& pk, const std::vector<
     out += fmt::format(fmt::runtime(pick(l, "机器峰值：{0} 位 {1} 的乘加（FMA），{2} 个线程：{3:.1f} GFLOP/s\n",
                                          "machine peak: {0}-bit {1} fused multiply-adds on {2} thread(s): {3:.1f} GFLOP/s\n")),
                        pk.machine.isa.bits, pk.machine.isa.name, pk.machine.threads, pk.machine.gflops);
-    out += fmt::format(fmt::runtime(pick(l, "乘积用 qkv 自己的 {} 分块内核\n\n", "products on qkv's own {} tile kernels\n\n")),
+    out += fmt::format(fmt::runtime(pick(l, "乘积用 qkv 自己的 {} 分块内核", "products on qkv's own {} tile kernels")),
                        attention::fused_kernels_in_use());
+    out = wrap_each_line(out, b.width, "  ") + "\n";  // the header's facts fit the terminal; the table is 71 columns
     out += fmt::format("{:<18} {:>6} {:>11} {:>9} {:>9} {:>13}\n", pick(l, "哪一遍", "pass"), "n", pick(l, "毫秒", "ms"),
                        "GFLOP/s", pick(l, "占机器", "% machine"), pick(l, "额外内存", "extra memory"));
     for (const pass_row& r : rows)
@@ -147,10 +149,10 @@ std::string render_text(const bench_args& b, const peaks& pk, const std::vector<
         t.push_back(fmt::format("{} {}", pass_name(p), exponent(g.time)));
         m.push_back(fmt::format("{} {}", pass_name(p), exponent(g.memory)));
     }
-    out += fmt::format(fmt::runtime(pick(l, "\n增长指数（∝ n^k，对 log 与 log n 做最小二乘）：时间 {}；额外内存 {}\n\n",
-                                         "\ngrowth exponent (∝ n^k, least squares on log n): time {}; extra memory {}\n\n")),
-                       fmt::join(t, ", "), fmt::join(m, ", "));
-    return out + pick(l,
+    out += "\n" + wrap_each_line(fmt::format(fmt::runtime(pick(l, "增长指数（∝ n^k，对 log 与 log n 做最小二乘）：时间 {}；额外内存 {}",
+                                                             "growth exponent (∝ n^k, least squares on log n): time {}; extra memory {}")),
+                                         fmt::join(t, ", "), fmt::join(m, ", ")), b.width, "  ") + "\n";
+    return out + reflowed(pick(l,
                       "GFLOP/s 只数公式的工作：前向是四个投影和两个 n × n 乘积；反向是八个投影乘积和 dV、dA、dQ、dK 四个 n × n 乘积"
                       "（有掩码时减半）。融合的反向重算一遍分数，那一个乘积不算在内。额外内存包括前向为反向留下的 Q、K、V、O 和每行的 log-sum-exp，"
                       "没有一个 n × n 矩阵。\n",
@@ -158,7 +160,7 @@ std::string render_text(const bench_args& b, const peaks& pk, const std::vector<
                       "backward's eight projection products and the four n × n products dV, dA, dQ and dK (half of those "
                       "under the mask). The fused backward computes the scores again; that product is not counted. Extra "
                       "memory includes what the forward keeps for the backward (Q, K, V, O and each row's log-sum-exp): "
-                      "no n × n matrix.\n");
+                      "no n × n matrix."), b.width);
 }
 
 // Shares of the backward's processor time by stage, from one run with the threads' clocks on, and

@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
+#include "qkv/render_json.hpp"
 #include "course.hpp"
 #include "exercise_common.hpp"
 
@@ -26,7 +28,7 @@ int cmd_progress(const args& a, const console& io) {
     std::string path = progress_path();
     if (reset) {
         reset_progress(path);
-        io.print(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), path));
+        io.print(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), escape_controls(path)));
         return 0;
     }
     exercise_set set = load_exercises(exercises_dir());
@@ -35,7 +37,7 @@ int cmd_progress(const args& a, const console& io) {
     std::size_t right = 0, hints = 0;
     ojson arr = ojson::array();
     for (const exercise& e : set.all) {
-        const exercise_progress& mine = p.of(e.id);
+        const exercise_progress mine = p.of(e);
         per_lesson[e.lesson].second++;
         if (mine.state == status::correct) per_lesson[e.lesson].first++, right++;
         hints += static_cast<std::size_t>(mine.hints);
@@ -43,17 +45,18 @@ int cmd_progress(const args& a, const console& io) {
                        {"solution_seen", mine.solution_seen}});
     }
     if (form == format::json) {
-        io.print(ojson{{"path", path}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
-                        {"total", set.all.size()}}.dump(2) + "\n");
+        io.print(render_json(ojson{{"path", escape_controls(path)}, {"lessons_read", p.lessons_read}, {"exercises", arr}, {"correct", right},
+                        {"total", set.all.size()}}) + "\n");
         return 0;
     }
-    std::string out = fmt::format("{} ({})\n\n", pick(l, "练习进度", "Progress on the exercises"), path);
+    const std::string head = pick(l, "练习进度", "Progress on the exercises");  // XDG_STATE_HOME is the user's: escaped, cut to fit
+    std::string out = fmt::format("{} ({})\n\n", head, elide(escape_controls(path), o.width > display_width(head) + 13 ? o.width - display_width(head) - 3 : 10));
     for (auto& [lesson, c] : per_lesson)
         out += fmt::format("  {}  {} {}/{}\n", pad(fmt::format(fmt::runtime(tr(l, "Lesson {}")), lesson), 10), bar(c.first, c.second, o.color),
                            c.first, c.second);
     out += fmt::format("\n{}: {}/{} · {}: {}\n", pick(l, "合计", "Total"), right, set.all.size(), pick(l, "用过的提示", "hints used"), hints);
     std::vector<course_lesson> course = load_course(l);
-    out += where_you_are(course, p, find_next(course, p), l) + "\n";
+    out += where_you_are(course, p, find_next(course, p), l, o.width) + "\n";
     io.print(out);
     return 0;
 }
@@ -72,7 +75,7 @@ int cmd_next(const args& a, const console& io) {
     std::vector<course_lesson> course = load_course(l);
     const progress p = open_progress(io, progress_path());
     const next_step n = find_next(course, p);
-    io.print(where_you_are(course, p, n, l) + "\n\n");
+    io.print(where_you_are(course, p, n, l, resolve(choice, io).options.width) + "\n\n");
     args forward;  // the chosen language and colours go on to the lesson or exercise
     if (!choice.lang.empty()) forward.insert(forward.end(), {"--lang", choice.lang});
     forward.insert(forward.end(), {"--color", choice.color});

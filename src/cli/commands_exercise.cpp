@@ -35,20 +35,21 @@ std::string listing_json(const listing& x) {
     ojson arr = ojson::array();
     for (const exercise* e : x.list)
         arr.push_back({{"id", e->id}, {"lesson", e->lesson}, {"kind", kind_name(e->kind)},
-                       {"question", x.questions.at(e->id)}, {"status", status_name(x.p.of(e->id).state)},
-                       {"solution_seen", x.p.of(e->id).solution_seen}});
-    return ojson{{"exercises", arr}}.dump(2) + "\n";
+                       {"question", x.questions.at(e->id)}, {"status", status_name(x.p.of(*e).state)},
+                       {"solution_seen", x.p.of(*e).solution_seen}});
+    return render_json(ojson{{"exercises", arr}}) + "\n";
 }
 
 // One exercise's line: id, kind, status (coloured once tried), the question's first line.
 std::string listing_line(const exercise& e, const listing& x, const render_options& o) {
-    const exercise_progress& mine = x.p.of(e.id);
+    const exercise_progress mine = x.p.of(e);
     std::string state = pad(status_word(o.language, mine.state), 10);
     if (mine.state != status::not_tried)
         state = styled(state, fmt::fg(mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
     std::string seen = mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
+    const std::size_t used = 2 + 5 + 1 + 7 + 1 + 10 + 1 + display_width(seen);  // "  3.2   number  wrong      "
     return fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
-                       first_line(x.questions.at(e.id), 56), seen);
+                       first_line(x.questions.at(e.id), o.width > used + 10 ? o.width - used : 10), seen);
 }
 
 // Lesson by lesson: a heading with a bar of the exercises right, then one line per exercise.
@@ -58,10 +59,12 @@ std::string listing_text(const listing& x, const render_options& o) {
     for (std::size_t i = 0; i < x.list.size();) {
         int lesson = x.list[i]->lesson;
         std::size_t end = i, done = 0;
-        for (; end < x.list.size() && x.list[end]->lesson == lesson; ++end) done += x.p.of(x.list[end]->id).state == status::correct;
+        for (; end < x.list.size() && x.list[end]->lesson == lesson; ++end) done += x.p.state_of(x.list[end]->id) == status::correct;
         std::string heading = fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), lesson);
         if (titles.count(lesson)) heading += " · " + titles[lesson];
-        out += fmt::format("{}  {} {}/{}\n", heading, bar(done, end - i, o.color), done, end - i);
+        const std::string count = fmt::format("{}/{}", done, end - i);
+        const std::size_t used = 2 + 10 + 1 + count.size();  // "  ██░░░░░░░░ 1/5"
+        out += fmt::format("{}  {} {}\n", elide(heading, o.width > used + 10 ? o.width - used : 10), bar(done, end - i, o.color), count);
         for (; i < end; ++i) out += listing_line(*x.list[i], x, o);
         out += "\n";
     }
@@ -81,6 +84,7 @@ int cmd_exercises(const args& a, const console& io) {
         ("ids", po::bool_switch(&ids), "only the ids, one per line (for scripts and completion)");
     po::variables_map vm;
     if (!parse(io, "exercises", a, desc, {}, vm)) return 0;
+    if (vm.count("lesson") && only < 0) throw usage_error(fmt::format("--lesson must be a lesson's number, 0 up, not {}", only));
     if (ids) {
         std::string out;
         for (const exercise& e : load_exercises(exercises_dir()).all)
@@ -186,11 +190,13 @@ int cmd_exercise(const args& a, const console& io) {
         out += (i ? "" : "\n") + hanging(fmt::format("{}. {}", static_cast<char>('A' + i), exercise_words(e.choices[run.choice_order[i]], e, run, l)),
                                          o, "  ", "   ");
     if (!e.shows.empty()) out += values_text(e.shows, run.run.ws, o, &run.run.t);
-    const progress record = open_progress(io, progress_path());  // kept alive: mine refers into it
-    const exercise_progress& mine = record.of(e.id);
-    out += fmt::format("\n{}qkv check {} …  ({})\n", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind));
-    out += fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}\n", pick(l, "提示：", "Hints: "), e.id, mine.hints,
-                       e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "), status_word(l, mine.state));
+    const exercise_progress mine = open_progress(io, progress_path()).of(e);
+    // as written when they fit (two spaces set the parts apart), wrapped when they do not
+    auto fitted = [&](const std::string& line) { return display_width(line) <= o.width ? line + "\n" : prose(line, o); };
+    out += "\n" + fitted(fmt::format("{}qkv check {} …  ({})", pick(l, "作答：", "Answer: "), e.id, answer_form(l, e.kind)));
+    out += fitted(fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}", pick(l, "提示：", "Hints: "), e.id, mine.hints,
+                              e.hints.size(), pick(l, "解答：", "solution: "), e.id, pick(l, "状态：", "status: "),
+                              status_word(l, mine.state)));
     io.print(out);
     return 0;
 }
@@ -200,11 +206,13 @@ namespace {
 
 // What hint and solution show is recorded once it is on screen, under the progress lock: a hint
 // that could not be written (a closed pipe) was not seen.
-void show_and_record(const console& io, const std::string& out, const std::string& id,
+void show_and_record(const console& io, const std::string& out, const exercise& e,
                      const std::function<void(exercise_progress&)>& seen) {
     change_progress(io, progress_path(), [&](progress& p) {
         io.print(out);
-        seen(p.by_id[id]);
+        exercise_progress mine = p.of(e);  // its counts as the exercise has them now
+        seen(mine);
+        p.by_id[e.id] = mine;
     });
 }
 
@@ -213,7 +221,7 @@ void show_and_record(const console& io, const std::string& out, const std::strin
 int show_hints(const console& io, const asked& q) {
     const exercise& e = *q.e;
     const lang l = q.o.language;
-    const int seen = open_progress(io, progress_path()).of(e.id).hints;
+    const int seen = open_progress(io, progress_path()).of(e).hints;
     const bool more = seen < static_cast<int>(e.hints.size());
     const std::size_t shown = static_cast<std::size_t>(more ? seen + 1 : seen);
     std::string out;
@@ -222,7 +230,7 @@ int show_hints(const console& io, const asked& q) {
                            k + 1, e.hints.size(), pick(l, "练习", "exercise"), e.id, prose(exercise_words(e.hints[k], e, *q.run, l), q.o));
     if (!more) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + e.id + " 给出完整解答。）",
                                                "(That was the last hint. Still stuck? qkv solution " + e.id + " shows the worked solution.)"));
-    show_and_record(io, out, e.id, [&](exercise_progress& mine) { mine.hints = std::max(mine.hints, static_cast<int>(shown)); });
+    show_and_record(io, out, e, [&](exercise_progress& mine) { mine.hints = std::max(mine.hints, static_cast<int>(shown)); });
     return 0;
 }
 
@@ -233,7 +241,7 @@ int show_solution(const console& io, const asked& q) {
         fmt::format("{} · {} {}\n\n{}{}\n{}", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, q.o.color),
                     pick(l, "练习", "exercise"), e.id, prose(exercise_words(e.question, e, *q.run, l), q.o),
                     expected_text(e, *q.run, q.o), prose(exercise_words(e.solution, e, *q.run, l), q.o));
-    show_and_record(io, out, e.id, [](exercise_progress& mine) { mine.solution_seen = true; });
+    show_and_record(io, out, e, [](exercise_progress& mine) { mine.solution_seen = true; });
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/toml_file.hpp"
+#include "qkv/render_json.hpp"
 #include "exercise_common.hpp"
 #include "exercise_words.hpp"
 
@@ -175,7 +176,7 @@ ojson sheet_json(const sheet& s) {
     for (const graded& g : s.rows)
         arr.push_back({{"id", g.e->id}, {"lesson", g.e->lesson}, {"kind", kind_name(g.e->kind)}, {"answer", g.given},
                        {"result", g.result}, {"mistakes", g.mistakes}, {"message", g.message}});
-    return {{"sheet", s.path}, {"student", s.student}, {"own_numbers", s.own_numbers}, {"exercises", arr},
+    return {{"sheet", escape_controls(s.path)}, {"student", escape_controls(s.student)}, {"own_numbers", s.own_numbers}, {"exercises", arr},
             {"correct", s.right()}, {"total", s.rows.size()}, {"problems", s.problems}};
 }
 
@@ -191,9 +192,11 @@ ojson class_json(const std::vector<sheet>& sheets, const std::vector<question>& 
     return out;
 }
 
-// A CSV field: quoted when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+// A CSV field: escaped as every text qkv shows (a student's name with ESC, a file name not in
+// UTF-8), then quoted when it holds a comma or a quote.
+std::string csv_field(const std::string& raw) {
+    const std::string s = escape_controls(raw);
+    if (s.find_first_of(",\"") == std::string::npos) return s;
     std::string out = "\"";
     for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
@@ -324,7 +327,7 @@ int cmd_grade(const args& a, const console& io) {
     const bool one = sheets.size() == 1;
     switch (form) {
         case grade_format::csv: io.print(class_csv(sheets, qs)); break;
-        case grade_format::json: io.print((one ? sheet_json(sheets.front()) : class_json(sheets, qs, set.book, l)).dump(2) + "\n"); break;
+        case grade_format::json: io.print(render_json(one ? sheet_json(sheets.front()) : class_json(sheets, qs, set.book, l)) + "\n"); break;
         case grade_format::text: io.print(one ? sheet_text(sheets.front(), l) : class_text(sheets, qs, set.book, o)); break;
     }
     bool all_right = std::all_of(sheets.begin(), sheets.end(), [](const sheet& s) { return s.problems.empty() && s.right() == s.rows.size(); });

@@ -10,6 +10,7 @@
 
 #include "qkv/cli.hpp"
 #include "qkv/control_text.hpp"
+#include "qkv/display_width.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/render_format.hpp"
 #include "qkv/scenario.hpp"
@@ -17,6 +18,7 @@
 #include "qkv/scenario_preface.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/trace.hpp"
+#include "qkv/render_json.hpp"
 #include "course.hpp"
 #include "screen.hpp"
 
@@ -100,6 +102,8 @@ void check_request(const lesson_request& r, const po::variables_map& vm, format 
     if (vm.count("auto") && !(r.auto_seconds > 0 && r.auto_seconds <= 3600))
         throw usage_error("--auto takes the seconds per stage, more than 0 and at most 3600");
     if (!r.tokens.empty() && !r.data.empty()) throw usage_error("--tokens makes a scenario; --data reads one; choose one");
+    if (vm.count("tokens") && split_tokens(r.tokens).empty())  // '' ran the default sentence unsaid
+        throw usage_error("--tokens gives no token; give the sentence, tokens separated by spaces: --tokens \"我 爱 吃 苹果\"");
     for (const char* o : {"d-model", "heads", "seed"})
         if (vm.count(o) && r.tokens.empty()) throw usage_error(fmt::format("--{} goes with --tokens", o));
 }
@@ -174,19 +178,22 @@ int cmd_list(const args& a, const console& io) {
         auto list = nlohmann::ordered_json::array();
         for (const lesson& l : lessons)
             list.push_back({{"number", l.number}, {"title", l.title.in(o.language)}, {"stages", l.stages.size()},
-                            {"name", slug_of(l.file)}});
-        io.print(nlohmann::ordered_json{{"lang", lang_code(o.language)}, {"lessons", list}}.dump(2) + "\n");
+                            {"name", escape_controls(slug_of(l.file))}});
+        io.print(render_json(nlohmann::ordered_json{{"lang", lang_code(o.language)}, {"lessons", list}}) + "\n");
         return 0;
     }
     std::string out;
-    std::size_t name_width = 0;  // the longest name sets the column (names are ASCII file names)
-    for (const lesson& l : lessons) name_width = std::max(name_width, slug_of(l.file).size());
+    std::size_t name_width = 0;  // the longest name sets the column
+    // A file name is the user's as much as a title is (ESC, bytes not UTF-8): both shown escaped.
+    auto name_of = [](const lesson& l) { return escape_controls(slug_of(l.file)); };
+    for (const lesson& l : lessons) name_width = std::max(name_width, display_width(name_of(l)));
     for (const lesson& l : lessons) {
         std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
-        const std::string title = escape_controls(l.title.in(o.language));  // a title is file content
+        const std::string title = escape_controls(l.title.in(o.language));
+        const std::size_t used = 3 + 2 + name_width + 2 + 2 + display_width(stages) + 2;  // "  1  name  title  (n stages)"
         out += form == format::markdown ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
-                                        : fmt::format("{:>3}  {:<{}}  {}  ({})\n", l.number, slug_of(l.file), name_width,
-                                                      title, stages);
+                                        : fmt::format("{:>3}  {}  {}  ({})\n", l.number, pad(name_of(l), name_width),
+                                                      elide(title, o.width > used + 10 ? o.width - used : 10), stages);
     }
     if (form == format::markdown) out = "| # | title | stages |\n|---|---|---|\n" + out;
     io.print(out);

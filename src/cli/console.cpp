@@ -7,6 +7,7 @@
 #include <streambuf>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -23,6 +24,8 @@ void console::print(std::string_view text) const {
     const int e = errno;  // as the failed write left it (fd_buf below returns at once)
     out.clear();
     if (e == EPIPE) throw broken_pipe{};
+    // A closed standard output is held by /dev/null opened for reading (main below): EBADF.
+    if (e == EBADF) throw input_error("standard output is closed: nothing was shown, so nothing is recorded");
     throw input_error(fmt::format("cannot write to standard output: {}", std::strerror(e)));
 }
 
@@ -50,6 +53,10 @@ protected:
         while (done < n) {
             const ssize_t k = ::write(fd_, s + done, static_cast<std::size_t>(n - done));
             if (k < 0 && errno == EINTR) continue;
+            if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {  // a non-blocking pipe that is full: wait for room
+                pollfd p{fd_, POLLOUT, 0};
+                if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
+            }
             if (k <= 0) break;
             done += k;
         }
@@ -66,11 +73,13 @@ private:
 };
 
 // A program started with 0, 1 or 2 closed (`2>&-`) would hand that number to the next file it
-// opens, and an error message would then be written into that file: park /dev/null there.
+// opens, and an error message would then be written into that file: park /dev/null there, opened
+// for reading only, so that a write to a closed output still fails (EBADF) as it would have:
+// `qkv hint 3.1 >&-` showed nothing, and must neither succeed nor record the hint.
 void keep_standard_streams_open() noexcept {
     for (int fd = 0; fd <= 2; ++fd)
         if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
-            const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            const int opened = ::open("/dev/null", O_RDONLY);
             if (opened >= 0 && opened != fd) ::dup2(opened, fd), ::close(opened);
         }
 }

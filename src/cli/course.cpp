@@ -7,6 +7,7 @@
 #include "qkv/error.hpp"
 #include "qkv/exercise.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/wrap.hpp"
 
 namespace qkv::cli {
 
@@ -50,17 +51,18 @@ next_step find_next(const std::vector<course_lesson>& course, const progress& p)
     for (const course_lesson& c : course) {
         if (!p.lessons_read.count(c.number)) return {next_step::kind::lesson, c.number, c.title, ""};
         for (const std::string& id : c.exercises)
-            if (p.of(id).state != status::correct) return {next_step::kind::exercise, c.number, c.title, id};
+            if (p.state_of(id) != status::correct) return {next_step::kind::exercise, c.number, c.title, id};
     }
     return {};
 }
 
-std::string where_you_are(const std::vector<course_lesson>& course, const progress& p, const next_step& n, lang l) {
+std::string where_you_are(const std::vector<course_lesson>& course, const progress& p, const next_step& n, lang l,
+                          std::size_t width) {
     std::size_t read = 0, exercises = 0, right = 0;
     for (const course_lesson& c : course) {
         read += p.lessons_read.count(c.number);
         exercises += c.exercises.size();
-        for (const std::string& id : c.exercises) right += p.of(id).state == status::correct;
+        for (const std::string& id : c.exercises) right += p.state_of(id) == status::correct;
     }
     std::string out;
     if (read || right)
@@ -80,7 +82,9 @@ std::string where_you_are(const std::vector<course_lesson>& course, const progre
         out += pick(l, "全部课程和练习都完成了。", "You have finished every lesson and every exercise.");
         break;
     }
-    return out;
+    std::string lines;
+    for (const std::string& line : wrap_paragraph(out, width)) lines += (lines.empty() ? "" : "\n") + line;
+    return lines;
 }
 
 }  // namespace qkv::cli

@@ -2,6 +2,7 @@
 // (their progress). `qkv next`, a bare `qkv`, and the end of every lesson read it. Private to src/cli.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,8 +41,9 @@ struct next_step {
 };
 next_step find_next(const std::vector<course_lesson>& course, const progress& p);
 
-// One line: "Next: lesson 3 · Scores (qkv lesson 3)"; for a returning learner it first says what
-// they have done ("2 of 16 lessons read, 5 of 40 exercises right").
-std::string where_you_are(const std::vector<course_lesson>& course, const progress& p, const next_step& n, lang l);
+// "Next: lesson 3 · Scores (qkv lesson 3)"; for a returning learner it first says what they have
+// done ("2 of 16 lessons read, 5 of 40 exercises right"). Wrapped to `width` columns.
+std::string where_you_are(const std::vector<course_lesson>& course, const progress& p, const next_step& n, lang l,
+                          std::size_t width);
 
 }  // namespace qkv::cli

@@ -9,6 +9,7 @@
 
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
+#include "qkv/wrap.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/number_text.hpp"
 #include "qkv/render_text.hpp"
@@ -99,14 +100,14 @@ std::string hanging(const std::string& text, const render_options& o, std::strin
 progress open_progress(const console& io, const std::string& path) {
     std::string warning;
     progress p = load_progress(path, &warning);
-    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", warning));
+    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", escape_controls(warning)));
     return p;
 }
 
 progress change_progress(const console& io, const std::string& path, const std::function<void(progress&)>& change) {
     std::string warning;
     progress p = update_progress(path, change, &warning);
-    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", warning));
+    if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", escape_controls(warning)));
     return p;
 }
 
@@ -125,16 +126,7 @@ std::string bar(std::size_t done, std::size_t total, bool color) {
 }
 
 std::string first_line(const std::string& text, std::size_t columns) {
-    std::string line = escape_controls(text.substr(0, text.find('\n')));
-    if (display_width(line) <= columns) return line;
-    std::string out;
-    for (std::size_t i = 0; i < line.size();) {
-        const std::size_t len = utf8::next(line, i) - i;
-        if (display_width(out + line.substr(i, len)) > columns - 1) break;
-        out += line.substr(i, len);
-        i += len;
-    }
-    return out + "…";
+    return elide(escape_controls(text.substr(0, text.find('\n'))), columns);
 }
 
 std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o,

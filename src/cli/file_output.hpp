@@ -7,11 +7,11 @@
 
 namespace qkv::cli {
 
-// FILE is either the old file or the whole new one: written beside it under a temporary name,
-// then renamed over it (rename is atomic within a folder); Ctrl-C, SIGTERM and SIGHUP wait until
-// that is done. A file replaced keeps its mode and owner. Only a regular file (or a name not yet
-// taken) is written: a device, a pipe, a folder or a read-only file is refused (input_error, one
-// line naming the file: "not a regular file: " and `what`, which says where the option writes).
+// FILE is either the old file or the whole new one, through the one writer (qkv/file_write.hpp:
+// a temporary beside it, fsync, rename; Ctrl-C, SIGTERM and SIGHUP wait). A file replaced keeps
+// its mode and owner. Only a regular file (or a name not yet taken, in a folder that exists) is
+// written: a symbolic link, a device, a pipe, a folder or a read-only file is refused (input_error,
+// one line naming the file; "not a regular file: " and `what`, which says where the option writes).
 void write_file_atomically(const std::string& path, std::string_view bytes, std::string_view what);
 
 // The same refusal, ahead of long work whose result would go there: nothing is written.

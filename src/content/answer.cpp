@@ -16,6 +16,7 @@
 
 #include "qkv/csv.hpp"
 #include "qkv/error.hpp"
+#include "qkv/file_check.hpp"
 #include "qkv/trim.hpp"
 #include "qkv/utf8.hpp"
 
@@ -266,9 +267,8 @@ answer parse_answer(answer_kind k, std::string_view text, lang l) {
 }
 
 answer read_answer_file(answer_kind k, const std::string& path, lang l) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw input_error(source_loc{path, 0, 0}, pick(l, "找不到答案文件", "answer file not found"));
+    if (auto no = unreadable_file(path))
+        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? pick(l, "找不到答案文件", "answer file not found") : "answer file: " + *no);
     if (k == answer_kind::matrix) {
         answer a;
         a.kind = k;

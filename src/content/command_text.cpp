@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "qkv/control_text.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/toml_file.hpp"
 
@@ -19,7 +20,11 @@ const bilingual& command_text(std::string_view name, std::string_view key) {
         const toml_document doc = read_toml_file(path, "prose file");
         const toml_reader reader(doc);
         std::map<std::string, bilingual, std::less<>> texts;
-        for (const auto& [k, node] : doc.table) texts[std::string(k.str())] = *reader.text(node, k.str());
+        for (const auto& [k, node] : doc.table) {
+            bilingual t = *reader.text(node, k.str());
+            t.zh = escape_controls(t.zh, true), t.en = escape_controls(t.en, true);  // file content, shown as text
+            texts[std::string(k.str())] = std::move(t);
+        }
         file = files.emplace(std::string(name), std::move(texts)).first;
     }
     auto text = file->second.find(key);

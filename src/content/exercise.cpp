@@ -184,8 +184,8 @@ void read_common(const toml_reader& rd, const toml::table& t, exercise& e, const
 
 exercise exercise_of(const toml_reader& rd, const toml::table& t, int lesson, std::size_t index, const mistake_book& book) {
     std::string where = fmt::format("exercise {}", index);
-    rd.only_keys(t, {"id", "kind", "question", "hints", "solution", "scenario", "setup", "expected", "tolerance",
-                     "shows", "mistakes", "choices", "answer", "why_not"}, where);
+    rd.only_keys(t, {"id", "kind", "question", "hints", "solution", "scenario", "min_tokens", "setup", "expected",
+                     "tolerance", "shows", "mistakes", "choices", "answer", "why_not"}, where);
     exercise e;
     e.where = rd.at(t);
     e.lesson = lesson;
@@ -195,6 +195,12 @@ exercise exercise_of(const toml_reader& rd, const toml::table& t, int lesson, st
     auto kind = kind_text ? parse_kind(*kind_text) : std::nullopt;
     if (kind_text && !kind) rd.report(rd.at(*kn), fmt::format("{}: kind must be choice, shape, number or matrix", where));
     read_common(rd, t, e, where);
+    if (const toml::node* least = t.get("min_tokens")) {
+        if (!least->is_integer() || least->as_integer()->get() < 1 || least->as_integer()->get() > 64)
+            rd.report(rd.at(*least), fmt::format("{}: min_tokens must be an integer from 1 to 64", where));
+        else
+            e.min_tokens = static_cast<std::size_t>(least->as_integer()->get());
+    }
     if (!kind) return e;  // nothing more can be checked
     e.kind = *kind;
     bool choice = e.kind == answer_kind::choice;

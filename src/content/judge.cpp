@@ -59,6 +59,10 @@ char exercise_run::file_letter(char shown) const {
 }
 
 exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s, lang language) {
+    // Before anything runs: S[2, 3] of a 2-token sentence would stop inside the exercise's file.
+    if (const std::size_t need = std::max(e.min_tokens, l.min_tokens); s.tokens.size() < need)
+        throw input_error(e.where, fmt::format("exercise {} needs a sentence of at least {} tokens; this one has {}", e.id, need,
+                                      s.tokens.size()));
     exercise_run r;
     r.run = run_lesson(l, s, language);
     eval_context ctx;
@@ -104,16 +108,21 @@ std::string exercise_words(const bilingual& text, const exercise& e, const exerc
     return plain_tokens(fill_quotes(text.in(language), text.at(language), r.run.ws, "exercise " + e.id, r.run.token_rows));
 }
 
-exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file, const std::string& student) {
+lesson lesson_of(const exercise& e) {
     std::string path;
     for (auto& [n, p] : lesson_files(lessons_dir()))
         if (n == e.lesson) path = p;
     if (path.empty()) throw input_error(e.where, fmt::format("exercise {} belongs to lesson {}, which does not exist", e.id, e.lesson));
-    lesson l = load_lesson(path);
-    std::string scen = !data_file.empty()    ? data_file
-                     : e.scenario.empty() ? l.scenario_file
-                                          : (fs::path(data_dir()) / e.scenario).string();
-    scenario s = load_scenario(scen);
+    return load_lesson(path);
+}
+
+scenario scenario_of(const exercise& e, const lesson& l) {
+    return load_scenario(e.scenario.empty() ? l.scenario_file : (fs::path(data_dir()) / e.scenario).string());
+}
+
+exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file, const std::string& student) {
+    lesson l = lesson_of(e);
+    scenario s = data_file.empty() ? scenario_of(e, l) : load_scenario(data_file);
     if (!student.empty()) s = student_variant(s, student);
     exercise_run r = run_exercise(e, l, s, language);
     r.choice_order = choice_order(e.choices.size(), e.id, student);

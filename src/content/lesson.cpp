@@ -133,8 +133,9 @@ lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
     else
         l.number = static_cast<int>(num->as_integer()->get());
     if (auto title = bilingual_of(rd, doc.table, "title", "lesson")) l.title = *title;
+    l.scenario_at = source_loc{path, 0, 0};
     if (doc.table.contains("scenario"))
-        if (auto scen = rd.required_string(doc.table, "scenario", "lesson")) l.scenario = *scen;
+        if (auto scen = rd.required_string(doc.table, "scenario", "lesson")) l.scenario = *scen, l.scenario_at = rd.at(*doc.table.get("scenario"));
     if (const toml::node* least = doc.table.get("min_tokens")) {
         if (!least->is_integer() || least->as_integer()->get() < 1 || least->as_integer()->get() > 64)
             rd.report(rd.at(*least), "lesson: 'min_tokens' must be an integer from 1 to 64");
@@ -160,7 +161,7 @@ std::vector<std::pair<int, std::string>> numbered_files(const std::string& dir, 
     for (const auto& e : fs::directory_iterator(dir, ec)) {
         std::smatch m;
         std::string base = e.path().filename().string();
-        if (e.is_regular_file() && std::regex_match(base, m, name)) out.emplace_back(std::stoi(m[1]), e.path().string());
+        if (e.is_regular_file(ec) && std::regex_match(base, m, name)) out.emplace_back(std::stoi(m[1]), e.path().string());
     }
     std::sort(out.begin(), out.end());
     return out;

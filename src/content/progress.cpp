@@ -3,7 +3,9 @@
 // "attempts": 2, "hints": 1, "solution_seen": true}}, "lessons_read": [1, 2]}.
 #include "qkv/progress.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -14,13 +16,14 @@
 #include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "qkv/error.hpp"
+#include "qkv/exercise.hpp"
+#include "qkv/file_write.hpp"
 
 namespace qkv {
 namespace {
@@ -34,6 +37,15 @@ std::optional<status> status_of(std::string_view s) {
     return std::nullopt;
 }
 
+// A whole number from 0 to INT_MAX, checked before it is converted: nlohmann's get<int>() of 1e300
+// or of a 64-bit count would be undefined behaviour, not an error.
+int count_of(const json& v, const char* what) {
+    const bool whole = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (!whole || v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        throw std::runtime_error(fmt::format("{} must be a whole number from 0 to {}", what, std::numeric_limits<int>::max()));
+    return static_cast<int>(v.get<std::uint64_t>());
+}
+
 // Throws (json or std::runtime_error) when the document is not progress.
 progress from_json(const json& doc) {
     progress p;
@@ -41,13 +53,14 @@ progress from_json(const json& doc) {
         throw std::runtime_error("not a qkv progress file (version 1)");
     for (auto& [id, entry] : doc["exercises"].items()) {
         auto st = status_of(entry.at("status").get<std::string>());
-        int attempts = entry.at("attempts").get<int>(), hints = entry.at("hints").get<int>();
-        if (!st || attempts < 0 || hints < 0) throw std::runtime_error("a bad entry for " + id);
-        bool seen = entry.value("solution_seen", false);  // absent in files written before it existed
-        p.by_id[id] = {*st, attempts, hints, seen};
+        if (!st) throw std::runtime_error("a bad status for " + id);
+        const json& seen = entry.contains("solution_seen") ? entry["solution_seen"] : json(false);  // absent in older files
+        p.by_id[id] = {*st, count_of(entry.at("attempts"), "attempts"), count_of(entry.at("hints"), "hints"), seen.get<bool>()};
     }
-    if (doc.contains("lessons_read"))  // absent in files written before it existed
-        for (const json& n : doc["lessons_read"]) p.lessons_read.insert(n.get<int>());
+    if (doc.contains("lessons_read")) {  // absent in files written before it existed
+        if (!doc["lessons_read"].is_array()) throw std::runtime_error("lessons_read is not a list");
+        for (const json& n : doc["lessons_read"]) p.lessons_read.insert(count_of(n, "a lesson read"));
+    }
     return p;
 }
 
@@ -75,37 +88,6 @@ std::string stamp() {
     throw input_error(source_loc{path, 0, 0}, fmt::format("cannot save progress: {} ({})", what, std::strerror(err)));
 }
 
-void write_all(int fd, const std::string& text, const std::string& tmp) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            int err = n < 0 ? errno : ENOSPC;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            disk_error(tmp, "write failed", err);
-        }
-        done += static_cast<std::size_t>(n);
-    }
-}
-
-// A writer killed between open and rename leaves PATH.tmp-PID behind; once that process is gone
-// nobody will finish it.
-void sweep_stale_temps(const std::string& path) {
-    fs::path target(path);
-    std::string prefix = target.filename().string() + ".tmp-";
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(target.parent_path().empty() ? "." : target.parent_path(), ec)) {
-        std::string name = e.path().filename().string();
-        if (!name.starts_with(prefix)) continue;
-        char* end = nullptr;
-        long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
-        if (pid > 0 && end && *end == '\0' && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-            fs::remove(e.path(), ec);
-    }
-}
-
 }  // namespace
 
 std::string_view status_name(status s) {
@@ -117,10 +99,16 @@ std::string_view status_name(status s) {
     return "?";
 }
 
-const exercise_progress& progress::of(const std::string& id) const {
-    static const exercise_progress none;
+exercise_progress progress::of(const exercise& e) const {
+    auto it = by_id.find(e.id);
+    exercise_progress mine = it == by_id.end() ? exercise_progress{} : it->second;
+    mine.hints = std::min(mine.hints, static_cast<int>(std::min<std::size_t>(e.hints.size(), std::numeric_limits<int>::max())));
+    return mine;
+}
+
+status progress::state_of(const std::string& id) const {
     auto it = by_id.find(id);
-    return it == by_id.end() ? none : it->second;
+    return it == by_id.end() ? status::not_tried : it->second.state;
 }
 
 void progress::record(const std::string& id, bool correct) {
@@ -191,27 +179,7 @@ void save_progress(const progress& p, const std::string& path) {
     std::error_code ec;
     if (!dir.empty()) fs::create_directories(dir, ec);
     if (ec) throw input_error(source_loc{dir.string(), 0, 0}, fmt::format("cannot create the progress folder: {}", ec.message()));
-    // Same folder as the target, so rename() is atomic (one file system).
-    std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) disk_error(tmp, "cannot create a temporary file", errno);
-    write_all(fd, to_text(p), tmp);
-    if (::fsync(fd) != 0) {
-        int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        disk_error(tmp, "fsync failed", err);
-    }
-    ::close(fd);
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp.c_str());
-        disk_error(path, "rename failed", err);
-    }
-    // The rename itself is durable only once the folder is synced.
-    int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) ::fsync(dfd), ::close(dfd);
-    sweep_stale_temps(path);
+    if (auto no = replace_file(path, to_text(p))) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot save progress: {}", *no));
 }
 
 namespace {

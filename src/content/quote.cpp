@@ -17,98 +17,12 @@
 #include "qkv/trim.hpp"
 #include "qkv/utf8.hpp"
 #include "quote_format.hpp"
+#include "quote_parts.hpp"
 
 namespace qkv {
 namespace {
 
 using namespace quote_detail;
-
-struct part {
-    enum class kind { literal, quote, constant, if_, else_, end };
-    kind k = kind::literal;
-    std::string text;         // the literal text, the quote's inside, the constant, the condition
-    std::size_t offset = 0;   // where it starts in the text (the '{' of a quote)
-};
-
-using reporter = std::function<void(std::size_t offset, std::string message)>;
-
-// Where the byte at `offset` is, for a text whose first character is at `at`: lines counted,
-// columns in characters (UTF-8 continuation bytes do not start one).
-source_loc loc_at(const source_loc& at, std::string_view text, std::size_t offset) {
-    source_loc out = at;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++out.line;
-            out.column = 1;
-        } else if (!utf8::continues(text[i])) {
-            ++out.column;
-        }
-    }
-    return out;
-}
-
-part classify(std::string_view inside, std::size_t offset) {
-    std::string_view t = trim(inside);
-    if (t.starts_with('=')) return {part::kind::constant, std::string(t.substr(1)), offset};
-    if (t == "else") return {part::kind::else_, "", offset};
-    if (t == "end") return {part::kind::end, "", offset};
-    if (t.starts_with("if") && t.size() > 2 && (std::isspace(static_cast<unsigned char>(t[2])) || t[2] == '('))
-        return {part::kind::if_, std::string(trim(t.substr(2))), offset};
-    return {part::kind::quote, std::string(t), offset};
-}
-
-// The text as parts. {{ and }} are braces, and so is a {…} right after _ or ^ (h_{t−1}); any other
-// { runs to the next }.
-std::vector<part> split_parts(std::string_view text, const reporter& report) {
-    std::vector<part> out;
-    std::string literal;
-    std::size_t literal_start = 0;
-    auto flush = [&](std::size_t next) {
-        if (!literal.empty()) out.push_back({part::kind::literal, literal, literal_start});
-        literal.clear();
-        literal_start = next;
-    };
-    for (std::size_t i = 0; i < text.size();) {
-        char c = text[i];
-        bool doubled = i + 1 < text.size() && text[i + 1] == c;
-        if (c == '{' && i > 0 && (text[i - 1] == '_' || text[i - 1] == '^')) {
-            // h_{t−1}, e^{x}: a subscript or exponent in math, written as is up to its '}'
-            std::size_t close = text.find('}', i + 1);
-            std::size_t end = close == std::string_view::npos ? text.size() : close + 1;
-            if (literal.empty()) literal_start = i;
-            literal += text.substr(i, end - i);
-            i = end;
-        } else if ((c == '{' || c == '}') && doubled) {
-            literal += c;
-            i += 2;
-        } else if (c == '}') {
-            report(i, "a lone '}': write }} for a brace");
-            literal += c;
-            ++i;
-        } else if (c == '{') {
-            std::size_t close = text.find('}', i + 1);
-            std::size_t open = text.find('{', i + 1);
-            if (close == std::string_view::npos || (open != std::string_view::npos && open < close)) {
-                report(i, "a '{' that is never closed: a quote is {…} on one piece of text; write {{ for a brace");
-                literal += c;
-                ++i;
-                continue;
-            }
-            flush(close + 1);
-            std::string_view inside = text.substr(i + 1, close - i - 1);
-            if (trim(inside).empty()) report(i, "an empty quote {}");
-            else out.push_back(classify(inside, i));
-            i = close + 1;
-        } else {
-            if (literal.empty()) literal_start = i;
-            literal += c;
-            ++i;
-        }
-    }
-    flush(text.size());
-    return out;
-}
-
 
 // --- evaluating a quote ---------------------------------------------------------------------------
 
@@ -118,6 +32,7 @@ struct quote_env {
     std::string context;
     source_loc where;  // of the quote
     const std::vector<std::string>* token_rows = nullptr;  // with ws: whose row labels are the tokens
+    filled_spans* filled = nullptr;                        // where each quote's words go, if asked
 };
 
 [[noreturn]] void quote_error(const quote_env& env, std::string_view quote, const std::string& message) {
@@ -329,9 +244,10 @@ private:
 std::string fill(std::string_view text, const source_loc& at, const quote_env& base, const reporter& report) {
     std::string out;
     open_ifs ifs;
+    locator loc_at(at, text);
     for (const part& p : split_parts(text, report)) {
         quote_env env = base;
-        env.where = loc_at(at, text, p.offset);
+        env.where = loc_at(p.offset);
         const quote_env parse_only{nullptr, base.context, env.where};  // text that is not kept
         auto checked = [&](auto&& f) {
             try {
@@ -350,7 +266,12 @@ std::string fill(std::string_view text, const source_loc& at, const quote_env& b
             checked([&] {
                 if (!ifs.kept() && base.ws) return;
                 quoted q = quote_side(p.text, ifs.kept() ? env : parse_only);
-                out += q.token_at ? token_span(q.text, q.token_repeated ? *q.token_at : 0) : q.text;
+                if (q.token_at) {  // a token is set off as one: a renderer shows it as a token, never as marks
+                    out += token_span(q.text, q.token_repeated ? *q.token_at : 0);
+                    return;
+                }
+                if (base.filled && !q.text.empty()) base.filled->push_back({out.size(), q.text.size()});
+                out += q.text;
             });
             break;
         case part::kind::if_: {
@@ -371,21 +292,24 @@ std::string fill(std::string_view text, const source_loc& at, const quote_env& b
 
 std::vector<problem> quote_problems(std::string_view text, const source_loc& at) {
     std::vector<problem> out;
+    locator loc_at(at, text);
     fill(text, at, quote_env{}, [&](std::size_t offset, std::string message) {
-        out.push_back({loc_at(at, text, offset), std::move(message)});
+        out.push_back({loc_at(offset), std::move(message)});
     });
     return out;
 }
 
 std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context,
-                        const std::vector<std::string>& token_rows) {
-    return fill(text, at, quote_env{&ws, context, {}, &token_rows}, [&](std::size_t offset, std::string message) {
-        throw input_error(loc_at(at, text, offset), context.empty() ? message : context + ": " + message);
+                        const std::vector<std::string>& token_rows, filled_spans* filled) {
+    if (filled) filled->clear();
+    return fill(text, at, quote_env{&ws, context, {}, &token_rows, filled}, [&](std::size_t offset, std::string message) {
+        throw input_error(locator(at, text)(offset), context.empty() ? message : context + ": " + message);
     });
 }
 
 std::vector<problem> bare_decimals(std::string_view text, const source_loc& at) {
     std::vector<problem> out;
+    locator loc_at(at, text);
     for (const part& p : split_parts(text, [](std::size_t, std::string) {})) {
         if (p.k != part::kind::literal) continue;
         const std::string& s = p.text;
@@ -399,7 +323,7 @@ std::vector<problem> bare_decimals(std::string_view text, const source_loc& at) 
                 std::size_t k = j + 1;
                 while (digit(k)) ++k;
                 std::string number = s.substr(i, k - i);
-                out.push_back({loc_at(at, text, p.offset + i),
+                out.push_back({loc_at(p.offset + i),
                                fmt::format("warning: {} is written, not quoted: quote a number of the run ({{A[1, 3]}}); "
                                            "mark one true on every sentence {{={}}}", number, number)});
                 j = k;

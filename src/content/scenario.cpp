@@ -9,6 +9,7 @@
 #include "qkv/toml_file.hpp"
 
 #include "qkv/csv.hpp"
+#include "qkv/file_check.hpp"
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
 
@@ -35,7 +36,8 @@ matrix inline_matrix(const std::string& file, const std::string& name, const tom
         const toml::array* row = rows[r].as_array();
         if (!row) throw input_error(loc_of(file, rows[r]), fmt::format("matrix {}: row {} is not an array", name, r + 1));
         if (r == 0) cols = row->size();
-        if (row->size() != cols || cols == 0)
+        if (cols == 0) throw input_error(loc_of(file, *row), fmt::format("matrix {}: row {} is empty", name, r + 1));
+        if (row->size() != cols)
             throw input_error(loc_of(file, *row), fmt::format("matrix {}: row {} has {} values but row 1 has {} (ragged rows)",
                                                               name, r + 1, row->size(), cols));
         for (std::size_t c = 0; c < cols; ++c)
@@ -62,6 +64,11 @@ matrix generated_matrix(const std::string& file, const std::string& name, const 
     float scale = spec.contains("scale") ? number_of(file, *spec.get("scale"), fmt::format("matrix {}, scale", name)) : 1.0f;
     matrix m = kernels::randn(static_cast<std::size_t>(r), static_cast<std::size_t>(c), static_cast<std::uint64_t>(*seed));
     for (float& x : m.data) x *= scale;
+    // N(0, 1) samples reach ±5: a scale near 3e38 makes them inf, which an inline number may not be
+    for (float x : m.data)
+        if (!std::isfinite(x))
+            throw input_error(loc_of(file, *spec.get("scale")),
+                              fmt::format("matrix {}: scale {} makes entries too large for a float (at most 3e38)", name, scale));
     return m;
 }
 
@@ -70,7 +77,7 @@ matrix matrix_of(const std::string& file, const std::string& name, const toml::n
     if (auto t = n.as_table()) return generated_matrix(file, name, *t);
     if (auto s = n.as_string()) {
         fs::path p = fs::path(file).parent_path() / s->get();
-        if (!fs::exists(p)) throw input_error(loc_of(file, n), fmt::format("matrix {}: file '{}' not found", name, p.string()));
+        if (auto no = unreadable_file(p.string())) throw input_error(loc_of(file, n), fmt::format("matrix {}: file '{}' {}", name, p.string(), *no));
         return read_csv_matrix(p.string());
     }
     throw input_error(loc_of(file, n), fmt::format("matrix {}: expected an array of rows, a CSV file name, or {{ randn = [r, c], seed = s }}", name));

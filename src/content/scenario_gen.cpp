@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "qkv/control_text.hpp"
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/utf8.hpp"
@@ -33,13 +34,19 @@ matrix rounded(matrix m, float scale) {
 }
 
 // A TOML basic string: quotes, backslashes and control characters escaped.
+// A TOML basic string; every control (C0, DEL, C1 and the bidi controls, control_text.hpp) as a
+// \uXXXX escape, so the file shows nothing raw when it is printed and reads back the same.
 std::string toml_string(std::string_view s) {
     std::string out = "\"";
-    for (char ch : s) {
-        unsigned char u = static_cast<unsigned char>(ch);
-        if (ch == '"' || ch == '\\') out += '\\', out += ch;
-        else if (u < 0x20 || u == 0x7F) out += fmt::format("\\u{:04X}", u);
-        else out += ch;
+    for (std::size_t i = 0; i < s.size();) {
+        const control_at k = find_control_at(s, i);
+        if (k.length) {
+            out += fmt::format("\\u{:04X}", k.code);
+            i += k.length;
+            continue;
+        }
+        if (s[i] == '"' || s[i] == '\\') out += '\\';
+        out += s[i++];
     }
     return out + '"';
 }
@@ -72,14 +79,37 @@ std::string matrix_toml(const std::string& name, const matrix& m) {
     return out + "]\n";
 }
 
+// One shell word, for the comment that says how a scenario was made: '…', or $'…' with \xNN and
+// \uNNNN when the text holds a control — a comment may hold none (TOML forbids them there, and a
+// terminal would obey them).
 std::string shell_quoted(std::string_view s) {
-    std::string out = "'";
-    for (char ch : s) {
-        if (ch == '\'') out += "'\\''";
-        else if (ch == '\n') out += ' ';
-        else out += ch;
+    std::string out;
+    if (first_control(s).length == 0 && s.find('\t') == std::string_view::npos) {
+        for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+        return "'" + out + "'";
     }
-    return out + "'";
+    for (std::size_t i = 0; i < s.size();) {
+        const control_at k = find_control_at(s, i);
+        if (k.length) {
+            out += escaped_control(k);
+            i += k.length;
+            continue;
+        }
+        if (s[i] == '\'' || s[i] == '\\') out += '\\';
+        out += s[i++];
+    }
+    return "$'" + out + "'";
+}
+
+}  // namespace
+
+namespace {
+
+// Every space Unicode has, not only ASCII's: a sentence typed with the ideographic space U+3000 of
+// a Chinese keyboard is split there too, and one of U+3000 alone has no token.
+bool is_space(char32_t c) {
+    return c == ' ' || (c >= '\t' && c <= '\r') || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+           c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 }  // namespace
@@ -87,12 +117,14 @@ std::string shell_quoted(std::string_view s) {
 std::vector<std::string> split_tokens(std::string_view sentence) {
     std::vector<std::string> out;
     std::string cur;
-    for (char ch : sentence) {
-        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+    for (std::size_t i = 0; i < sentence.size();) {
+        const utf8::decoded d = utf8::decode(sentence, i);
+        if (d.ok && is_space(d.code)) {
             if (!cur.empty()) out.push_back(std::move(cur)), cur.clear();
         } else {
-            cur += ch;
+            cur.append(sentence.substr(i, d.length));
         }
+        i += d.length;
     }
     if (!cur.empty()) out.push_back(std::move(cur));
     return out;
@@ -185,12 +217,7 @@ scenario at_size_of(const scenario& own, const scenario_spec& spec) {
 
 std::string scenario_toml(const scenario& s, std::string_view comment) {
     std::string out;
-    if (!comment.empty()) {
-        std::string line(comment);
-        for (char& ch : line)
-            if (ch == '\n' || ch == '\r') ch = ' ';
-        out += "# " + line + "\n";
-    }
+    if (!comment.empty()) out += "# " + escape_controls(comment) + "\n";  // TOML allows no control in a comment
     out += fmt::format("name = {}\ntokens = {}\n", toml_string(s.name), string_array(s.tokens));
     if (!s.source_tokens.empty()) out += fmt::format("source_tokens = {}\n", string_array(s.source_tokens));
     if (s.heads) out += fmt::format("heads = {}\n", *s.heads);

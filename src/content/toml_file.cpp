@@ -11,14 +11,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "qkv/file_check.hpp"
 #include "qkv/quote.hpp"
+#include "qkv/utf8.hpp"
 
 namespace qkv {
 
-std::string problem::str() const {
-    std::string loc = where.str();
-    return loc.empty() ? message : loc + ": " + message;
-}
+// As an input_error says it: controls escaped, a long word clipped (a path of 5 000 bytes).
+std::string problem::str() const { return input_error(where, message).what(); }
 
 source_loc loc_of(const std::string& file, const toml::node& n) {
     return {file, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
@@ -29,7 +29,99 @@ static input_error error_of(const toml::parse_error& e, const std::string& origi
                        std::string(e.description()));
 }
 
+namespace {
+
+// toml++ makes a table of each part of a dotted key and recurses through them: a key of 50 000
+// parts overflows the stack. Arrays and inline tables it refuses past 256 levels; a key gets the
+// same bound here, before the library sees the text, counting the levels its header, the dotted
+// key it is the value of and the arrays and tables around it already take.
+constexpr int max_levels = 256;
+
+class key_depth {
+public:
+    key_depth(std::string_view text, const std::string& origin) : text_(text), origin_(origin) {}
+
+    void check() {
+        for (i_ = 0; i_ < text_.size(); ++i_) {
+            const char c = text_[i_];
+            if (c == '#') i_ = std::min(text_.find('\n', i_), text_.size()) - 1;
+            else if (c == '"' || c == '\'') skip_string(c);
+            else if (c == '.') dot();
+            else if (c == '=') key_parts_ = parts_, parts_ = 1;
+            else if (c == '[' || c == '{') open(c);
+            else if (c == ']' || c == '}') close();
+            else if (c == ',' || c == '\n') parts_ = 1, key_parts_ = 1;
+            if (c != ' ' && c != '\t' && c != '[') line_blank_ = false;
+            if (i_ < text_.size() && text_[i_] == '\n') line_start_ = i_ + 1, ++line_, line_blank_ = true;
+        }
+    }
+
+private:
+    void dot() {
+        if (base_ + depth_ + ++parts_ <= max_levels) return;
+        const int column = static_cast<int>(utf8::count(text_.substr(line_start_, i_ - line_start_))) + 1;
+        throw input_error(source_loc{origin_, line_, column},
+                          fmt::format("a key nested more than {} levels deep (its dotted parts, its header and the "
+                                      "tables and arrays around it)", max_levels));
+    }
+    // A [header] or [[header]] starts a line outside any value; its parts are the base of the keys below.
+    void open(char c) {
+        if (c == '[' && open_.empty() && at_line_start()) {
+            base_ = 0, parts_ = 1, in_header_ = true;
+            return;
+        }
+        open_.push_back(key_parts_);
+        depth_ += key_parts_;
+        parts_ = 1, key_parts_ = 1;
+    }
+    void close() {
+        if (in_header_ && open_.empty()) {
+            if (i_ + 1 >= text_.size() || text_[i_ + 1] != ']') base_ = parts_, in_header_ = false, parts_ = 1;
+            return;
+        }
+        if (open_.empty()) return;
+        depth_ -= open_.back();
+        open_.pop_back();
+    }
+    // Only blanks and '[' so far on this line (kept as the scan goes: looking back would make a
+    // line of 100 000 '[' quadratic).
+    bool at_line_start() const { return line_blank_; }
+    // Past a string (a quoted key part or a value): '…', "…" with its escapes, or either tripled.
+    void skip_string(char q) {
+        const bool triple = text_.substr(i_, 3) == std::string(3, q);
+        std::size_t k = i_ + (triple ? 3 : 1);
+        for (; k < text_.size(); ++k) {
+            if (text_[k] == '\\' && q == '"') {
+                ++k;
+            } else if (text_[k] == '\n') {
+                if (!triple) break;  // a single-line string cut short: the parser says so
+                line_start_ = k + 1, ++line_;
+            } else if (text_[k] == q && (!triple || text_.substr(k, 3) == std::string(3, q))) {
+                k += triple ? 2 : 0;
+                break;
+            }
+        }
+        i_ = std::min(k, text_.size() - 1);
+        if (text_[i_] == '\n') --i_;  // the loop counts the line
+    }
+
+    std::string_view text_;
+    const std::string& origin_;
+    std::size_t i_ = 0, line_start_ = 0;
+    int line_ = 1;
+    std::vector<int> open_;  // the levels each open [ or { adds
+    int depth_ = 0;          // their sum
+    int base_ = 0;           // the parts of the last [header]
+    int parts_ = 1;          // of the key (or value) being read
+    int key_parts_ = 1;      // of the key before the last '='
+    bool in_header_ = false;
+    bool line_blank_ = true;
+};
+
+}  // namespace
+
 toml::table parse_toml_text(std::string_view text, const std::string& origin) {
+    key_depth(text, origin).check();
     try {
         return toml::parse(text, origin);
     } catch (const toml::parse_error& e) {
@@ -42,8 +134,8 @@ toml_document read_toml_text(std::string_view text, const std::string& origin) {
 }
 
 toml_document read_toml_file(const std::string& path, std::string_view what) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw input_error(source_loc{path, 0, 0}, fmt::format("{} not found", what));
+    if (auto no = unreadable_file(path))  // "lesson file not found", "scenario file: a name too long …"
+        throw input_error(source_loc{path, 0, 0}, fmt::format(fmt::runtime(*no == "not found" ? "{} {}" : "{}: {}"), what, *no));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the file");
     std::ostringstream text;

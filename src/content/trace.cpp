@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "qkv/error.hpp"
+#include "qkv/file_check.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/quote.hpp"
 #include "qkv/scenario_gen.hpp"
@@ -101,7 +102,7 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
     // the words after the numbers: what the text quotes is what this stage computed
     std::string context = fmt::format("lesson {}, stage '{}'", l.number, st.id);
     out.title = fill_quotes(st.title.in(language), st.title.at(language), ws, context, l.token_rows);
-    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context, l.token_rows);
+    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context, l.token_rows, &out.text_quotes);
     for (const std::string& name : show) {
         auto it = ws.find(name);
         if (it == ws.end())
@@ -139,6 +140,12 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     return r;
 }
 
+scenario load_lesson_scenario(const lesson& l) {
+    if (auto no = unreadable_file(l.scenario_file))
+        throw input_error(l.scenario_at, fmt::format("scenario '{}' ({}): {}", l.scenario, l.scenario_file, *no));
+    return load_scenario(l.scenario_file);
+}
+
 namespace {
 
 // The scenario made for the learner's sentence, or, for a lesson whose own scenario is of another
@@ -146,7 +153,7 @@ namespace {
 // with the learner's tokens.
 const scenario& on_sentence(const lesson& l, const scenario_choice& given, std::map<std::string, scenario>& read) {
     if (given.size_given || !given.made_from || l.scenario_file.empty()) return *given.made;
-    if (!read.count(l.scenario_file)) read.emplace(l.scenario_file, load_scenario(l.scenario_file));
+    if (!read.count(l.scenario_file)) read.emplace(l.scenario_file, load_lesson_scenario(l));
     const scenario& own = read.at(l.scenario_file);
     const std::size_t made_width = given.made->matrices.at("X").cols;
     if (!own.matrices.count("X") || own.matrices.count("X_src") || !own.source_tokens.empty() ||
@@ -187,7 +194,7 @@ std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, con
             continue;
         }
         const std::string& file = given.file.empty() ? l.scenario_file : given.file;
-        if (!read.count(file)) read.emplace(file, load_scenario(file));
+        if (!read.count(file)) read.emplace(file, given.file.empty() ? load_lesson_scenario(l) : load_scenario(file));
         out.push_back(run_lesson(l, read.at(file), language).t);
     }
     return out;

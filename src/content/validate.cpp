@@ -9,6 +9,7 @@
 
 #include "qkv/control_text.hpp"
 #include "qkv/exercise.hpp"
+#include "qkv/file_check.hpp"
 #include "qkv/judge.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/quote.hpp"
@@ -67,7 +68,7 @@ validation check_lesson(const toml_document& doc, const std::string& data_file) 
     }
     const std::string& scen = data_file.empty() ? l.scenario_file : data_file;
     try {
-        scenario s = load_scenario(scen);
+        scenario s = data_file.empty() ? load_lesson_scenario(l) : load_scenario(scen);
         run_lesson(l, s, lang::zh);
         lesson_run r = run_lesson(l, s, lang::en);
         v.summary = fmt::format("lesson {}, {} stages, run on {} and on sentences of {} and 64 tokens", l.number,
@@ -93,7 +94,8 @@ validation check_scenario(const toml_document& doc) {
 
 mistake_book the_mistakes() {
     fs::path p = fs::path(exercises_dir()) / "mistakes.toml";
-    return fs::exists(p) ? read_mistakes(read_toml_file(p.string(), "mistake book")) : mistake_book{};
+    std::error_code ec;
+    return fs::exists(p, ec) ? read_mistakes(read_toml_file(p.string(), "mistake book")) : mistake_book{};
 }
 
 // Every text of an exercise a student reads.
@@ -103,6 +105,26 @@ std::vector<const bilingual*> texts_of(const exercise& e) {
     for (const bilingual& c : e.choices) out.push_back(&c);
     for (const auto& [letter, why] : e.why_not) out.push_back(&why);
     return out;
+}
+
+// An exercise on the fewest tokens it accepts (its min_tokens, or its lesson's), made as --tokens
+// makes them: an index only the lesson's own sentence has (S[2, 3] of 2 tokens) shows here.
+void run_on_fewest_tokens(const exercise& e, validation& v) {
+    const lesson l = lesson_of(e);
+    const scenario own = scenario_of(e, l);
+    const std::size_t d_model = own.matrices.at("X").cols, n = std::max(e.min_tokens, l.min_tokens);
+    scenario_spec spec{{}, d_model, own.heads.value_or(d_model % 2 == 0 ? 2 : 1), 1};
+    for (std::size_t i = 1; i <= n; ++i) spec.tokens.push_back(fmt::format("w{}", i));
+    try {
+        const scenario s = generate_scenario(spec);
+        for (lang language : {lang::zh, lang::en}) {
+            exercise_run r = run_exercise(e, l, s, language);
+            for (const bilingual* text : texts_of(e)) exercise_words(*text, e, r, language);
+        }
+    } catch (const input_error& err) {
+        v.problems.push_back({e.where, fmt::format("exercise {} on a sentence of {} token{}: {}; declare the tokens it needs "
+                                                   "(min_tokens = …)", e.id, n, n == 1 ? "" : "s", err.message())});
+    }
 }
 
 // Every problem of the file; then each exercise that reads cleanly is evaluated on its lesson
@@ -118,6 +140,7 @@ validation check_exercises(const toml_document& doc, const std::string& data_fil
                     exercise_run r = run_exercise(e, l, data_file);
                     for (const bilingual* text : texts_of(e)) exercise_words(*text, e, r, l);
                 }
+                run_on_fewest_tokens(e, v);
             } catch (const input_error& err) {
                 problem p = problem_of(err, doc.file);
                 if (p.where.file != doc.file) p = {e.where, fmt::format("exercise {}: {}", e.id, err.what())};
@@ -156,7 +179,7 @@ void find_controls(const toml::node& n, const std::string& file, std::vector<pro
 
 validation validate_file(const std::string& path, const std::string& data_file) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return {"", "", {{source_loc{path, 0, 0}, "file not found"}}, {}};
+    if (auto no = unreadable_file(path)) return {"", "", {{source_loc{path, 0, 0}, *no == "not found" ? "file not found" : *no}}, {}};
     toml_document doc;
     try {
         doc = read_toml_file(path, "file");
@@ -175,6 +198,7 @@ validation validate_file(const std::string& path, const std::string& data_file) 
     if (fs::path(path).filename() == "mistakes.toml") {
         validation v{"mistakes", "the mistake book", {}, {}};
         read_mistakes(doc, &v.problems);
+        find_controls(t, doc.file, v.problems);  // its explanations reach every student's terminal too
         return v;
     }
     return {"", "", {{source_loc{path, 1, 1}, "neither a lesson (number, [[stage]]) nor a scenario (tokens, [matrices]) "

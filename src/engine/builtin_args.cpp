@@ -55,6 +55,14 @@ std::size_t whole(const value& v, std::size_t min, const char* fn, const char* p
     return static_cast<std::size_t>(x);
 }
 
+float positive(const value& v, const char* fn, const char* param, const eval_context& ctx) {
+    if (!v.is_scalar())
+        formula_error(ctx, fmt::format("{}: {} must be a number above 0, got {}", fn, param, kind_text(v)));
+    if (!(v.number > 0.0f) || !std::isfinite(v.number))
+        formula_error(ctx, fmt::format("{}: {} must be a number above 0, got {}", fn, param, v.number));
+    return v.number;
+}
+
 qkv_mats need_qkv(const args_t& a, const char* name, const char* fn, const eval_context& ctx) {
     const qkv_mats m{need_matrix(a[0], name, "Q", ctx), need_matrix(a[1], name, "K", ctx),
                      need_matrix(a[2], name, "V", ctx)};

@@ -214,9 +214,7 @@ value fd_gradient_fn(const args_t& a, eval_context& ctx) {
     head_args h = need_head(a, 1, 4, 7, fn, ctx);
     const std::size_t which = whole(a[5], 1, fn, "which", ctx);
     if (which > 3) formula_error(ctx, fmt::format("{}: which must be 1 (W_Q), 2 (W_K) or 3 (W_V), got {}", fn, which));
-    if (!a[6].is_scalar() || !(a[6].number > 0.0f))
-        formula_error(ctx, fmt::format("{}: eps must be a number above 0, got {}", fn, kind_text(a[6])));
-    const double eps = a[6].number;
+    const double eps = positive(a[6], fn, "eps", ctx);
     const head_double g = setup_double(h);
     matrix G(h.X.cols, which == 3 ? h.W_V.cols : h.W_Q.cols);
     for (std::size_t m = 0; m < G.rows; ++m)
@@ -244,9 +242,8 @@ training need_training(const args_t& a, std::size_t causal_at, const char* fn, c
     const std::size_t steps = whole(a[5], 1, fn, "steps", ctx);
     if (steps > 1000)  // each step is recorded: a thousand is plenty to watch and stays small
         formula_error(ctx, fmt::format("{}: steps must be at most 1000, got {}", fn, steps));
-    if (!a[6].is_scalar() || !(a[6].number > 0.0f))
-        formula_error(ctx, fmt::format("{}: lr must be a number above 0, got {}", fn, kind_text(a[6])));
-    return {std::move(h), steps, a[6].number};
+    const float lr = positive(a[6], fn, "lr", ctx);
+    return {std::move(h), steps, lr};
 }
 
 // Halvings tried before a step is given up (the loss then stays where it is): 2^-30 of lr is
@@ -297,9 +294,8 @@ value backtrack_lr_fn(const args_t& a, eval_context& ctx) {
     const char* fn = "backtrack_lr";
     head_args h = need_head(a, 2, 1, 6, fn, ctx);
     h.fixed_v = flag(a, 7, fn, ctx, "fixed_v");
-    if (!a[5].is_scalar() || !(a[5].number > 0.0f))
-        formula_error(ctx, fmt::format("{}: lr must be a number above 0, got {}", fn, kind_text(a[5])));
-    return value::scalar(backtracked(h, backward(h, forward(h)), a[5].number));
+    const float lr = positive(a[5], fn, "lr", ctx);
+    return value::scalar(backtracked(h, backward(h, forward(h)), lr));
 }
 
 value train_head_fn(const args_t& a, eval_context& ctx) {

@@ -32,7 +32,8 @@ std::string clipped(const std::string& s) {
         std::size_t end = s.find(' ', i);
         if (end == std::string::npos) end = s.size();
         std::string_view word(s.data() + i, end - i);
-        if (word.size() > long_word) out += fmt::format("{}…({} bytes)", utf8::head(word, word_kept), word.size());
+        const bool colon = word.ends_with(':');  // "PATH:" clipped stays a place followed by its problem
+        if (word.size() > long_word) out += fmt::format("{}…({} bytes){}", utf8::head(word, word_kept), word.size(), colon ? ":" : "");
         else out += word;
         if (end < s.size()) out += ' ';
         i = end + 1;

@@ -3,6 +3,7 @@
 #include "qkv/lapack.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -31,6 +32,11 @@ matrix from_col_major(const std::vector<float>& buf, std::size_t r, std::size_t 
 }  // namespace
 
 svd_result svd(const matrix& A) {
+    // sgesvd's iterations never end on a matrix holding both inf and NaN: it must not see one.
+    for (std::size_t c = 0; c < A.size(); ++c)
+        if (!std::isfinite(A.data[c]))
+            throw std::domain_error(fmt::format("A[{}, {}] is {}; the SVD needs finite entries", c / A.cols + 1, c % A.cols + 1,
+                                                std::isnan(A.data[c]) ? "NaN" : A.data[c] > 0 ? "inf" : "-inf"));
     const std::size_t r = std::min(A.rows, A.cols);
     svd_result out{matrix(A.rows, r), std::vector<float>(r), matrix(r, A.cols)};
     if (r == 0) return out;

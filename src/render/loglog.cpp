@@ -51,7 +51,10 @@ std::vector<std::string> loglog_lines(const std::vector<loglog_series>& series, 
     if (!(x_hi > x_lo)) return {};
     const std::string top = seconds_text(y_hi), bottom = seconds_text(y_lo);
     const std::size_t label = std::max(display_width(top), display_width(bottom));  // "µs": 2 bytes, 1 column
-    const std::size_t cols = std::max<std::size_t>(10, std::min<std::size_t>(width > label + 3 ? width - label - 3 : 10, 60));
+    const std::string log_word = pick(l, "对数刻度", "log scale");
+    // the x axis's line is the widest: "  64 … 128  n (log scale)" after the labels' column
+    const std::size_t x_tail = 2 + display_width(x_label) + 2 + display_width(log_word) + 1, used = label + 2 + x_tail;
+    const std::size_t cols = std::max<std::size_t>(10, std::min<std::size_t>(width > used + 10 ? width - used : 10, 60));
     height = std::max<std::size_t>(height, 4);
     axis ax{std::log10(x_lo), std::log10(x_hi)}, ay{std::log10(y_lo), std::log10(y_hi)};
     std::vector<std::string> grid(height, std::string(cols, ' '));
@@ -76,7 +79,6 @@ std::vector<std::string> loglog_lines(const std::vector<loglog_series>& series, 
             }
     for (const auto& s : series)
         for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) put(s.x[i], s.y[i], s.mark, true);
-    const std::string log_word = pick(l, "对数刻度", "log scale");
     std::vector<std::string> out{fmt::format("{}  ({})", y_label, log_word)};
     for (std::size_t r = 0; r < height; ++r) {
         const std::string& tag = r == 0 ? top : r + 1 == height ? bottom : std::string();

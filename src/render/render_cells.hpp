@@ -20,10 +20,12 @@ namespace qkv::detail {
 inline constexpr std::size_t gap = static_cast<std::size_t>(-1);
 
 // Fixed decimals, so equal-width right-aligned cells line up at the point (and a value that
-// rounds to zero has no sign: number_text.hpp).
+// rounds to zero has no sign: number_text.hpp). From a million up, scientific with as many
+// decimals: near 3e38 fixed decimals take 45 columns a cell ("1.8844e+38" takes 10).
 inline std::string format_number(float x, int precision) {
     if (std::isnan(x)) return "nan";
     if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+    if (std::fabs(x) >= 1e6f) return number_text(x, number_style::scientific, precision);
     return number_text(x, number_style::fixed, precision);
 }
 

@@ -27,7 +27,7 @@ std::string render_json_all(const std::vector<trace>& traces) {
 // Text or markdown: the preface, then each lesson, a blank line between.
 std::string one_after_another(const std::vector<trace>& traces, const render_options& o, bool markdown) {
     std::string out;
-    if (!o.preface.empty()) out = markdown ? "```toml\n" + o.preface + "```\n\n" : scenario_preface(o.preface, o) + "\n";
+    if (!o.preface.empty()) out = markdown ? markdown_code(o.preface, "toml") + "\n" : scenario_preface(o.preface, o) + "\n";
     for (std::size_t i = 0; i < traces.size(); ++i) {
         if (i) out += "\n";
         out += markdown ? render_markdown(traces[i], o) : render_text(traces[i], o);

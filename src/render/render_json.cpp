@@ -146,6 +146,10 @@ std::string render_json(const trace_json& j, int indent) {
     return j.dump(indent < 0 ? -1 : indent, ' ', false, json::error_handler_t::replace);
 }
 
+std::string render_json(const nlohmann::ordered_json& j, int indent) {
+    return j.dump(indent < 0 ? -1 : indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 std::string render_json(const trace& t, int indent) { return render_json(json_of(t), indent); }
 
 }  // namespace qkv

@@ -67,6 +67,30 @@ std::string with_tokens(std::string_view text, std::string (*plain)(std::string_
                       [](const token_piece& t) { return code_span(t.name) + (t.position ? subscript(t.position) : ""); });
 }
 
+// A stage's text: the author's Markdown stays, but what the run filled in ("[click](javascript:…)"
+// from a scenario's name) is a cell, every mark escaped, so it cannot become a link; tokens are code.
+std::string prose_with_quotes(std::string_view text, const filled_spans& quotes) {
+    std::string out;
+    std::size_t at = 0;
+    for (const auto& [from, size] : quotes) {
+        if (from < at || from + size > text.size()) continue;  // past the trimmed end
+        out += with_tokens(text.substr(at, from - at), prose) + cell(text.substr(from, size));
+        at = from + size;
+    }
+    return out + with_tokens(text.substr(at), prose);
+}
+
+}  // namespace
+
+std::string markdown_code(std::string_view body, std::string_view info) {
+    std::size_t longest = 0;
+    for (std::size_t i = 0, run = 0; i < body.size(); ++i) longest = std::max(longest, run = body[i] == '`' ? run + 1 : 0);
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fence + std::string(info) + "\n" + std::string(body) + fence + "\n";
+}
+
+namespace {
+
 std::string trimmed_end(std::string_view s) {
     std::size_t end = s.find_last_not_of(" \t\r\n");
     return end == std::string_view::npos ? std::string() : std::string(s.substr(0, end + 1));
@@ -144,8 +168,8 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
 
 std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
     std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), with_tokens(s.title, cell));
-    if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n```\n" + escape_controls(f, true) + "\n```\n";
-    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + with_tokens(text, prose) + '\n';
+    if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n" + markdown_code(escape_controls(f, true) + "\n");
+    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + prose_with_quotes(text, s.text_quotes) + '\n';
     for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
     for (const auto& step : s.steps) {
         out += fmt::format("\n**{}**\n", cell(step.label));

@@ -46,26 +46,29 @@ struct grid {
     }
 };
 
-std::vector<std::string> names_at(const std::vector<std::string>& all,
-                                  const std::vector<std::size_t>& shown) {
+// The labels of the shown indices, each at most `room` columns: a 300-character token would
+// otherwise make every row of the table as wide.
+std::vector<std::string> names_at(const std::vector<std::string>& all, const std::vector<std::size_t>& shown,
+                                  std::size_t room) {
     std::vector<std::string> out;
-    for (std::size_t i : shown) out.push_back(i == gap ? "…" : escape_controls(all[i]));
+    for (std::size_t i : shown) out.push_back(i == gap ? "…" : elide(escape_controls(all[i]), room));
     return out;
 }
 
-grid make_grid(const matrix& m, const value& v, int precision, bool full, bool elide_cols) {
+// A row label takes at most a quarter of the screen, a column's name a sixth (not under 8 columns).
+grid make_grid(const matrix& m, const value& v, const render_options& o, std::size_t keep_cols) {
     grid g;
-    g.rows = detail::text_rows(m.rows, full);
-    g.cols = detail::shown_indices(m.cols, elide_cols, 3, 3);
-    g.row_names = names_at(detail::axis_names(v.rows, m.rows), g.rows);
-    g.col_names = names_at(detail::axis_names(v.cols, m.cols), g.cols);
+    g.rows = detail::text_rows(m.rows, o.full);
+    g.cols = detail::shown_indices(m.cols, keep_cols > 0, keep_cols, keep_cols);
+    g.row_names = names_at(detail::axis_names(v.rows, m.rows), g.rows, std::max<std::size_t>(8, o.width / 4));
+    g.col_names = names_at(detail::axis_names(v.cols, m.cols), g.cols, std::max<std::size_t>(8, o.width / 6));
     for (const auto& name : g.row_names) g.label_width = std::max(g.label_width, display_width(name));
     for (const auto& name : g.col_names) g.col_width.push_back(display_width(name));
     for (std::size_t r : g.rows) {
         auto& line = g.cells.emplace_back();
         for (std::size_t j = 0; j < g.cols.size(); ++j) {
             std::size_t c = g.cols[j];
-            line.push_back(r == gap || c == gap ? "…" : detail::format_number(m(r, c), precision));
+            line.push_back(r == gap || c == gap ? "…" : detail::format_number(m(r, c), o.precision));
             g.col_width[j] = std::max(g.col_width[j], display_width(line.back()));
         }
     }
@@ -73,10 +76,10 @@ grid make_grid(const matrix& m, const value& v, int precision, bool full, bool e
 }
 
 // Rows beyond a dozen (detail::text_rows) and columns beyond the screen are elided numpy-style,
-// unless --full.
+// unless --full: the first and last three columns, then two, then one, until the table fits.
 grid fit_grid(const matrix& m, const value& v, const render_options& o) {
-    grid g = make_grid(m, v, o.precision, o.full, false);
-    if (!o.full && g.width() > o.width) g = make_grid(m, v, o.precision, o.full, true);
+    grid g = make_grid(m, v, o, 0);
+    for (std::size_t keep = 3; !o.full && keep > 0 && g.width() > o.width; --keep) g = make_grid(m, v, o, keep);
     return g;
 }
 
@@ -146,8 +149,9 @@ void matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v
     // a table too wide for the screen elides the middle columns; the heatmap keeps them, narrower
     if (std::find(g.cols.begin(), g.cols.end(), gap) != g.cols.end()) {
         const std::vector<std::size_t> every = detail::shown_indices(m.cols, false, 0, 0);
-        if (auto lines = detail::compact_heatmap_lines(m, names_at(detail::axis_names(v.rows, m.rows), detail::shown_indices(m.rows, false, 0, 0)),
-                                                       names_at(detail::axis_names(v.cols, m.cols), every), sums, g.rows, o)) {
+        const std::vector<std::size_t> all_rows = detail::shown_indices(m.rows, false, 0, 0);
+        if (auto lines = detail::compact_heatmap_lines(m, names_at(detail::axis_names(v.rows, m.rows), all_rows, g.label_width),
+                                                       names_at(detail::axis_names(v.cols, m.cols), every, o.width), sums, g.rows, o)) {
             out.insert(out.end(), lines->begin(), lines->end());
             return legend_lines(out, g, m, o);
         }

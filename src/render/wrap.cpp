@@ -240,4 +240,20 @@ std::vector<std::string> reflow(std::string_view text, std::size_t width) {
     return out;
 }
 
+std::string reflowed(std::string_view text, std::size_t width) {
+    std::string out;
+    for (const std::string& line : reflow(text, width)) out += line + "\n";
+    return out;
+}
+
+std::string wrap_each_line(std::string_view text, std::size_t width, std::string_view indent) {
+    std::string out;
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        for (const std::string& line : wrap_paragraph(text.substr(at, end - at), width, indent)) out += line + "\n";
+        at = end + 1;
+    }
+    return out;
+}
+
 }  // namespace qkv

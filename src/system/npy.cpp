@@ -3,10 +3,10 @@
 #include "qkv/npy.hpp"
 
 #include <bit>
-#include <cstdio>
-#include <memory>
 
 #include <fmt/format.h>
+
+#include "qkv/file_write.hpp"
 
 namespace qkv {
 
@@ -18,16 +18,14 @@ std::optional<std::string> write_npy(const std::string& path, const float* data,
     const std::size_t unpadded = 10 + header.size() + 1;
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
-    if (!f) return "cannot write this file";
-    const unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xff),
-                                  static_cast<unsigned char>(header.size() >> 8)};
     const std::size_t count = rows * cols;
-    const bool ok = std::fwrite("\x93NUMPY\x01\x00", 1, 8, f.get()) == 8 && std::fwrite(len, 1, 2, f.get()) == 2 &&
-                    std::fwrite(header.data(), 1, header.size(), f.get()) == header.size() &&
-                    std::fwrite(data, sizeof(float), count, f.get()) == count;
-    if (!ok || std::fclose(f.release()) != 0) return "cannot write this file (disk full?)";
-    return std::nullopt;
+    std::string bytes = "\x93NUMPY\x01";
+    bytes += '\0';
+    bytes += static_cast<char>(header.size() & 0xff);
+    bytes += static_cast<char>(header.size() >> 8);
+    bytes += header;
+    bytes.append(reinterpret_cast<const char*>(data), count * sizeof(float));
+    return replace_file(path, bytes);
 }
 
 }  // namespace qkv

@@ -1,7 +1,8 @@
 // Raw mode with a guarantee: the saved termios goes back on destruction and from the SIGINT /
 // SIGTERM / SIGHUP / SIGQUIT handlers (tcsetattr and write are async-signal-safe), and so does the
 // screen the presenter took over, so no way out leaves the terminal broken. Ctrl-Z gives both back
-// before the process stops, and `fg` (SIGCONT) takes them again and asks for a redraw.
+// before the process stops, and `fg` (SIGCONT, after Ctrl-Z or SIGSTOP) takes them again and asks
+// for a redraw.
 #include "qkv/terminal.hpp"
 
 #include <cerrno>
@@ -67,9 +68,10 @@ extern "C" void note_resize(int) {
 
 void handle(int sig, void (*fn)(int));
 
-// After a stop: raw mode and the screen again, and a redraw, since the shell drew over it.
+// After a stop: raw mode and the screen again, and a redraw, since the shell drew over it. Taken
+// on every SIGCONT, not only after our own Ctrl-Z: a SIGSTOP is seen by no handler, and the shell
+// puts its own terminal mode back while the job is stopped.
 void take_back() {
-    if (!suspended) return;
     suspended = 0;
     if (screen_fd >= 0) write_all(screen_fd, enter_screen, sizeof enter_screen - 1);
     if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &raw_termios);
@@ -98,7 +100,7 @@ extern "C" void suspend(int sig) {
     sigprocmask(SIG_UNBLOCK, &just, nullptr);
     std::raise(sig);
     handle(sig, suspend);
-    take_back();
+    if (suspended) take_back();  // not stopped after all (an orphaned process group): SIGCONT never came
     errno = saved_errno;
 }
 

@@ -9,6 +9,8 @@
 //   hints = [{ zh = "…", en = "…" }, …] # given one at a time by `qkv hint`
 //   solution = { zh = "…", en = "…" }   # the worked solution, shown on a right answer
 //   scenario = "apple.toml"             # optional: else the lesson's
+//   min_tokens = 3                      # optional: the tokens it needs (S[2, 3]); fewer are refused
+//                                       in one line (default the lesson's min_tokens)
 //   setup = "Q_100 = zeros(100, 512) @ zeros(512, 64)"   # optional statements, run first
 //   expected = "S[2, 3]"                # shape/number/matrix: an expression, never a typed number
 //   tolerance = 0.01                    # number/matrix: largest |answer - expected| accepted
@@ -62,6 +64,7 @@ struct exercise {
     std::string expected_source;
     expr_ptr expected;     // null for a choice
     double tolerance = 0.01;
+    std::size_t min_tokens = 1;  // a sentence with fewer (or fewer than the lesson's) is refused
     std::vector<std::string> shows;
     std::vector<mistake_rule> mistakes;
     std::vector<bilingual> choices;  // A, B, … in order

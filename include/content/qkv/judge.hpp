@@ -36,6 +36,9 @@ struct exercise_run {
 // Run the lesson on the exercise's scenario (or on `data_file` when given), then the setup, then
 // every expression. Throws input_error when the expected value does not suit the kind.
 exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s, lang language);
+// The lesson an exercise belongs to, and the scenario it runs on (its own, else the lesson's).
+lesson lesson_of(const exercise& e);
+scenario scenario_of(const exercise& e, const lesson& l);
 // The same, finding the lesson and scenario files itself. With a student's name, on that student's
 // own numbers (student_variant of the scenario): the same questions, other values.
 exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file = "", const std::string& student = "");

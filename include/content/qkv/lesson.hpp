@@ -53,6 +53,7 @@ struct lesson {
     bilingual title;
     std::string scenario = "apple.toml";  // file name in the data folder, as written
     std::string scenario_file;            // where it is: in the data folder, or beside the lesson file
+    source_loc scenario_at;               // where the lesson names it (its file alone when it does not)
     std::size_t min_tokens = 1;           // a sentence with fewer is refused before anything runs
     // The values whose row labels are the tokens quotes name: {token(i)} counts through them in
     // order, "苹果" in a quote is its row in the first that has it. A scenario labels X's rows with

@@ -25,11 +25,16 @@ struct exercise_progress {
     bool solution_seen = false;        // `qkv solution` showed the worked solution
 };
 
+struct exercise;
+
 struct progress {
     std::map<std::string, exercise_progress> by_id;  // "3.2" -> …
     std::set<int> lessons_read;                       // lessons shown to the end (qkv lesson N)
 
-    const exercise_progress& of(const std::string& id) const;
+    // What the file says of one exercise, its hint count clamped to the hints the exercise has now:
+    // a lesson update or a hand edit may leave more recorded than there are.
+    exercise_progress of(const exercise& e) const;
+    status state_of(const std::string& id) const;
     // A checked answer: counts it, and marks the exercise wrong or (for good) correct.
     void record(const std::string& id, bool correct);
 };
@@ -45,8 +50,9 @@ std::string progress_path();
 // (the caller prints it; library code does not).
 progress load_progress(const std::string& path, std::string* warning = nullptr);
 
-// Write to a temporary file in the same folder, fsync it, rename it over PATH, fsync the folder.
-// Creates the folder. Throws input_error when the disk refuses.
+// Replaces PATH whole through the one writer (file_write.hpp: a temporary beside it, fsync,
+// rename, the folder synced; a link, a named pipe or a read-only file there refused). Creates the
+// progress folder. Throws input_error when the disk refuses.
 void save_progress(const progress& p, const std::string& path);
 
 // Load, change and save as one step that concurrent qkv processes take one at a time (an

@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "qkv/error.hpp"
@@ -31,8 +32,11 @@ std::vector<problem> quote_problems(std::string_view text, const source_loc& at)
 // token_rows, lesson.hpp). `context` names the place in messages ("stage 'scores'", "exercise
 // 3.2"). Throws input_error at the quote's file:line:column when a name is unknown, an index is
 // out of range or a value cannot be quoted.
+// With `filled`, where each quote's words went in the result ({offset, bytes}, in order): what came
+// from the run (a token typed by the learner), which a renderer of marks (Markdown) shows as text.
+using filled_spans = std::vector<std::pair<std::size_t, std::size_t>>;
 std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context,
-                        const std::vector<std::string>& token_rows);
+                        const std::vector<std::string>& token_rows, filled_spans* filled = nullptr);
 
 // The decimals written in the text outside quotes and outside {=…}: each may be a number of one
 // run only. `qkv validate` warns about them.

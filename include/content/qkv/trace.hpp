@@ -9,6 +9,7 @@
 #include "qkv/formula.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/quote.hpp"
 #include "qkv/scenario.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/value.hpp"
@@ -33,6 +34,7 @@ struct stage_trace {
     std::string title;
     std::string formula;   // the formula that ran, as written
     std::string text;
+    filled_spans text_quotes;  // where in text the run's own words were filled in (fill_quotes)
     std::vector<shown_value> values;
     std::vector<sub_step> steps;  // recorded by built-ins that teach a process; often empty
 };
@@ -67,6 +69,10 @@ struct lesson_run {
 // matrix the scenario lacks (one its own scenario has: naming both files and the matrix), or a
 // formula fails.
 lesson_run run_lesson(const lesson& l, const scenario& s, lang language);
+
+// The lesson's own scenario (lesson::scenario_file). A path that cannot be read (missing, a name too
+// long for the file system, not a regular file) is named at the lesson's own line.
+scenario load_lesson_scenario(const lesson& l);
 
 // What a run is told about its scenario: a file (--data), or one made for the learner's own
 // sentence (--tokens). With neither, each lesson runs on its own (lesson::scenario_file).

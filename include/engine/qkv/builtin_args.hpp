@@ -24,6 +24,10 @@ void need_stack(const value& v, const char* fn, const char* param, const eval_co
 std::size_t whole(const value& v, std::size_t min, const char* fn, const char* param,
                   const eval_context& ctx);
 
+// A step size or a tolerance: a finite number above 0. The refusal names the number itself
+// ("got 0", "got inf"): a learning rate of 8 / norm(H)² is 0 once H's entries are near 1e30.
+float positive(const value& v, const char* fn, const char* param, const eval_context& ctx);
+
 // Q [n, d_k], K [n_k, d_k] and V [n_k, d_v] from the first three arguments, checked to fit
 // together; fn is the call as the help writes it, "tiled_attention(Q, K, V, block)".
 struct qkv_mats {

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "qkv/utf8.hpp"
+
 namespace qkv {
 
 // The control character at s[i], if there is one: its length in bytes and its code point; {0, 0}
@@ -34,22 +36,33 @@ inline control_at find_control_at(std::string_view s, std::size_t i) {
     return {};
 }
 
-// How a control is written out: \x1b for one below 0x80, \u202e for any other.
-inline std::string escaped_control(control_at k) {
+// How a control is written out: \x1b for one below 0x80 (and for a byte that is no character at
+// all, as_byte), \u202e for any other.
+inline std::string escaped_control(control_at k, bool as_byte = false) {
     constexpr char hex[] = "0123456789abcdef";
-    if (k.code < 0x80) return {'\\', 'x', hex[(k.code >> 4) & 0xF], hex[k.code & 0xF]};
+    if (k.code < 0x80 || as_byte) return {'\\', 'x', hex[(k.code >> 4) & 0xF], hex[k.code & 0xF]};
     return {'\\', 'u', hex[(k.code >> 12) & 0xF], hex[(k.code >> 8) & 0xF], hex[(k.code >> 4) & 0xF], hex[k.code & 0xF]};
 }
 
-// s with every control written out: bytes below 0x80 as \xNN, other code points as \uNNNN. A line
-// end stays one when keep_newlines (lesson prose has several lines); a tab always stays.
+// s with every control written out: bytes below 0x80 as \xNN, other code points as \uNNNN; and a
+// byte that starts no well-formed UTF-8 character (a file name in Latin-1) as \xNN, so that what
+// is shown is text every format (JSON too) can hold. A line end stays one when keep_newlines
+// (lesson prose has several lines); a tab always stays. The one escaping function for whatever
+// leaves qkv for a reader.
 inline std::string escape_controls(std::string_view s, bool keep_newlines = false) {
     std::string out;
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {
+        const utf8::decoded d = static_cast<unsigned char>(s[i]) < 0x80 ? utf8::decoded{} : utf8::decode(s, i);
+        if (!d.ok) {
+            out += escaped_control({1, static_cast<unsigned char>(s[i])}, true);
+            ++i;
+            continue;
+        }
         control_at k = find_control_at(s, i);
         if (k.length == 0 || s[i] == '\t' || (keep_newlines && s[i] == '\n')) {
-            out += s[i++];
+            out.append(s.substr(i, d.length));  // the whole character
+            i += d.length;
             continue;
         }
         out += escaped_control(k);

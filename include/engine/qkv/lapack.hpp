@@ -15,8 +15,9 @@ struct svd_result {
     matrix Vt;
 };
 
-// The thin SVD of A (LAPACK sgesvd). Throws std::runtime_error when LAPACK reports failure
-// (it does not converge, which for finite input does not happen in practice).
+// The thin SVD of A (LAPACK sgesvd). Throws std::domain_error, before LAPACK sees A, when an
+// entry is inf or NaN (sgesvd would spin for ever on both), and std::runtime_error when LAPACK
+// reports failure (it does not converge, which for finite input does not happen in practice).
 svd_result svd(const matrix& A);
 
 }  // namespace qkv::lapack

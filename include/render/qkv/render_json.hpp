@@ -39,5 +39,8 @@ void check_json_fits(const trace& t);
 // text is replaced, so that it does not cost the user the whole trace.
 std::string render_json(const trace& t, int indent = 2);
 std::string render_json(const trace_json& j, int indent = 2);
+// Any other JSON a command prints (listings, grades, progress, bench), alike: a byte that is not
+// UTF-8 (a file name) is replaced instead of throwing type_error 316 and losing the whole output.
+std::string render_json(const nlohmann::ordered_json& j, int indent = 2);
 
 }  // namespace qkv

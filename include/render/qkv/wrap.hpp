@@ -21,4 +21,11 @@ std::vector<std::string> wrap_paragraph(std::string_view text, std::size_t width
 // other line starting with a space (a worked example, code) keeps its line break and indent.
 std::vector<std::string> reflow(std::string_view text, std::size_t width);
 
+// reflow's lines, each ending in "\n": a paragraph of a report (bench's explanation).
+std::string reflowed(std::string_view text, std::size_t width);
+
+// Each line of `text` wrapped on its own, its continuation lines after `indent`, each ending in
+// "\n": facts one to a line, such as bench's header.
+std::string wrap_each_line(std::string_view text, std::size_t width, std::string_view indent);
+
 }  // namespace qkv

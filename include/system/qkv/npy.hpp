@@ -9,9 +9,10 @@
 namespace qkv {
 
 // Writes rows × cols floats, row after row from data, to path as a .npy file (format 1.0,
-// little-endian float32, C order). Returns what went wrong, in words that follow the file's name
-// ("cannot write this file"), or nullopt once the whole file is written; the caller says it in its
-// own error, so this layer needs none of qkv's.
+// little-endian float32, C order), through replace_file (file_write.hpp): a link, a named pipe or a
+// read-only file there is refused, never written through. Returns what went wrong, in words that
+// follow the file's name, or nullopt once the whole file is in place; the caller says it in its own
+// error, so this layer needs none of qkv's.
 [[nodiscard]] std::optional<std::string> write_npy(const std::string& path, const float* data, std::size_t rows,
                                                    std::size_t cols);
 

@@ -25,8 +25,9 @@ enum class screen { keep, full };
 
 // While alive, fd is in non-canonical, no-echo mode (signals still work). The destructor puts
 // the saved mode back; so do SIGINT, SIGTERM, SIGHUP and SIGQUIT (then the process ends with
-// 128 + signal). Ctrl-Z (SIGTSTP) puts it back and stops; SIGCONT takes raw mode (and the
-// alternate screen) again and reports through resized() that the screen needs drawing again.
+// 128 + signal). Ctrl-Z (SIGTSTP) puts it back and stops; SIGCONT (after Ctrl-Z, or after a
+// SIGSTOP no handler sees) takes raw mode (and the alternate screen) again and reports through
+// resized() that the screen needs drawing again.
 // With screen::full and a terminal on out_fd, it also switches out_fd to the alternate screen and
 // hides the cursor, and reports window-size changes through resized(); all of it is undone in the
 // same places as the termios.
