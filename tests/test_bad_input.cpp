@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_suite.hpp"
+#include "support/run_arranged.hpp"
 
 namespace {
 
@@ -499,31 +500,11 @@ std::string big_scenario() {
 // The program under an address-space limit (setrlimit in the child, before exec): exit status and
 // standard error; standard output is thrown away.
 std::pair<int, std::string> run_with_memory_limit(const std::vector<std::string>& args, rlim_t bytes) {
-    const char* bin = std::getenv("QKV_BIN");
-    std::string program = bin ? bin : "qkv";
-    int err[2];
-    if (::pipe(err) != 0) return {-1, ""};
-    pid_t pid = ::fork();
-    if (pid == 0) {
+    return qkv::test::run_arranged(args, [bytes] {
         rlimit lim{bytes, bytes};
         ::setrlimit(RLIMIT_AS, &lim);
-        int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1), ::dup2(err[1], 2), ::close(err[0]), ::close(err[1]);
-        std::vector<std::string> copy = args;
-        std::vector<char*> argv{program.data()};
-        for (auto& a : copy) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        ::execv(program.c_str(), argv.data());
-        ::_exit(127);
-    }
-    ::close(err[1]);
-    std::string said;
-    char buf[4096];
-    for (ssize_t n; (n = ::read(err[0], buf, sizeof buf)) > 0;) said.append(buf, static_cast<std::size_t>(n));
-    ::close(err[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), said};
+        ::dup2(::open("/dev/null", O_WRONLY), 1);
+    });
 }
 
 // Markdown with its inline code spans (`…`, ``…``) taken out: what a reader parses as markup.
