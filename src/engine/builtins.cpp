@@ -1,12 +1,13 @@
-// The one table of the formula language's built-ins: the groups of src/builtins_<group>.cpp in
-// the order `qkv formulas` lists them, the groups higher layers add after them, and the lookup by
-// name.
+// The one table of the formula language's built-ins: the engine's own, as its catalogue lists them
+// (builtins_catalogue.cpp), the groups higher layers add after them, and the lookup by name.
 #include "qkv/builtins.hpp"
 
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
+
+#include "builtin_functions.hpp"
 
 namespace qkv {
 
@@ -18,11 +19,7 @@ struct table {
     std::mutex lock;
 
     table() {
-        for (auto group : {builtin_groups::softmax, builtin_groups::entries, builtin_groups::rows,
-                           builtin_groups::heads, builtin_groups::statistics, builtin_groups::create,
-                           builtin_groups::sequential, builtin_groups::low_rank, builtin_groups::positions,
-                           builtin_groups::backward, builtin_groups::devices})
-            for (builtin& b : group()) all.push_back(std::move(b));
+        for (builtin& b : builtin_functions::catalogue()) all.push_back(std::move(b));
     }
 };
 

@@ -2,6 +2,8 @@
 // gradient descent (lesson 17): the softmax's backward by rows, the loss ½‖Z − T‖², its central
 // differences in double (a check that shares no code with the backward), and a training loop
 // that records every step, each step halved until it lowers the loss.
+#include "builtin_functions.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -12,10 +14,11 @@
 #include "qkv/builtin_values.hpp"
 #include "qkv/kernels.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
+
+namespace {
 
 // dS = A ⊙ (dA − rowsum(dA ⊙ A)), row by row: the softmax's Jacobian diag(a) − a aᵀ applied to
 // each row of dA without building it. Masked entries (a = 0) get exactly 0.
@@ -26,16 +29,6 @@ matrix softmax_backward_rows(const matrix& A, const matrix& dA) {
         for (std::size_t j = 0; j < A.cols; ++j) dot += double(dA(i, j)) * double(A(i, j));
         for (std::size_t j = 0; j < A.cols; ++j) dS(i, j) = static_cast<float>(A(i, j) * (dA(i, j) - dot));
     }
-    return dS;
-}
-
-value softmax_backward_fn(const args_t& a, eval_context& ctx) {
-    value dS = zip_mats(a[0], a[1], "softmax_backward(A, dA)", ctx, [&](const matrix& A, const matrix& dA) {
-        if (A.rows != dA.rows || A.cols != dA.cols)
-            formula_error(ctx, fmt::format("softmax_backward(A, dA): A {} and dA {} need the same shape", shape_str(A), shape_str(dA)));
-        return softmax_backward_rows(A, dA);
-    });
-    dS.rows = a[0].rows, dS.cols = a[0].cols;  // a score per query and key, as A has
     return dS;
 }
 
@@ -204,6 +197,18 @@ double nudged_value_loss(const head_double& g, std::size_t m, std::size_t c, dou
     return change;
 }
 
+}  // namespace
+
+value softmax_backward_fn(const args_t& a, eval_context& ctx) {
+    value dS = zip_mats(a[0], a[1], "softmax_backward(A, dA)", ctx, [&](const matrix& A, const matrix& dA) {
+        if (A.rows != dA.rows || A.cols != dA.cols)
+            formula_error(ctx, fmt::format("softmax_backward(A, dA): A {} and dA {} need the same shape", shape_str(A), shape_str(dA)));
+        return softmax_backward_rows(A, dA);
+    });
+    dS.rows = a[0].rows, dS.cols = a[0].cols;  // a score per query and key, as A has
+    return dS;
+}
+
 value attention_loss_fn(const args_t& a, eval_context& ctx) {
     head_args h = need_head(a, 1, 4, 5, "attention_loss", ctx);
     return value::scalar(half_squared_distance(forward(h).Z, h.T));
@@ -225,6 +230,8 @@ value fd_gradient_fn(const args_t& a, eval_context& ctx) {
         }
     return labelled(std::move(G), {{}, "features"}, {{}, "features"});
 }
+
+namespace {
 
 // Gradient descent on W_Q, W_K and W_V together (or on W_Q and W_K with fixed_v), `steps` updates
 // W ← W − η · dW, each with a step that lowers the loss: η starts at lr and is halved until it
@@ -290,6 +297,8 @@ matrix train(training& t, const labels& tokens, eval_context* ctx) {
     return loss;
 }
 
+}  // namespace
+
 value backtrack_lr_fn(const args_t& a, eval_context& ctx) {
     const char* fn = "backtrack_lr";
     head_args h = need_head(a, 2, 1, 6, fn, ctx);
@@ -303,43 +312,15 @@ value train_head_fn(const args_t& a, eval_context& ctx) {
     return labelled(train(t, a[0].rows, &ctx), {{}, ""}, {{}, ""});
 }
 
-// The weights after the same run, one of the three (train_head can return only one value).
-value trained_fn(const args_t& a, eval_context& ctx, const char* fn, int which) {
-    training t = need_training(a, 7, fn, ctx);
-    train(t, a[0].rows, nullptr);
-    const matrix& W = which == 1 ? t.h.W_Q : which == 2 ? t.h.W_K : t.h.W_V;
-    return value::of(W, a[2 + which - 1].rows, a[2 + which - 1].cols);
-}
-
-}  // namespace
-
-std::vector<builtin> builtin_groups::backward() {
-    auto trained = [](const char* fn, int which) {
-        return [fn, which](const args_t& a, eval_context& ctx) { return trained_fn(a, ctx, fn, which); };
-    };
-    return {
-        {"softmax_backward", 2, 2, "softmax_backward(A, dA)",
-         "dS = A * (dA - rowsum(dA * A)) row by row: the gradient through A = softmax(S), head by head -> like A",
-         softmax_backward_fn},
-        {"attention_loss", 5, 6, "attention_loss(X, W_Q, W_K, W_V, T, causal)",
-         "1/2 |Z - T|^2 for Z = softmax(X W_Q (X W_K)^T / sqrt(d_k)) X W_V; causal = 1 adds the mask (optional) -> scalar",
-         attention_loss_fn},
-        {"fd_gradient", 7, 8, "fd_gradient(X, W_Q, W_K, W_V, T, which, eps, causal)",
-         "central differences (L(w + eps) - L(w - eps)) / 2 eps of attention_loss, in double, for W_Q, W_K or W_V (which = 1, 2, 3)",
-         fd_gradient_fn},
-        {"backtrack_lr", 6, 8, "backtrack_lr(X, T, W_Q, W_K, W_V, lr, causal, fixed_v)",
-         "the largest of lr, lr/2, lr/4, ... whose gradient step lowers attention_loss (0 when none of 31 does); fixed_v = 1 leaves W_V out of the step -> scalar",
-         backtrack_lr_fn},
-        {"train_head", 7, 9, "train_head(X, T, W_Q, W_K, W_V, steps, lr, causal, fixed_v)",
-         "gradient descent on W_Q, W_K, W_V (W_Q, W_K only when fixed_v = 1), each step as long as backtrack_lr allows from lr: the loss before each step -> [steps, 1]; records each step",
-         train_head_fn},
-        {"trained_W_Q", 7, 9, "trained_W_Q(X, T, W_Q, W_K, W_V, steps, lr, causal, fixed_v)", "W_Q after the same run as train_head",
-         trained("trained_W_Q", 1)},
-        {"trained_W_K", 7, 9, "trained_W_K(X, T, W_Q, W_K, W_V, steps, lr, causal, fixed_v)", "W_K after the same run as train_head",
-         trained("trained_W_K", 2)},
-        {"trained_W_V", 7, 9, "trained_W_V(X, T, W_Q, W_K, W_V, steps, lr, causal, fixed_v)", "W_V after the same run as train_head",
-         trained("trained_W_V", 3)},
+// The weights after the same run as train_head, one of the three (train_head can return only one
+// value): which = 1 W_Q, 2 W_K, 3 W_V.
+fn_t trained(const char* fn, int which) {
+    return [fn, which](const args_t& a, eval_context& ctx) {
+        training t = need_training(a, 7, fn, ctx);
+        train(t, a[0].rows, nullptr);
+        const matrix& W = which == 1 ? t.h.W_Q : which == 2 ? t.h.W_K : t.h.W_V;
+        return value::of(W, a[2 + which - 1].rows, a[2 + which - 1].cols);
     };
 }
 
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

@@ -1,15 +1,18 @@
 // Built-ins that make a matrix from sizes alone: random samples from a seed, zeros, the identity,
 // the uniform distribution, a one-hot column and the column 1 … n. Every size is checked against
 // the cell limit before anything is allocated.
+#include "builtin_functions.hpp"
+
 #include <fmt/format.h>
 
 #include "qkv/builtin_values.hpp"
 #include "qkv/kernels.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
+
+namespace {
 
 // randn(r, c, seed) and rand(r, c, seed): the same checks, then samples from `draw`.
 template <typename Draw>
@@ -20,6 +23,8 @@ value random_matrix(const args_t& a, eval_context& ctx, const char* fn, Draw dra
     need_cells(r, c, fn, ctx);
     return value::of(draw(r, c, seed));  // [r, c]
 }
+
+}  // namespace
 
 value randn_fn(const args_t& a, eval_context& ctx) { return random_matrix(a, ctx, "randn", kernels::randn); }
 value rand_fn(const args_t& a, eval_context& ctx) { return random_matrix(a, ctx, "rand", kernels::rand_uniform); }
@@ -66,24 +71,4 @@ value range_fn(const args_t& a, eval_context& ctx) {
     return value::of(std::move(t));
 }
 
-}  // namespace
-
-std::vector<builtin> builtin_groups::create() {
-    return {
-        {"randn", 3, 3, "randn(r, c, seed)",
-         "[r, c] of N(0, 1) samples; the same seed gives the same numbers on every machine",
-         randn_fn},
-        {"rand", 3, 3, "rand(r, c, seed)",
-         "[r, c] of samples uniform in [0, 1); the same seed gives the same numbers on every machine",
-         rand_fn},
-        {"uniform", 2, 2, "uniform(n, m)",
-         "[n, m] with every entry 1/m: each row the uniform distribution",
-         uniform_fn},
-        {"zeros", 2, 2, "zeros(r, c)", "[r, c] of zeros", zeros_fn},
-        {"identity", 1, 1, "identity(n)", "[n, n] identity matrix", identity_fn},
-        {"one_hot", 2, 2, "one_hot(n, i)", "[n, 1] column of zeros with a 1 in row i (from 1)", one_hot_fn},
-        {"range", 1, 1, "range(n)", "[n, 1] column 1, 2, ..., n", range_fn},
-    };
-}
-
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

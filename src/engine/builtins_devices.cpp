@@ -2,6 +2,8 @@
 // the gather and the sum that join them (all_gather, all_reduce), and what that cost each device
 // (traffic). In one process every part is here and nothing is sent; on real ranks (devices.hpp)
 // each rank holds only its own parts and the joins are real collectives.
+#include "builtin_functions.hpp"
+
 #include <cstring>
 
 #include <fmt/format.h>
@@ -9,10 +11,11 @@
 #include "qkv/builtin_values.hpp"
 #include "qkv/devices.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
+
+namespace {
 
 // What this rank did since its last collective, and the table of that collective.
 struct ledger {
@@ -31,6 +34,8 @@ std::size_t numbers(const value& v) {
     return count;
 }
 
+}  // namespace
+
 value ranks_fn(const args_t&, eval_context&) { return value::scalar(float(devices::current().size())); }
 
 value shard_fn(const args_t& a, eval_context& ctx) {
@@ -45,6 +50,8 @@ value shard_fn(const args_t& a, eval_context& ctx) {
     book().held += numbers(out);
     return out;
 }
+
+namespace {
 
 // Every rank's figures of the collective just run, as the table traffic() returns: a row per
 // rank, numbers held, computed, sent and received, the bytes of the messages, milliseconds.
@@ -81,6 +88,8 @@ void need_parts(const value& S, const char* fn, const eval_context& ctx) {
             formula_error(ctx, fmt::format("{}: the parts of S must have one shape", fn));
 }
 
+}  // namespace
+
 value all_gather_fn(const args_t& a, eval_context& ctx) {
     need_parts(a[0], "all_gather", ctx);
     devices::group& g = devices::current();
@@ -114,30 +123,4 @@ value all_reduce_fn(const args_t& a, eval_context& ctx) {
 
 value traffic_fn(const args_t&, eval_context&) { return book().last; }
 
-}  // namespace
-
-namespace builtin_groups {
-
-std::vector<builtin> devices() {
-    return {
-        {"ranks", 0, 0, "ranks()", "the number of ranks P this lesson runs on: 1 in one process, P under mpirun -np P", ranks_fn},
-        {"shard", 1, 1, "shard(S)",
-         "the parts of stack S [k, r, c] this rank holds: all k in one process, parts r·k/P + 1 .. (r+1)·k/P on rank r of P "
-         "(P must divide k) -> [k/P, r, c]",
-         shard_fn},
-        {"all_gather", 1, 1, "all_gather(S)",
-         "every rank's parts [k/P, n, w] side by side in rank order -> [n, k·w] (concat_cols of all of them; a real "
-         "all-gather on ranks)",
-         all_gather_fn},
-        {"all_reduce", 1, 1, "all_reduce(S)",
-         "the sum of every rank's parts [k/P, n, d] -> [n, d] (sum_heads of all of them; a real all-reduce on ranks)",
-         all_reduce_fn},
-        {"traffic", 0, 0, "traffic()",
-         "the last all_gather or all_reduce, a row per rank: numbers held (given by shard since the one before), computed, "
-         "sent, received, bytes sent and received, milliseconds -> [P, 7]; 0 sent in one process",
-         traffic_fn},
-    };
-}
-
-}  // namespace builtin_groups
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

@@ -1,16 +1,19 @@
 // Built-ins that turn a matrix into a stack and back: heads by columns (split_heads) or rows
 // (split_rows), the parts of a matrix split across devices (split_cols, lesson 11, the same
 // split), joining them side by side, and the sum or mean over heads.
+#include "builtin_functions.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "qkv/builtin_values.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
+
+namespace {
 
 // The matrix of v [r, p·w] as a stack of p blocks [r, w]: block i takes columns i·w … (i+1)·w − 1.
 value split_columns(const value& v, std::size_t p) {
@@ -45,6 +48,8 @@ value split_columns_fn(const args_t& a, eval_context& ctx, const char* fn, const
     if (M.cols % p != 0) formula_error(ctx, not_dividing(p, M.cols));
     return split_columns(a[0], p);  // [p, n, c/p]
 }
+
+}  // namespace
 
 value split_heads_fn(const args_t& a, eval_context& ctx) {
     return split_columns_fn(a, ctx, "split_heads", "M", "h", [](std::size_t h, std::size_t d_model) {
@@ -83,6 +88,8 @@ value concat_cols_fn(const args_t& a, eval_context& ctx) {
     return join_columns(a[0]);  // [n, p·w] = [Y_1, Y_2, ...]
 }
 
+namespace {
+
 // Sum over heads -> [n, d], in double so the mean of many heads loses nothing.
 matrix head_sum(const std::vector<matrix>& heads, double scale) {
     const matrix& first = heads.front();
@@ -94,6 +101,8 @@ matrix head_sum(const std::vector<matrix>& heads, double scale) {
     }
     return out;
 }
+
+}  // namespace
 
 value sum_heads_fn(const args_t& a, eval_context& ctx) {
     need_stack(a[0], "sum_heads", "S", ctx);
@@ -116,35 +125,4 @@ value batch_fn(const args_t& a, eval_context& ctx) {
     return out;
 }
 
-}  // namespace
-
-std::vector<builtin> builtin_groups::heads() {
-    return {
-        {"split_heads", 2, 2, "split_heads(M, h)",
-         "[n, d_model] -> stack [h, n, d_model/h]; head i takes columns i*d_k .. (i+1)*d_k - 1",
-         split_heads_fn},
-        {"split_rows", 2, 2, "split_rows(W, h)",
-         "[r, c] -> stack [h, r/h, c]; head i takes rows i*r/h .. (i+1)*r/h - 1 (the blocks W_O,i)",
-         split_rows_fn},
-        {"concat_heads", 1, 1, "concat_heads(S)",
-         "stack [h, n, d_k] -> [n, h*d_k], the heads side by side",
-         concat_heads_fn},
-        {"sum_heads", 1, 1, "sum_heads(S)",
-         "stack [h, n, d] -> [n, d], the sum over heads",
-         sum_heads_fn},
-        {"mean_heads", 1, 1, "mean_heads(S)",
-         "stack [h, n, d] -> [n, d], the mean over heads (as PyTorch averages attention weights)",
-         mean_heads_fn},
-        {"batch", 1, 1, "batch(M)",
-         "[n, d] -> [1, n, d], a batch of one, as PyTorch shapes its tensors",
-         batch_fn},
-        {"split_cols", 2, 2, "split_cols(A, p)",
-         "[r, c] -> stack [p, r, c/p]: A = [A_1, ..., A_p] by columns (one part per device)",
-         split_cols_fn},
-        {"concat_cols", 1, 1, "concat_cols(S)",
-         "stack [p, n, w] -> [n, p*w]: the parts side by side, [Y_1, ..., Y_p]",
-         concat_cols_fn},
-    };
-}
-
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

@@ -1,6 +1,8 @@
 // Built-ins of low rank (lesson 12): singular values and the best rank-k approximations (through
 // lapack::svd), a fixed Linformer-style pooling of keys, and the Performer's positive random
 // features, which estimate softmax attention without the [n, n] matrix.
+#include "builtin_functions.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -10,10 +12,11 @@
 #include "qkv/kernels.hpp"
 #include "qkv/lapack.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
+
+namespace {
 
 // U_k · diag(sigma_k) · Vt_k: the best rank-k approximation (Eckart–Young).
 matrix rank_k_of(const lapack::svd_result& f, std::size_t k) {
@@ -31,6 +34,8 @@ lapack::svd_result svd_of(const matrix& A, const char* fn, const eval_context& c
         formula_error(ctx, fmt::format("{}: {}", fn, e.what()));
     }
 }
+
+}  // namespace
 
 value singular_values_fn(const args_t& a, eval_context& ctx) {
     const matrix& A = need_matrix(a[0], "singular_values", "A", ctx);
@@ -61,6 +66,8 @@ value rank_errors_fn(const args_t& a, eval_context& ctx) {
     return value::of(std::move(err));
 }
 
+namespace {
+
 // phi(x) = exp(x · w_i - |x|^2 / 2) / sqrt(m) for m directions w_i ~ N(0, I): positive random
 // features, E[phi(q) · phi(k)] = exp(q · k). Omega: [d, m], the same seed for Q and K.
 matrix features_of(const matrix& M, std::size_t m, std::uint64_t seed) {
@@ -73,14 +80,6 @@ matrix features_of(const matrix& M, std::size_t m, std::uint64_t seed) {
             proj(i, j) = static_cast<float>(std::exp(double(proj(i, j)) - sq / 2.0)) * norm;
     }
     return proj;
-}
-
-value random_features_fn(const args_t& a, eval_context& ctx) {
-    const matrix& M = need_matrix(a[0], "random_features", "M", ctx);
-    std::size_t m = whole(a[1], 1, "random_features", "m", ctx);
-    std::size_t seed = whole(a[2], 0, "random_features", "seed", ctx);
-    need_cells(std::max(M.rows, M.cols), m, "random_features", ctx);
-    return value::of(features_of(M, m, seed), a[0].rows, {{}, "features"});  // [n, m]
 }
 
 // softmax(Q K^T / sqrt(d_k)) V without the [n, n] matrix: phi(Q) (phi(K)^T V), row-normalised.
@@ -103,6 +102,16 @@ matrix exact_attention(const matrix& Q, const matrix& K, const matrix& V) {
     const float scale = 1.0f / std::sqrt(static_cast<float>(Q.cols));
     for (float& s : S.data) s *= scale;
     return mm(kernels::softmax_rows(S), V);
+}
+
+}  // namespace
+
+value random_features_fn(const args_t& a, eval_context& ctx) {
+    const matrix& M = need_matrix(a[0], "random_features", "M", ctx);
+    std::size_t m = whole(a[1], 1, "random_features", "m", ctx);
+    std::size_t seed = whole(a[2], 0, "random_features", "seed", ctx);
+    need_cells(std::max(M.rows, M.cols), m, "random_features", ctx);
+    return value::of(features_of(M, m, seed), a[0].rows, {{}, "features"});  // [n, m]
 }
 
 value performer_attention_fn(const args_t& a, eval_context& ctx) {
@@ -146,18 +155,4 @@ value mean_pool_fn(const args_t& a, eval_context& ctx) {
     return value::of(std::move(E));
 }
 
-}  // namespace
-
-std::vector<builtin> builtin_groups::low_rank() {
-    return {
-        {"singular_values", 1, 1, "singular_values(A)", "singular values of A [m, n] (LAPACK) -> [min(m, n), 1], largest first", singular_values_fn},
-        {"rank_k", 2, 2, "rank_k(A, k)", "the best rank-k approximation U_k diag(sigma_k) V_k^T of A [m, n] -> [m, n]", rank_k_fn},
-        {"rank_errors", 1, 1, "rank_errors(A)", "relative error |A - A_k| / |A| (Frobenius) for k = 1 .. min(m, n) -> [min(m, n), 1]", rank_errors_fn},
-        {"mean_pool", 2, 2, "mean_pool(n, k)", "[k, n]: row i averages n/k neighbouring rows (segment i); E @ K turns n keys into k", mean_pool_fn},
-        {"random_features", 3, 3, "random_features(M, m, seed)", "positive random features exp(x w - |x|^2/2) / sqrt(m), w ~ N(0, I) seeded: [n, d] -> [n, m]", random_features_fn},
-        {"performer_attention", 5, 5, "performer_attention(Q, K, V, m, seed)", "softmax attention estimated with m random features, linear in n (Performer) -> [n, d_v]", performer_attention_fn},
-        {"performer_error", 5, 5, "performer_error(Q, K, V, m, trials)", "mean over seeds 1..trials of |Z_performer - Z| / |Z| (Frobenius) -> scalar", performer_error_fn},
-    };
-}
-
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

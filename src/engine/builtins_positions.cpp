@@ -1,12 +1,13 @@
 // Built-ins of positions (lesson 14): sinusoidal position encodings, and the rows or columns of
 // a matrix in reverse order, to show that attention without positions cannot tell.
+#include "builtin_functions.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 #include "qkv/builtin_values.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
 
@@ -48,14 +49,4 @@ value reverse_cols_fn(const args_t& a, eval_context& ctx) {
     return v;
 }
 
-}  // namespace
-
-std::vector<builtin> builtin_groups::positions() {
-    return {
-        {"sinusoidal_positions", 2, 2, "sinusoidal_positions(n, d)", "[n, d] sine/cosine position encodings, PE(pos, 2i) = sin(pos / 10000^(2i/d)), pos from 0", sinusoidal_positions_fn},
-        {"reverse_rows", 1, 1, "reverse_rows(M)", "the rows (and their labels) in reverse order", reverse_rows_fn},
-        {"reverse_cols", 1, 1, "reverse_cols(M)", "the columns (and their labels) in reverse order", reverse_cols_fn},
-    };
-}
-
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

@@ -1,5 +1,7 @@
 // Built-ins that work row by row: cosine similarity of rows, each row's sum, largest entry or dot
 // product with the matching row of another matrix, and each row's entry on one diagonal.
+#include "builtin_functions.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -8,8 +10,7 @@
 #include "qkv/builtin_values.hpp"
 #include "qkv/kernels.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
 
@@ -32,6 +33,8 @@ value row_sums_fn(const args_t& a, eval_context& ctx) {
     return column_of_each(a[0], "row_sums", "A", ctx, kernels::row_sums);
 }
 
+namespace {
+
 // Largest entry of each row -> [n, 1]; a NaN anywhere in the row makes it NaN.
 matrix row_max(const matrix& A) {
     matrix out(A.rows, 1);
@@ -44,10 +47,6 @@ matrix row_max(const matrix& A) {
     return out;
 }
 
-value row_max_fn(const args_t& a, eval_context& ctx) {
-    return column_of_each(a[0], "row_max", "A", ctx, row_max);
-}
-
 // Dot product of matching rows -> [n, 1], accumulated in double like matmul_ref.
 matrix rowdot(const matrix& A, const matrix& B) {
     matrix out(A.rows, 1);
@@ -57,6 +56,12 @@ matrix rowdot(const matrix& A, const matrix& B) {
         out(i, 0) = static_cast<float>(sum);
     }
     return out;
+}
+
+}  // namespace
+
+value row_max_fn(const args_t& a, eval_context& ctx) {
+    return column_of_each(a[0], "row_max", "A", ctx, row_max);
 }
 
 value rowdot_fn(const args_t& a, eval_context& ctx) {
@@ -95,22 +100,4 @@ value diagonal_fn(const args_t& a, eval_context& ctx) {
     return out;
 }
 
-}  // namespace
-
-std::vector<builtin> builtin_groups::rows() {
-    return {
-        {"cosine", 2, 2, "cosine(A, B)",
-         "cosine similarity of each row of A [m, d] with each row of B [n, d] -> [m, n]",
-         cosine_fn},
-        {"row_sums", 1, 1, "row_sums(A)", "sum of each row: [n, m] -> [n, 1]", row_sums_fn},
-        {"row_max", 1, 1, "row_max(A)", "largest entry of each row: [n, m] -> [n, 1]", row_max_fn},
-        {"rowdot", 2, 2, "rowdot(A, B)",
-         "dot product of matching rows: [n, d] and [n, d] -> [n, 1]",
-         rowdot_fn},
-        {"diagonal", 2, 2, "diagonal(M, k)",
-         "the entries M[i, i + k] of one diagonal (k = 0 the main one, -1 just below it), head by head -> [count, 1]",
-         diagonal_fn},
-    };
-}
-
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

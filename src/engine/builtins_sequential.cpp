@@ -1,6 +1,8 @@
 // Built-ins that run one token at a time and record each step: the recurrence of an RNN
 // (lesson 0, and how little of the first token its last state keeps) and causal attention
 // decoding with a growing cache of keys and values (lesson 9).
+#include "builtin_functions.hpp"
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -8,15 +10,18 @@
 #include "qkv/builtin_values.hpp"
 #include "qkv/kernels.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
+
+namespace {
 
 void need_inner(const matrix& A, const matrix& B, const char* fn, const char* what, const eval_context& ctx) {
     if (A.cols != B.rows)
         formula_error(ctx, fmt::format("{}: {} do not chain: {} @ {}", fn, what, shape_str(A), shape_str(B)));
 }
+
+}  // namespace
 
 // h_t = tanh(x_t · W_xh + h_{t-1} · W_hh), h_0 = 0: each step waits for the one before.
 value rnn_fn(const args_t& a, eval_context& ctx) {
@@ -45,6 +50,8 @@ value rnn_fn(const args_t& a, eval_context& ctx) {
     return labelled(std::move(H), a[0].rows, feat);
 }
 
+namespace {
+
 // The states alone, recording nothing: h_t for every t.
 matrix rnn_states(const matrix& X, const matrix& W_xh, const matrix& W_hh) {
     matrix H(X.rows, W_xh.cols), h(1, W_xh.cols);  // H: [n, d_h], h_0 = 0
@@ -55,6 +62,8 @@ matrix rnn_states(const matrix& X, const matrix& W_xh, const matrix& W_hh) {
     }
     return H;
 }
+
+}  // namespace
 
 // |h_t - h'_t| for every t, where h' is the run with x_1 = 0: what the first token still
 // contributes to each later state. [n, 1]
@@ -114,14 +123,4 @@ value kv_decode_fn(const args_t& a, eval_context& ctx) {
     return labelled(std::move(Z), a[0].rows, feat);
 }
 
-}  // namespace
-
-std::vector<builtin> builtin_groups::sequential() {
-    return {
-        {"rnn", 3, 3, "rnn(X, W_xh, W_hh)", "h_t = tanh(x_t W_xh + h_{t-1} W_hh) from h_0 = 0, one step per row: [n, d] -> H [n, d_h]; records each step", rnn_fn},
-        {"rnn_influence", 3, 3, "rnn_influence(X, W_xh, W_hh)", "|h_t - h'_t| for each t, h' the same RNN with x_1 = 0: how much of token 1 is left in each state -> [n, 1]", rnn_influence_fn},
-        {"kv_decode", 4, 4, "kv_decode(X, W_Q, W_K, W_V)", "causal attention one token at a time with a growing K/V cache: [n, d_model] -> Z [n, d_v]; records each step", kv_decode_fn},
-    };
-}
-
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

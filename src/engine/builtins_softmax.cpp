@@ -1,6 +1,8 @@
 // Built-ins of the softmax: the stable one, the two common mistakes beside it (no max
 // subtracted, down the columns), the causal mask, how flat a softmax's gradient is, and the
 // online softmax over blocks of keys (lesson 13), which records each block.
+#include "builtin_functions.hpp"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -10,8 +12,7 @@
 #include "qkv/builtin_values.hpp"
 #include "qkv/kernels.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
 
@@ -37,6 +38,8 @@ value causal_mask_fn(const args_t& a, eval_context& ctx) {
 value softmax_jacobian_norm_fn(const args_t& a, eval_context& ctx) {
     return column_of_each(a[0], "softmax_jacobian_norm", "P", ctx, kernels::softmax_jacobian_norm);
 }
+
+namespace {
 
 // The running state of the online softmax, one row per query.
 struct online_rows {
@@ -69,6 +72,8 @@ matrix fold_block(online_rows& r, const matrix& S_j, const matrix& V_j) {
     return rescale;
 }
 
+}  // namespace
+
 value tiled_attention_fn(const args_t& a, eval_context& ctx) {
     const auto [Q, K, V] = need_qkv(a, "tiled_attention", "tiled_attention(Q, K, V, block)", ctx);
     const std::size_t b = whole(a[3], 1, "tiled_attention", "block", ctx);
@@ -95,29 +100,4 @@ value tiled_attention_fn(const args_t& a, eval_context& ctx) {
     return labelled(std::move(r.O), a[0].rows, {{}, "features"});
 }
 
-}  // namespace
-
-std::vector<builtin> builtin_groups::softmax() {
-    return {
-        {"softmax", 1, 1, "softmax(S)",
-         "softmax along each row (row max subtracted first, for stability); each row sums to 1",
-         softmax_fn},
-        {"softmax_naive", 1, 1, "softmax_naive(S)",
-         "exp(s) / sum exp(s) along each row, no max subtracted: overflows for large scores",
-         softmax_naive_fn},
-        {"softmax_cols", 1, 1, "softmax_cols(S)",
-         "softmax down each column instead of along each row (a common mistake)",
-         softmax_cols_fn},
-        {"causal_mask", 1, 1, "causal_mask(n)",
-         "[n, n]: 0 where query i may see key j (j <= i), -inf above the diagonal",
-         causal_mask_fn},
-        {"softmax_jacobian_norm", 1, 1, "softmax_jacobian_norm(P)",
-         "norm of diag(p) - p p^T, the softmax Jacobian, per row p: [n, 1]; ~0 when p is one-hot",
-         softmax_jacobian_norm_fn},
-        {"tiled_attention", 4, 4, "tiled_attention(Q, K, V, block)",
-         "softmax(Q K^T / sqrt(d_k)) V over blocks of keys with a running max and sum (online softmax); records each block",
-         tiled_attention_fn},
-    };
-}
-
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

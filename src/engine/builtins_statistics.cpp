@@ -1,5 +1,7 @@
 // Built-ins that make one number of a whole value: mean, variance, extremes, the Frobenius norm,
 // how far apart two values are (exactly, or beyond float rounding), and the sizes of a matrix.
+#include "builtin_functions.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -7,10 +9,11 @@
 
 #include "qkv/builtin_values.hpp"
 
-namespace qkv {
-namespace {
+namespace qkv::builtin_functions {
 
 using namespace builtin_detail;
+
+namespace {
 
 // Every entry of v in order: a scalar's one number, a matrix's cells, a stack's head by head.
 std::vector<float> nonempty_entries(const value& v, const char* fn, const eval_context& ctx) {
@@ -20,6 +23,47 @@ std::vector<float> nonempty_entries(const value& v, const char* fn, const eval_c
     if (xs.empty()) formula_error(ctx, fmt::format("{}: M has no entries ({})", fn, v.shape_str()));
     return xs;
 }
+
+// A [1, 1] matrix as the scalar it holds, so that q @ k^T compares with S[i, j].
+value as_scalar_if_1x1(const value& v) {
+    if (v.is_matrix() && v.mat().rows == 1 && v.mat().cols == 1)
+        return value::scalar(v.mat()(0, 0));
+    return v;
+}
+
+value abs_diff(const args_t& a, const char* fn, eval_context& ctx) {
+    const value A = as_scalar_if_1x1(a[0]);
+    const value B = as_scalar_if_1x1(a[1]);
+    if (A.k != B.k || A.shape() != B.shape())
+        formula_error(ctx, fmt::format("{}(A, B) needs two values of the same shape: the "
+                                       "first argument is {}, the second is {}",
+                                       fn, kind_text(A), kind_text(B)));
+    if (A.is_scalar()) return value::scalar(std::fabs(A.number - B.number));
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < A.mats.size(); ++i) {
+        const float d = max_abs_diff(A.mats[i], B.mats[i]);
+        if (std::isnan(d)) return value::scalar(d);  // std::max(0, NaN) would hide it
+        worst = std::max(worst, d);
+    }
+    return value::scalar(worst);
+}
+
+// Float rounding of values as large as `scale`: 2^-16 of it, 128 float32 epsilons (2^-23). Summing
+// a few hundred products in another order (another BLAS kernel, a split into heads or blocks) moves
+// a result by far less; a real mistake (a wrong row, a missing scale) moves it by far more.
+float float_rounding(float scale) { return std::ldexp(scale, -16); }
+
+// Where the extreme of a row or column vector is, counted from 1 (the first one on a tie), so that a
+// lesson can name the token a row attends to most: A[1, argmax(A[1])].
+value arg_extreme(const value& v, bool largest, const char* fn, eval_context& ctx) {
+    const matrix* m = v.is_matrix() ? &v.mat() : nullptr;
+    if (!m || (m->rows != 1 && m->cols != 1) || m->size() == 0)
+        formula_error(ctx, fmt::format("{}(v): v must be one row [1, d] or one column [n, 1], got {}", fn, kind_text(v)));
+    auto at = largest ? std::max_element(m->data.begin(), m->data.end()) : std::min_element(m->data.begin(), m->data.end());
+    return value::scalar(static_cast<float>(at - m->data.begin() + 1));
+}
+
+}  // namespace
 
 value var_fn(const args_t& a, eval_context& ctx) {
     std::vector<float> xs = nonempty_entries(a[0], "var", ctx);
@@ -54,36 +98,7 @@ value norm_fn(const args_t& a, eval_context&) {
     return value::scalar(static_cast<float>(std::sqrt(sum)));
 }
 
-// A [1, 1] matrix as the scalar it holds, so that q @ k^T compares with S[i, j].
-value as_scalar_if_1x1(const value& v) {
-    if (v.is_matrix() && v.mat().rows == 1 && v.mat().cols == 1)
-        return value::scalar(v.mat()(0, 0));
-    return v;
-}
-
-value abs_diff(const args_t& a, const char* fn, eval_context& ctx) {
-    const value A = as_scalar_if_1x1(a[0]);
-    const value B = as_scalar_if_1x1(a[1]);
-    if (A.k != B.k || A.shape() != B.shape())
-        formula_error(ctx, fmt::format("{}(A, B) needs two values of the same shape: the "
-                                       "first argument is {}, the second is {}",
-                                       fn, kind_text(A), kind_text(B)));
-    if (A.is_scalar()) return value::scalar(std::fabs(A.number - B.number));
-    float worst = 0.0f;
-    for (std::size_t i = 0; i < A.mats.size(); ++i) {
-        const float d = max_abs_diff(A.mats[i], B.mats[i]);
-        if (std::isnan(d)) return value::scalar(d);  // std::max(0, NaN) would hide it
-        worst = std::max(worst, d);
-    }
-    return value::scalar(worst);
-}
-
 value max_abs_diff_fn(const args_t& a, eval_context& ctx) { return abs_diff(a, "max_abs_diff", ctx); }
-
-// Float rounding of values as large as `scale`: 2^-16 of it, 128 float32 epsilons (2^-23). Summing
-// a few hundred products in another order (another BLAS kernel, a split into heads or blocks) moves
-// a result by far less; a real mistake (a wrong row, a missing scale) moves it by far more.
-float float_rounding(float scale) { return std::ldexp(scale, -16); }
 
 // max_abs_diff with a difference within float rounding of the values involved counted as 0: two
 // results equal in mathematics read "0" on every CPU, whichever last bits its kernel leaves.
@@ -94,16 +109,6 @@ value float_diff_fn(const args_t& a, eval_context& ctx) {
         for (float x : nonempty_entries(v, "float_diff", ctx)) scale = std::max(scale, std::fabs(x));
     if (worst.number <= float_rounding(scale)) worst.number = 0.0f;  // NaN stays NaN
     return worst;
-}
-
-// Where the extreme of a row or column vector is, counted from 1 (the first one on a tie), so that a
-// lesson can name the token a row attends to most: A[1, argmax(A[1])].
-value arg_extreme(const value& v, bool largest, const char* fn, eval_context& ctx) {
-    const matrix* m = v.is_matrix() ? &v.mat() : nullptr;
-    if (!m || (m->rows != 1 && m->cols != 1) || m->size() == 0)
-        formula_error(ctx, fmt::format("{}(v): v must be one row [1, d] or one column [n, 1], got {}", fn, kind_text(v)));
-    auto at = largest ? std::max_element(m->data.begin(), m->data.end()) : std::min_element(m->data.begin(), m->data.end());
-    return value::scalar(static_cast<float>(at - m->data.begin() + 1));
 }
 
 value argmax_fn(const args_t& a, eval_context& ctx) { return arg_extreme(a[0], true, "argmax", ctx); }
@@ -119,34 +124,4 @@ value cols_fn(const args_t& a, eval_context& ctx) {
     return value::scalar(static_cast<float>(a[0].mats.front().cols));
 }
 
-}  // namespace
-
-std::vector<builtin> builtin_groups::statistics() {
-    return {
-        {"var", 1, 1, "var(M)", "population variance of all entries -> scalar", var_fn},
-        {"mean", 1, 1, "mean(M)", "mean of all entries -> scalar", mean_fn},
-        {"max", 1, 1, "max(M)", "largest entry -> scalar", max_fn},
-        {"min", 1, 1, "min(M)", "smallest entry -> scalar", min_fn},
-        {"argmax", 1, 1, "argmax(v)",
-         "where the largest entry of a row [1, d] or column [n, 1] is, from 1 (the first on a tie) -> scalar",
-         argmax_fn},
-        {"argmin", 1, 1, "argmin(v)",
-         "where the smallest entry of a row [1, d] or column [n, 1] is, from 1 (the first on a tie) -> scalar",
-         argmin_fn},
-        {"norm", 1, 1, "norm(M)",
-         "Frobenius norm: the square root of the sum of every entry squared -> scalar",
-         norm_fn},
-        {"max_abs_diff", 2, 2, "max_abs_diff(A, B)",
-         "largest |a - b| over entries of two same-shaped values ([1, 1] = scalar) -> scalar",
-         max_abs_diff_fn},
-        {"float_diff", 2, 2, "float_diff(A, B)",
-         "max_abs_diff(A, B), but 0 when equal to float precision: within 2^-16 of the largest |entry| -> scalar",
-         float_diff_fn},
-        {"rows", 1, 1, "rows(M)", "number of rows (of each head, for a stack) -> scalar", rows_fn},
-        {"cols", 1, 1, "cols(M)",
-         "number of columns (of each head, for a stack) -> scalar",
-         cols_fn},
-    };
-}
-
-}  // namespace qkv
+}  // namespace qkv::builtin_functions

@@ -22,9 +22,10 @@ struct builtin {
     std::function<value(const std::vector<value>& args, eval_context& ctx)> fn;
 };
 
-// Every built-in, in the order the help lists them: the engine's own groups, then those a higher
-// layer added (add_builtin_group), in the order they came. A deque, so that a builtin found before
-// a group was added stays where it is.
+// Every built-in, in the order the help lists them: the engine's own as its catalogue lists them
+// (src/engine/builtins_catalogue.cpp: every name and line of help in one place, group by group),
+// then those a higher layer added (add_builtin_group), in the order they came. A deque, so that a
+// builtin found before a group was added stays where it is.
 const std::deque<builtin>& builtins();
 
 // The built-in called `name`, or nullptr.
@@ -37,21 +38,6 @@ const builtin* find_builtin(std::string_view name);
 // initialiser, which a static library may drop. Not to be called while a formula is evaluated.
 // A name the table already has is a programming error: std::logic_error.
 void add_builtin_group(std::string_view group, std::vector<builtin> (*make)());
-
-// The groups the table is made of, one concept and one file each (src/builtins_<group>.cpp).
-namespace builtin_groups {
-std::vector<builtin> softmax();     // softmax and its mistakes, masks, the online softmax
-std::vector<builtin> entries();     // exp, sqrt, log, abs, tanh of every entry
-std::vector<builtin> rows();        // row by row: cosine, sums, maxima, dot products
-std::vector<builtin> heads();       // splitting into a stack of heads (or parts) and joining back
-std::vector<builtin> statistics();  // one number from a whole value: mean, var, norm, sizes
-std::vector<builtin> create();      // matrices made from sizes alone: random, zeros, identity
-std::vector<builtin> sequential();  // one token at a time: an RNN, a KV-cache decode
-std::vector<builtin> low_rank();    // singular values, rank-k approximations, random features
-std::vector<builtin> positions();   // position encodings and the order of rows and columns
-std::vector<builtin> backward();    // the backward pass of one head, its check, and training it
-std::vector<builtin> devices();     // lesson 11's devices: shards, all-gather, all-reduce, their traffic
-}  // namespace builtin_groups
 
 // Throws input_error at ctx.where: "stage 'ID', formula `TEXT`: MESSAGE".
 [[noreturn]] void formula_error(const eval_context& ctx, const std::string& message);
