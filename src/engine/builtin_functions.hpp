@@ -1,19 +1,19 @@
 // The functions behind the engine's built-ins, group by group, each defined in its group's
-// src/engine/builtins_<group>.cpp; the catalogue (builtins_catalogue.cpp) gives each its name,
-// arity and help. Private to the engine's built-in files.
+// src/engine/builtins_<group>.cpp (the entries' one template here); the catalogue
+// (builtins_catalogue.cpp) gives each its signature and help. Private to the engine's built-in files.
 #pragma once
 
 #include <vector>
 
 #include "qkv/builtin_args.hpp"
+#include "qkv/builtin_values.hpp"
 #include "qkv/builtins.hpp"
 
 namespace qkv::builtin_functions {
 
 using builtin_detail::args_t;
-using fn_t = decltype(builtin::fn);
 
-// Every built-in of the engine, in the order `qkv formulas` lists them.
+// Every built-in of the engine, in the order `qkv help formulas` lists them.
 std::vector<builtin> catalogue();
 
 // softmax: the stable one, the two common mistakes beside it, the causal mask, how flat its
@@ -26,7 +26,10 @@ value softmax_jacobian_norm_fn(const args_t& a, eval_context& ctx);
 value tiled_attention_fn(const args_t& a, eval_context& ctx);
 
 // entries: f of every entry of a scalar, a matrix or a stack (exp, sqrt, log, abs, tanh, ceil)
-fn_t every_entry(float (*f)(float));
+template <float (*f)(float)>
+value every_entry(const args_t& a, eval_context&) {
+    return builtin_detail::map_entries(a[0], f);
+}
 
 // rows: row by row, cosine, sums, maxima, dot products, one diagonal
 value cosine_fn(const args_t& a, eval_context& ctx);
@@ -92,7 +95,9 @@ value attention_loss_fn(const args_t& a, eval_context& ctx);
 value fd_gradient_fn(const args_t& a, eval_context& ctx);
 value backtrack_lr_fn(const args_t& a, eval_context& ctx);
 value train_head_fn(const args_t& a, eval_context& ctx);
-fn_t trained(const char* fn, int which);  // which = 1 W_Q, 2 W_K, 3 W_V after train_head's run
+value trained_W_Q_fn(const args_t& a, eval_context& ctx);  // W_Q after train_head's run
+value trained_W_K_fn(const args_t& a, eval_context& ctx);
+value trained_W_V_fn(const args_t& a, eval_context& ctx);
 
 // devices: lesson 11's devices, shards, all-gather, all-reduce, their traffic
 value ranks_fn(const args_t& a, eval_context& ctx);

@@ -2,6 +2,7 @@
 // (builtins_catalogue.cpp), the groups higher layers add after them, and the lookup by name.
 #include "qkv/builtins.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -29,6 +30,18 @@ table& the_table() {
 }
 
 }  // namespace
+
+std::vector<builtin> builtins_of(std::span<const builtin_entry> catalogue) {
+    std::vector<builtin> out;
+    for (const builtin_entry& e : catalogue) {
+        const std::string_view signature = e.signature;
+        const std::string_view params = signature.substr(signature.find('(') + 1);
+        const int listed = params.front() == ')' ? 0 : 1 + int(std::count(params.begin(), params.end(), ','));
+        out.push_back({std::string(signature.substr(0, signature.find('('))), listed - e.optional, listed,
+                       std::string(signature), e.help, e.fn});
+    }
+    return out;
+}
 
 const std::deque<builtin>& builtins() { return the_table().all; }
 

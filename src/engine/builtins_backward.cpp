@@ -312,15 +312,21 @@ value train_head_fn(const args_t& a, eval_context& ctx) {
     return labelled(train(t, a[0].rows, &ctx), {{}, ""}, {{}, ""});
 }
 
+namespace {
+
 // The weights after the same run as train_head, one of the three (train_head can return only one
 // value): which = 1 W_Q, 2 W_K, 3 W_V.
-fn_t trained(const char* fn, int which) {
-    return [fn, which](const args_t& a, eval_context& ctx) {
-        training t = need_training(a, 7, fn, ctx);
-        train(t, a[0].rows, nullptr);
-        const matrix& W = which == 1 ? t.h.W_Q : which == 2 ? t.h.W_K : t.h.W_V;
-        return value::of(W, a[2 + which - 1].rows, a[2 + which - 1].cols);
-    };
+value trained(const args_t& a, eval_context& ctx, const char* fn, int which) {
+    training t = need_training(a, 7, fn, ctx);
+    train(t, a[0].rows, nullptr);
+    const matrix& W = which == 1 ? t.h.W_Q : which == 2 ? t.h.W_K : t.h.W_V;
+    return value::of(W, a[2 + which - 1].rows, a[2 + which - 1].cols);
 }
+
+}  // namespace
+
+value trained_W_Q_fn(const args_t& a, eval_context& ctx) { return trained(a, ctx, "trained_W_Q", 1); }
+value trained_W_K_fn(const args_t& a, eval_context& ctx) { return trained(a, ctx, "trained_W_K", 2); }
+value trained_W_V_fn(const args_t& a, eval_context& ctx) { return trained(a, ctx, "trained_W_V", 3); }
 
 }  // namespace qkv::builtin_functions

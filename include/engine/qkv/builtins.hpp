@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,19 @@ struct builtin {
     std::string help;       // one line, English: what it computes and the shapes
     std::function<value(const std::vector<value>& args, eval_context& ctx)> fn;
 };
+
+// A built-in as a catalogue writes it down: the signature names it (what comes before the "(")
+// and counts its arguments (every parameter it lists, of which the last `optional` may be left
+// out), so that a name and an arity are written once and cannot disagree with the help.
+struct builtin_entry {
+    const char* signature;  // "softmax(S)"
+    const char* help;       // one line, English: what it computes and the shapes
+    value (*fn)(const std::vector<value>& args, eval_context& ctx);
+    int optional = 0;
+};
+
+// The built-ins of a catalogue, in its order.
+std::vector<builtin> builtins_of(std::span<const builtin_entry> catalogue);
 
 // Every built-in, in the order the help lists them: the engine's own as its catalogue lists them
 // (src/engine/builtins_catalogue.cpp: every name and line of help in one place, group by group),
