@@ -68,11 +68,11 @@ void file_options(po::options_description& d, train_args& t) {
         ("scenario", po::value(&t.scenario), "write layer --layer as a scenario FILE for qkv lesson 2-8 --data")
         ("layer", po::value(&t.layer), "the layer --scenario writes, from 1")
         ("live", po::bool_switch(&t.live), "redraw the loss and every head while it trains (a terminal; q stops)")
-        ("record-batches", po::bool_switch(&t.record_batches), "--format json: each step's tokens too")
-        ("format", po::value(&t.out.format)->default_value("text"), "text or json")
-        ("lang", po::value(&t.out.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
-        ("color", po::value(&t.out.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR)")
-        ("help", "this help");
+        ("record-batches", po::bool_switch(&t.record_batches), "--format json: each step's tokens too");
+    add_format_option(d, t.out.format, "text or json");
+    add_lang_option(d, t.out.lang);
+    add_color_option(d, t.out.color, "auto, always or never (auto: only on a terminal, never with NO_COLOR)");
+    d.add_options()("help", "this help");
 }
 
 // "4-10" -> 4, 10; "6" -> 6, 6
