@@ -125,9 +125,9 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     desc.add_options()
         ("mode", po::value(&b.mode), "kv: decoding with and without the KV cache")
         ("tensor-parallel", "under mpirun -np P: split by heads over the ranks (qkv bench --tensor-parallel --help)")
-        ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), "sequence lengths, comma-separated")
-        ("d-model", po::value(&b.d_model)->default_value(512), "width of each token")
-        ("heads", po::value(&b.heads)->default_value(8), "attention heads (must divide --d-model)")
+        ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), "sequence lengths, comma-separated");
+    add_shape_options(desc, b.d_model, b.heads);
+    desc.add_options()
         ("threads", po::value(&b.threads)->default_value(1), "threads (fused: ours; blas: OpenBLAS's)")
         ("causal", po::bool_switch(&b.causal), "each token sees only itself and earlier ones")
         ("backward", po::bool_switch(&b.backward), "time the fused backward too: the forward that keeps what it needs, the backward, and both")
@@ -146,10 +146,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     b.form = text_or_json(b.format_name);
     b.width = terminal::width(io.out_fd);
     b.language = language_of(b.lang_name);
-    if (b.d_model < 1 || b.d_model > 16384) throw usage_error("--d-model must be 1 to 16384");
-    if (b.heads < 1 || b.d_model % b.heads != 0)
-        throw usage_error(fmt::format("--heads {} does not divide --d-model {}", b.heads, b.d_model));
-    if (b.threads < 1 || b.threads > 256) throw usage_error("--threads must be 1 to 256");
+    check_shape(b.d_model, b.heads, b.threads);
     if (b.repeats < 0 || b.repeats > 1000) throw usage_error("--repeats must be 0 to 1000");
     if (b.tokens < 2 || b.tokens > (1u << 20)) throw usage_error("--tokens must be 2 to 1048576");
     if (!b.kernels.empty() && !attention::use_kernels(b.kernels)) {
