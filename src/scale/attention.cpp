@@ -10,6 +10,7 @@
 
 #include "qkv/attention_fused.hpp"
 #include "qkv/blas.hpp"
+#include "qkv/enum_names.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/parallel_for.hpp"
 #include "qkv/row_kernels.hpp"
@@ -111,19 +112,12 @@ std::size_t extra_bytes(impl which, std::size_t n, std::size_t d, const options&
     return floats * sizeof(float);
 }
 
-std::string_view impl_name(impl which) {
-    switch (which) {
-        case impl::reference: return "reference";
-        case impl::blas: return "blas";
-        case impl::fused: return "fused";
-    }
-    return "?";
-}
+namespace {
+constexpr enum_name<impl> impl_names[] = {{impl::reference, "reference"}, {impl::blas, "blas"}, {impl::fused, "fused"}};
+}  // namespace
 
-std::optional<impl> parse_impl(std::string_view name) {
-    for (impl i : {impl::reference, impl::blas, impl::fused})
-        if (impl_name(i) == name) return i;
-    return std::nullopt;
-}
+std::string_view impl_name(impl which) { return name_in<impl>(impl_names, which); }
+
+std::optional<impl> parse_impl(std::string_view name) { return value_in<impl>(impl_names, name); }
 
 }  // namespace qkv::attention
