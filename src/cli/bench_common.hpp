@@ -1,11 +1,14 @@
 // Private to src/cli: what `qkv bench` (commands_bench.cpp) and `qkv bench --backward`
-// (commands_bench_backward.cpp) share: the parsed options, the two peaks, the memory check.
+// (commands_bench_backward.cpp) share: the parsed options, the two peaks, the memory check; and
+// the attention's shape options, which `qkv bench --tensor-parallel` words and checks alike.
 #pragma once
 
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "qkv/attention.hpp"
 #include "qkv/bench.hpp"
@@ -54,6 +57,21 @@ private:
 
 // The machine's FMA peak and OpenBLAS's sgemm peak on `threads` threads, saying so on the line.
 peaks measure_peaks(const status_line& line, int threads);
+
+// --d-model and --heads, with the defaults every bench starts from.
+inline void add_shape_options(boost::program_options::options_description& desc, std::size_t& d_model, std::size_t& heads) {
+    namespace po = boost::program_options;
+    desc.add_options()
+        ("d-model", po::value(&d_model)->default_value(512), "width of each token")
+        ("heads", po::value(&heads)->default_value(8), "attention heads (must divide --d-model)");
+}
+
+// One usage line for a shape or a thread count the benches do not run.
+inline void check_shape(std::size_t d_model, std::size_t heads, int threads) {
+    if (d_model < 1 || d_model > 16384) throw usage_error("--d-model must be 1 to 16384");
+    if (heads < 1 || d_model % heads != 0) throw usage_error(fmt::format("--heads {} does not divide --d-model {}", heads, d_model));
+    if (threads < 1 || threads > 256) throw usage_error("--threads must be 1 to 256");
+}
 
 // Refuse what cannot fit in memory, unless --force: one line with the estimate.
 void check_memory(std::size_t need, const std::string& what, const bench_args& b);

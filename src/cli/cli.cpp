@@ -176,11 +176,39 @@ bool parse(const console& io, std::string_view cmd, const args& a, const po::opt
     return true;
 }
 
+bool parse(const console& io, std::string_view cmd, const args& a, const po::options_description& desc, const char* positional,
+           int count) {
+    po::positional_options_description pos;
+    if (positional) pos.add(positional, count);
+    po::variables_map vm;
+    return parse(io, cmd, a, desc, pos, vm);
+}
+
+void add_help_option(po::options_description& desc) { desc.add_options()("help,h", "show this help"); }
+
+void add_lang_option(po::options_description& desc, std::string& lang) {
+    desc.add_options()("lang", po::value(&lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)");
+}
+
+void add_color_option(po::options_description& desc, std::string& color, const char* help) {
+    desc.add_options()("color", po::value(&color)->default_value("auto"), help);
+}
+
+void add_format_option(po::options_description& desc, std::string& format, const char* formats) {
+    desc.add_options()("format", po::value(&format)->default_value("text"), formats);
+}
+
+lang language_of(std::string_view typed) {
+    if (typed.empty()) return default_lang();
+    if (typed == "zh" || typed == "en") return *parse_lang(typed);
+    throw usage_error(fmt::format("--lang must be zh or en, not '{}'", typed));
+}
+
 void add_output_options(po::options_description& desc, output_choice& c) {
+    add_lang_option(desc, c.lang);
+    add_color_option(desc, c.color);
+    add_format_option(desc, c.format, "text, markdown, json or html");
     desc.add_options()
-        ("lang", po::value(&c.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
-        ("color", po::value(&c.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR, always with CLICOLOR_FORCE=1)")
-        ("format", po::value(&c.format)->default_value("text"), "text, markdown, json or html")
         ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
         ("full", po::bool_switch(&c.full), "show every row, column, head and step; never elide or summarise");
 }
@@ -209,9 +237,7 @@ format any_format(std::string_view name) {
 
 output resolve_output(const output_choice& c, const console& io, formats allowed) {
     render_options o;
-    if (c.lang.empty()) o.language = default_lang();
-    else if (c.lang == "zh" || c.lang == "en") o.language = *parse_lang(c.lang);
-    else throw usage_error(fmt::format("--lang must be zh or en, not '{}'", c.lang));
+    o.language = language_of(c.lang);
     if (c.color == "always") o.color = true;
     else if (c.color == "never") o.color = false;
     else if (c.color == "auto") {

@@ -22,14 +22,11 @@ int cmd_validate(const args& a, const console& io) {
     std::vector<std::string> files;
     std::string data;
     po::options_description desc("Options");
+    add_help_option(desc);
     desc.add_options()
-        ("help,h", "show this help")
         ("file", po::value(&files), "lesson, scenario or exercise files (.toml)")
         ("data", po::value(&data), "run lessons on this scenario instead of their own");
-    po::positional_options_description pos;
-    pos.add("file", -1);
-    po::variables_map vm;
-    if (!parse(io, "validate", a, desc, pos, vm)) return 0;
+    if (!parse(io, "validate", a, desc, "file")) return 0;
     if (files.empty()) throw usage_error("which files? e.g. qkv validate lessons/*.toml data/*.toml");
     std::string out;
     std::size_t problems = 0, bad_files = 0;
@@ -53,15 +50,14 @@ int cmd_scenario(const args& a, const console& io) {
     scenario_spec spec;
     unsigned long long seed = 1;
     po::options_description desc("Options");
+    add_help_option(desc);
     desc.add_options()
-        ("help,h", "show this help")
         ("tokens", po::value(&tokens), "the sentence, tokens separated by spaces: \"我 爱 吃 苹果\"")
         ("d-model", po::value(&spec.d_model)->default_value(4), "embedding width")
         ("heads", po::value(&spec.heads)->default_value(2), "heads; must divide --d-model")
         ("seed", po::value(&seed)->default_value(1), "the same seed gives the same numbers")
         ("output,o", po::value(&output), "write to FILE instead of standard output");
-    po::variables_map vm;
-    if (!parse(io, "scenario", a, desc, {}, vm)) return 0;
+    if (!parse(io, "scenario", a, desc)) return 0;
     if (split_tokens(tokens).empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
     spec.tokens = split_tokens(tokens);
     spec.seed = seed;
@@ -78,9 +74,8 @@ int cmd_scenario(const args& a, const console& io) {
 
 int cmd_formulas(const args& a, const console& io) {
     po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help");
-    po::variables_map vm;
-    if (!parse(io, "formulas", a, desc, {}, vm)) return 0;
+    add_help_option(desc);
+    if (!parse(io, "formulas", a, desc)) return 0;
     std::string out =
         "The formula language (lessons/README.md teaches it)\n\n"
         "  NAME = expr            one statement per line; # starts a comment\n"

@@ -121,13 +121,13 @@ std::vector<impl> parse_impls(const std::string& list) {
 bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     bench_args b;
     po::options_description desc("Options");
+    add_help_option(desc);
     desc.add_options()
-        ("help,h", "show this help")
         ("mode", po::value(&b.mode), "kv: decoding with and without the KV cache")
         ("tensor-parallel", "under mpirun -np P: split by heads over the ranks (qkv bench --tensor-parallel --help)")
-        ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), "sequence lengths, comma-separated")
-        ("d-model", po::value(&b.d_model)->default_value(512), "width of each token")
-        ("heads", po::value(&b.heads)->default_value(8), "attention heads (must divide --d-model)")
+        ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), "sequence lengths, comma-separated");
+    add_shape_options(desc, b.d_model, b.heads);
+    desc.add_options()
         ("threads", po::value(&b.threads)->default_value(1), "threads (fused: ours; blas: OpenBLAS's)")
         ("causal", po::bool_switch(&b.causal), "each token sees only itself and earlier ones")
         ("backward", po::bool_switch(&b.backward), "time the fused backward too: the forward that keeps what it needs, the backward, and both")
@@ -135,25 +135,18 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
         ("repeats", po::value(&b.repeats)->default_value(0), "timed runs per size (0: enough for a stable median)")
         ("tokens", po::value(&b.tokens)->default_value(2048), "bench kv: tokens to decode")
         ("kernels", po::value(&b.kernels), "qkv's own kernels (fused products, softmax exps): avx512, avx2 or plain (default: the widest this CPU runs)")
-        ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory")
-        ("format", po::value(&b.format_name)->default_value("text"), "text or json")
-        ("lang", po::value(&b.lang_name), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
+        ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory");
+    add_format_option(desc, b.format_name, "text or json");
+    add_lang_option(desc, b.lang_name);
+    desc.add_options()
         ("dump-dir", po::value(&b.dump_dir), "also write X, the weights and each output as .npy files here (bench/compare_torch.py)");
-    po::positional_options_description pos;
-    pos.add("mode", 1);
-    po::variables_map vm;
-    help = !parse(io, "bench", a, desc, pos, vm);
+    help = !parse(io, "bench", a, desc, "mode", 1);
     if (help) return b;
     if (!b.mode.empty() && b.mode != "kv") throw usage_error(fmt::format("unknown mode '{}'; the one mode is kv", b.mode));
     b.form = text_or_json(b.format_name);
     b.width = terminal::width(io.out_fd);
-    if (b.lang_name.empty()) b.language = default_lang();
-    else if (b.lang_name == "zh" || b.lang_name == "en") b.language = *parse_lang(b.lang_name);
-    else throw usage_error(fmt::format("--lang must be zh or en, not '{}'", b.lang_name));
-    if (b.d_model < 1 || b.d_model > 16384) throw usage_error("--d-model must be 1 to 16384");
-    if (b.heads < 1 || b.d_model % b.heads != 0)
-        throw usage_error(fmt::format("--heads {} does not divide --d-model {}", b.heads, b.d_model));
-    if (b.threads < 1 || b.threads > 256) throw usage_error("--threads must be 1 to 256");
+    b.language = language_of(b.lang_name);
+    check_shape(b.d_model, b.heads, b.threads);
     if (b.repeats < 0 || b.repeats > 1000) throw usage_error("--repeats must be 0 to 1000");
     if (b.tokens < 2 || b.tokens > (1u << 20)) throw usage_error("--tokens must be 2 to 1048576");
     if (!b.kernels.empty() && !attention::use_kernels(b.kernels)) {

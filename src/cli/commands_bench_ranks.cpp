@@ -11,6 +11,7 @@
 #include "qkv/i18n.hpp"
 #include "qkv/ranks.hpp"
 #include "qkv/tensor_parallel.hpp"
+#include "bench_common.hpp"
 
 namespace qkv::cli {
 namespace {
@@ -70,27 +71,21 @@ int cmd_bench_tensor_parallel(const args& a, const console& io) {
     tp_args b;
     bool tensor_parallel = false;
     po::options_description desc("Options");
+    add_help_option(desc);
     desc.add_options()
-        ("help,h", "show this help")
         ("tensor-parallel", po::bool_switch(&tensor_parallel), "split by heads over the ranks of mpirun -np P (P must divide --heads)")
-        ("n", po::value(&b.n)->default_value(4096), "sequence length")
-        ("d-model", po::value(&b.d_model)->default_value(512), "width of each token")
-        ("heads", po::value(&b.heads)->default_value(8), "attention heads (must divide --d-model)")
+        ("n", po::value(&b.n)->default_value(4096), "sequence length");
+    add_shape_options(desc, b.d_model, b.heads);
+    desc.add_options()
         ("threads", po::value(&b.threads)->default_value(1), "threads per rank")
-        ("repeats", po::value(&b.repeats)->default_value(3), "timed runs (after one that warms up)")
-        ("format", po::value(&b.format_name)->default_value("text"), "text or json")
-        ("lang", po::value(&b.lang_name), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)");
-    po::variables_map vm;
-    if (!parse(io, "bench", a, desc, {}, vm)) return 0;
+        ("repeats", po::value(&b.repeats)->default_value(3), "timed runs (after one that warms up)");
+    add_format_option(desc, b.format_name, "text or json");
+    add_lang_option(desc, b.lang_name);
+    if (!parse(io, "bench", a, desc)) return 0;
     const format form = text_or_json(b.format_name);
-    lang l = default_lang();
-    if (b.lang_name == "zh" || b.lang_name == "en") l = *parse_lang(b.lang_name);
-    else if (!b.lang_name.empty()) throw usage_error(fmt::format("--lang must be zh or en, not '{}'", b.lang_name));
+    const lang l = language_of(b.lang_name);
     if (b.n < 1 || b.n > (1u << 20)) throw usage_error("--n must be 1 to 1048576");
-    if (b.d_model < 1 || b.d_model > 16384) throw usage_error("--d-model must be 1 to 16384");
-    if (b.heads < 1 || b.d_model % b.heads != 0)
-        throw usage_error(fmt::format("--heads {} does not divide --d-model {}", b.heads, b.d_model));
-    if (b.threads < 1 || b.threads > 256) throw usage_error("--threads must be 1 to 256");
+    check_shape(b.d_model, b.heads, b.threads);
     if (b.repeats < 1 || b.repeats > 1000) throw usage_error("--repeats must be 1 to 1000");
     const ranks::tensor_parallel_run t = ranks::run_tensor_parallel(b.n, b.d_model, b.heads, b.threads, b.repeats);
     io.print(form == format::json ? json_of(t) : text_of(t, l));

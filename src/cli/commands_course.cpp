@@ -21,8 +21,7 @@ int cmd_progress(const args& a, const console& io) {
     po::options_description desc("Options");
     add_options(desc, choice, true);
     desc.add_options()("reset", po::bool_switch(&reset), "forget all progress (statuses and hints)");
-    po::variables_map vm;
-    if (!parse(io, "progress", a, desc, {}, vm)) return 0;
+    if (!parse(io, "progress", a, desc)) return 0;
     const auto [o, form] = resolve(choice, io);
     lang l = o.language;
     std::string path = progress_path();
@@ -66,11 +65,10 @@ int cmd_progress(const args& a, const console& io) {
 int cmd_next(const args& a, const console& io) {
     output_choice choice;
     po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help")
-        ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
-        ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never");
-    po::variables_map vm;
-    if (!parse(io, "next", a, desc, {}, vm)) return 0;
+    add_help_option(desc);
+    add_lang_option(desc, choice.lang);
+    add_color_option(desc, choice.color, color_help_short);
+    if (!parse(io, "next", a, desc)) return 0;
     lang l = resolve(choice, io).options.language;
     std::vector<course_lesson> course = load_course(l);
     const progress p = open_progress(io, progress_path());

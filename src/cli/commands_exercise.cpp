@@ -126,10 +126,7 @@ std::optional<asked> ask(const console& io, const char* cmd, const args& a) {
     add_options(desc, choice, std::string_view(cmd) == "exercise");
     add_student_options(desc, data, student);
     desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2");
-    po::positional_options_description pos;
-    pos.add("id", 1);
-    po::variables_map vm;
-    if (!parse(io, cmd, a, desc, pos, vm)) return std::nullopt;
+    if (!parse(io, cmd, a, desc, "id", 1)) return std::nullopt;
     asked q;
     const output out = resolve(choice, io);
     q.o = out.options;

@@ -304,17 +304,15 @@ int cmd_grade(const args& a, const console& io) {
     std::vector<std::string> named;
     std::vector<int> lessons;
     po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help")
-        ("lang", po::value(&choice.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
-        ("color", po::value(&choice.color)->default_value("auto"), "auto, always or never")
-        ("format", po::value(&form_name)->default_value("text"), "text, json or csv (a row per student, a column per question)")
+    add_help_option(desc);
+    add_lang_option(desc, choice.lang);
+    add_color_option(desc, choice.color, color_help_short);
+    add_format_option(desc, form_name, "text, json or csv (a row per student, a column per question)");
+    desc.add_options()
         ("assignment", po::value(&assignment), "grade every sheet on these questions: exercises = [\"3.1\", …], lessons = [3, …]")
         ("lesson", po::value(&lessons), "grade every sheet on this lesson's exercises (again for more lessons)")
         ("sheet", po::value(&named), "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them");
-    po::positional_options_description pos;
-    pos.add("sheet", -1);
-    po::variables_map vm;
-    if (!parse(io, "grade", a, desc, pos, vm)) return 0;
+    if (!parse(io, "grade", a, desc, "sheet")) return 0;
     const grade_format form = grade_format_of(form_name);
     const render_options o = resolve(choice, io).options;
     const lang l = o.language;

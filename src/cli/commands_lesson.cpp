@@ -167,10 +167,9 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
 int cmd_list(const args& a, const console& io) {
     output_choice choice;
     po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help");
+    add_help_option(desc);
     add_output_options(desc, choice);
-    po::variables_map vm;
-    if (!parse(io, "list", a, desc, {}, vm)) return 0;
+    if (!parse(io, "list", a, desc)) return 0;
     const auto [o, form] = resolve_output(choice, io);
     std::vector<lesson> lessons;
     for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));
@@ -208,7 +207,8 @@ int run_command(const console& io, const args& a, std::string_view cmd, const ch
     lesson_request r;
     std::string which;
     po::options_description desc("Options");
-    desc.add_options()("help,h", "show this help")(argument, po::value(&which), what);
+    add_help_option(desc);
+    desc.add_options()(argument, po::value(&which), what);
     add_lesson_options(desc, r);
     po::positional_options_description pos;
     pos.add(argument, 1);

@@ -31,16 +31,23 @@ struct train_args {
     output_choice out;
 };
 
+// The model's sizes, each an option of its own; one a loaded model must keep (keep_sizes).
+struct size_option {
+    const char* name;
+    std::size_t model_size::*field;
+    const char* help;
+};
+constexpr size_option size_options[] = {
+    {"vocab", &model_size::vocab, "tokens in the vocabulary (default 24)"},
+    {"seq", &model_size::seq, "positions per sequence (default 24)"},
+    {"d-model", &model_size::d_model, "width of the residual stream (default 32)"},
+    {"heads", &model_size::heads, "heads per layer; must divide --d-model (default 2)"},
+    {"layers", &model_size::layers, "attention layers (default 2)"}};
+
 void model_options(po::options_description& d, train_args& t) {
-    model_size& s = t.c.size;
-    d.add_options()
-        ("task", po::value(&t.task), "induction, reverse or copy (default induction)")
-        ("vocab", po::value(&s.vocab), "tokens in the vocabulary (default 24)")
-        ("seq", po::value(&s.seq), "positions per sequence (default 24)")
-        ("d-model", po::value(&s.d_model), "width of the residual stream (default 32)")
-        ("heads", po::value(&s.heads), "heads per layer; must divide --d-model (default 2)")
-        ("layers", po::value(&s.layers), "attention layers (default 2)")
-        ("segment", po::value(&t.segment), "induction: the repeated segment's lengths, MIN-MAX (default 4-(seq-4)/2)");
+    d.add_options()("task", po::value(&t.task), "induction, reverse or copy (default induction)");
+    for (const size_option& o : size_options) d.add_options()(o.name, po::value(&(t.c.size.*o.field)), o.help);
+    d.add_options()("segment", po::value(&t.segment), "induction: the repeated segment's lengths, MIN-MAX (default 4-(seq-4)/2)");
 }
 
 void training_options(po::options_description& d, train_config& c, std::size_t& checkpoint_every) {
@@ -68,11 +75,11 @@ void file_options(po::options_description& d, train_args& t) {
         ("scenario", po::value(&t.scenario), "write layer --layer as a scenario FILE for qkv lesson 2-8 --data")
         ("layer", po::value(&t.layer), "the layer --scenario writes, from 1")
         ("live", po::bool_switch(&t.live), "redraw the loss and every head while it trains (a terminal; q stops)")
-        ("record-batches", po::bool_switch(&t.record_batches), "--format json: each step's tokens too")
-        ("format", po::value(&t.out.format)->default_value("text"), "text or json")
-        ("lang", po::value(&t.out.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
-        ("color", po::value(&t.out.color)->default_value("auto"), "auto, always or never (auto: only on a terminal, never with NO_COLOR)")
-        ("help", "this help");
+        ("record-batches", po::bool_switch(&t.record_batches), "--format json: each step's tokens too");
+    add_format_option(d, t.out.format, "text or json");
+    add_lang_option(d, t.out.lang);
+    add_color_option(d, t.out.color, "auto, always or never (auto: only on a terminal, never with NO_COLOR)");
+    d.add_options()("help", "this help");
 }
 
 // "4-10" -> 4, 10; "6" -> 6, 6
@@ -95,14 +102,13 @@ std::string read_whole(const std::string& path) {
 
 // A loaded model keeps its sizes: one given on the command line must agree with the file's.
 void keep_sizes(const po::variables_map& vm, const model_size& given, const model_size& file, const std::string& path) {
-    const std::pair<const char*, std::pair<std::size_t, std::size_t>> sizes[] = {
-        {"vocab", {given.vocab, file.vocab}}, {"seq", {given.seq, file.seq}}, {"d-model", {given.d_model, file.d_model}},
-        {"heads", {given.heads, file.heads}}, {"layers", {given.layers, file.layers}}};
-    for (const auto& [name, v] : sizes)
-        if (vm.count(name) && v.first != v.second)
-            throw usage_error(std::string(name) == "seq" && v.first > v.second
-                                  ? fmt::format("--seq {} is too long for the positions of {} (it has {})", v.first, path, v.second)
-                                  : fmt::format("--{} {} differs from the {} of the model in {}", name, v.first, v.second, path));
+    for (const size_option& o : size_options) {
+        const std::size_t typed = given.*o.field, kept = file.*o.field;
+        if (vm.count(o.name) && typed != kept)
+            throw usage_error(o.field == &model_size::seq && typed > kept
+                                  ? fmt::format("--seq {} is too long for the positions of {} (it has {})", typed, path, kept)
+                                  : fmt::format("--{} {} differs from the {} of the model in {}", o.name, typed, kept, path));
+    }
 }
 
 // The file's configuration, with every setting the command line gives instead; steps are the

@@ -24,12 +24,13 @@ namespace po = boost::program_options;
 
 
 void add_options(po::options_description& desc, output_choice& c, bool with_json) {
-    desc.add_options()("help,h", "show this help")
-        ("lang", po::value(&c.lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)")
-        ("color", po::value(&c.color)->default_value("auto"), "auto, always or never")
+    add_help_option(desc);
+    add_lang_option(desc, c.lang);
+    add_color_option(desc, c.color, color_help_short);
+    desc.add_options()
         ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
         ("full", po::bool_switch(&c.full), "show every row and column, never elide");
-    if (with_json) desc.add_options()("format", po::value(&c.format)->default_value("text"), "text or json");
+    if (with_json) add_format_option(desc, c.format, "text or json");
 }
 
 output resolve(const output_choice& c, const console& io) { return resolve_output(c, io, formats::text_or_json); }

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "qkv/enum_names.hpp"
 #include "qkv/error.hpp"
 #include "qkv/exercise.hpp"
 #include "qkv/file_write.hpp"
@@ -31,11 +32,10 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-std::optional<status> status_of(std::string_view s) {
-    for (status x : {status::not_tried, status::wrong, status::correct})
-        if (status_name(x) == s) return x;
-    return std::nullopt;
-}
+constexpr enum_name<status> status_names[] = {
+    {status::not_tried, "not tried"}, {status::wrong, "wrong"}, {status::correct, "correct"}};
+
+std::optional<status> status_of(std::string_view s) { return value_in<status>(status_names, s); }
 
 // A whole number from 0 to INT_MAX, checked before it is converted: nlohmann's get<int>() of 1e300
 // or of a 64-bit count would be undefined behaviour, not an error.
@@ -90,14 +90,7 @@ std::string stamp() {
 
 }  // namespace
 
-std::string_view status_name(status s) {
-    switch (s) {
-    case status::not_tried: return "not tried";
-    case status::wrong: return "wrong";
-    case status::correct: return "correct";
-    }
-    return "?";
-}
+std::string_view status_name(status s) { return name_in<status>(status_names, s); }
 
 exercise_progress progress::of(const exercise& e) const {
     auto it = by_id.find(e.id);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <vector>
 
 namespace qkv::kernels {
 
@@ -13,6 +14,13 @@ namespace {
 
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+
+// a · b over d entries, accumulated in double
+double dot(const float* a, const float* b, std::size_t d) {
+    double sum = 0.0;
+    for (std::size_t p = 0; p < d; ++p) sum += double(a[p]) * b[p];
+    return sum;
+}
 
 }  // namespace
 
@@ -86,16 +94,15 @@ matrix cosine_rows(const matrix& A, const matrix& B) {
     // C[i][j] = A_i · B_j / (|A_i| |B_j|); 0 when either row is all zeros (no direction)
     if (A.cols != B.cols)
         throw std::invalid_argument(fmt::format("cosine_rows: {} vs {}", shape_str(A), shape_str(B)));
+    const std::size_t d = A.cols;
+    std::vector<double> norm_A(A.rows), norm_B(B.rows);  // each row's length, once
+    for (std::size_t i = 0; i < A.rows; ++i) norm_A[i] = std::sqrt(dot(A.row(i), A.row(i), d));
+    for (std::size_t j = 0; j < B.rows; ++j) norm_B[j] = std::sqrt(dot(B.row(j), B.row(j), d));
     matrix C(A.rows, B.rows);  // C: [m, n]
     for (std::size_t i = 0; i < A.rows; ++i)
         for (std::size_t j = 0; j < B.rows; ++j) {
-            double dot = 0.0, aa = 0.0, bb = 0.0;
-            for (std::size_t p = 0; p < A.cols; ++p) {
-                dot += double(A(i, p)) * B(j, p);
-                aa += double(A(i, p)) * A(i, p);
-                bb += double(B(j, p)) * B(j, p);
-            }
-            C(i, j) = aa == 0.0 || bb == 0.0 ? 0.0f : static_cast<float>(dot / std::sqrt(aa * bb));
+            const double length = norm_A[i] * norm_B[j];
+            C(i, j) = length == 0.0 ? 0.0f : static_cast<float>(dot(A.row(i), B.row(j), d) / length);
         }
     return C;
 }

@@ -10,9 +10,11 @@
 
 #include "qkv/attention_fused.hpp"
 #include "qkv/blas.hpp"
+#include "qkv/enum_names.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/parallel_for.hpp"
 #include "qkv/row_kernels.hpp"
+#include "reference_heads.hpp"
 
 namespace qkv::attention {
 
@@ -26,35 +28,18 @@ constexpr float log2e = std::numbers::log2e_v<float>;
 // Keys row i may see: all of them, or with the causal mask those up to and including i.
 std::size_t visible(std::size_t i, std::size_t n, bool causal) { return causal ? std::min(i + 1, n) : n; }
 
-// The columns c0 … c0+w−1 of M as their own matrix.
-matrix columns(const matrix& M, std::size_t c0, std::size_t w) {
-    matrix C(M.rows, w);  // C: [rows, w]
-    for (std::size_t i = 0; i < M.rows; ++i) std::copy_n(M.row(i) + c0, w, C.row(i));
-    return C;
-}
-
 }  // namespace
 
 // --- reference: the lessons' formulas, one kernel each ------------------------------------------
 
 matrix forward_reference(const matrix& X, const weights& W, const options& o) {
-    check_shapes(X, W, o);
-    using namespace kernels;
-    const std::size_t n = X.rows, d = X.cols, d_k = d / o.heads;
-    const matrix Q = matmul_ref(X, W.W_Q), K = matmul_ref(X, W.W_K), V = matmul_ref(X, W.W_V);  // [n, d]
-    const float scale = 1.0f / std::sqrt(float(d_k));
-    const matrix mask = o.causal ? causal_mask(n) : matrix(n, n);  // [n, n]: 0 or -inf
-    matrix Zc(n, d);  // Zc: [n, d], the heads' outputs side by side
+    const detail::reference_heads heads = detail::project_heads(X, W, o);
+    matrix Zc(X.rows, X.cols);  // Zc: [n, d], the heads' outputs side by side
     for (std::size_t i = 0; i < o.heads; ++i) {
-        const matrix Q_i = columns(Q, i * d_k, d_k), K_i = columns(K, i * d_k, d_k), V_i = columns(V, i * d_k, d_k);
-        matrix S = matmul_ref(Q_i, transpose(K_i));  // S: [n, n]
-        for (std::size_t r = 0; r < n; ++r)
-            for (std::size_t c = 0; c < n; ++c) S(r, c) = S(r, c) * scale + mask(r, c);
-        const matrix A = softmax_rows(S);        // A: [n, n]
-        const matrix Z_i = matmul_ref(A, V_i);   // Z_i: [n, d_k]
-        for (std::size_t r = 0; r < n; ++r) std::copy_n(Z_i.row(r), d_k, Zc.row(r) + i * d_k);
+        const detail::reference_head h = heads.at(i);
+        detail::put_columns(Zc, i * heads.d_k, kernels::matmul_ref(h.A, h.V_i));  // Z_i: [n, d_k]
     }
-    return matmul_ref(Zc, W.W_O);  // [n, d]
+    return kernels::matmul_ref(Zc, W.W_O);  // [n, d]
 }
 
 // --- blas: per head, the whole n × n matrix ------------------------------------------------------
@@ -127,19 +112,12 @@ std::size_t extra_bytes(impl which, std::size_t n, std::size_t d, const options&
     return floats * sizeof(float);
 }
 
-std::string_view impl_name(impl which) {
-    switch (which) {
-        case impl::reference: return "reference";
-        case impl::blas: return "blas";
-        case impl::fused: return "fused";
-    }
-    return "?";
-}
+namespace {
+constexpr enum_name<impl> impl_names[] = {{impl::reference, "reference"}, {impl::blas, "blas"}, {impl::fused, "fused"}};
+}  // namespace
 
-std::optional<impl> parse_impl(std::string_view name) {
-    for (impl i : {impl::reference, impl::blas, impl::fused})
-        if (impl_name(i) == name) return i;
-    return std::nullopt;
-}
+std::string_view impl_name(impl which) { return name_in<impl>(impl_names, which); }
+
+std::optional<impl> parse_impl(std::string_view name) { return value_in<impl>(impl_names, name); }
 
 }  // namespace qkv::attention

@@ -4,24 +4,15 @@
 
 #include "qkv/attention_backward.hpp"
 #include "qkv/kernels.hpp"
+#include "reference_heads.hpp"
 
 namespace qkv::attention {
 
 namespace {
 
 using namespace kernels;
-
-matrix columns(const matrix& M, std::size_t c0, std::size_t w) {
-    matrix C(M.rows, w);  // C: [rows, w]
-    for (std::size_t i = 0; i < M.rows; ++i)
-        for (std::size_t c = 0; c < w; ++c) C(i, c) = M(i, c0 + c);
-    return C;
-}
-
-void put_columns(matrix& M, std::size_t c0, const matrix& C) {
-    for (std::size_t i = 0; i < C.rows; ++i)
-        for (std::size_t c = 0; c < C.cols; ++c) M(i, c0 + c) = C(i, c);
-}
+using detail::columns;
+using detail::put_columns;
 
 matrix plus(matrix A, const matrix& B) {
     for (std::size_t i = 0; i < A.size(); ++i) A.data[i] += B.data[i];
@@ -42,22 +33,15 @@ matrix softmax_back(const matrix& A, const matrix& dA, float scale) {
 }  // namespace
 
 gradients backward_reference(const matrix& X, const weights& W, const matrix& dZ, const options& o) {
-    check_shapes(X, W, o);
-    const std::size_t n = X.rows, d = X.cols, d_k = d / o.heads;
-    const matrix Q = matmul_ref(X, W.W_Q), K = matmul_ref(X, W.W_K), V = matmul_ref(X, W.W_V);  // [n, d]
-    const float scale = 1.0f / std::sqrt(float(d_k));
-    const matrix mask = o.causal ? causal_mask(n) : matrix(n, n);  // [n, n]: 0 or -inf
-    matrix Zc(n, d), dQ(n, d), dK(n, d), dV(n, d);                 // heads side by side
-    const matrix dZc = matmul_ref(dZ, transpose(W.W_O));          // [n, d]
+    const detail::reference_heads heads = detail::project_heads(X, W, o);
+    const std::size_t n = X.rows, d = X.cols, d_k = heads.d_k;
+    matrix Zc(n, d), dQ(n, d), dK(n, d), dV(n, d);         // heads side by side
+    const matrix dZc = matmul_ref(dZ, transpose(W.W_O));  // [n, d]
     for (std::size_t i = 0; i < o.heads; ++i) {
-        const matrix Q_i = columns(Q, i * d_k, d_k), K_i = columns(K, i * d_k, d_k), V_i = columns(V, i * d_k, d_k);
-        matrix S = matmul_ref(Q_i, transpose(K_i));  // S: [n, n]
-        for (std::size_t r = 0; r < n; ++r)
-            for (std::size_t c = 0; c < n; ++c) S(r, c) = S(r, c) * scale + mask(r, c);
-        const matrix A = softmax_rows(S);  // A: [n, n]
+        const auto [Q_i, K_i, V_i, A] = heads.at(i);
         put_columns(Zc, i * d_k, matmul_ref(A, V_i));
         const matrix dZ_i = columns(dZc, i * d_k, d_k);
-        const matrix dS = softmax_back(A, matmul_ref(dZ_i, transpose(V_i)), scale);  // [n, n]
+        const matrix dS = softmax_back(A, matmul_ref(dZ_i, transpose(V_i)), heads.scale);  // [n, n]
         put_columns(dV, i * d_k, matmul_ref(transpose(A), dZ_i));
         put_columns(dQ, i * d_k, matmul_ref(dS, K_i));
         put_columns(dK, i * d_k, matmul_ref(transpose(dS), Q_i));

@@ -12,53 +12,37 @@
 
 #include "qkv/cpu_features.hpp"
 
-#if defined(__x86_64__)
-#include "x86_intrinsics.hpp"
-#endif
-
 namespace qkv::bench {
 namespace {
 
 constexpr int chains = 12;
 
-#if defined(__x86_64__)
-[[gnu::target("arch=x86-64-v4")]] float fma_loop_avx512(long iters) {
-    __m512 acc[chains];
-    for (int k = 0; k < chains; ++k) acc[k] = _mm512_set1_ps(0.5f + 0.01f * k);
-    const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-6f);
-    for (long i = 0; i < iters; ++i)
-        for (int k = 0; k < chains; ++k) acc[k] = _mm512_fmadd_ps(acc[k], a, b);
-    __m512 sum = acc[0];
-    for (int k = 1; k < chains; ++k) sum = _mm512_add_ps(sum, acc[k]);
-    return _mm512_reduce_add_ps(sum);
-}
-
-[[gnu::target("arch=x86-64-v3")]] float fma_loop_avx2(long iters) {
-    __m256 acc[chains];
-    for (int k = 0; k < chains; ++k) acc[k] = _mm256_set1_ps(0.5f + 0.01f * k);
-    const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-6f);
-    for (long i = 0; i < iters; ++i)
-        for (int k = 0; k < chains; ++k) acc[k] = _mm256_fmadd_ps(acc[k], a, b);
-    __m256 sum = acc[0];
-    for (int k = 1; k < chains; ++k) sum = _mm256_add_ps(sum, acc[k]);
-    float out[8];
-    _mm256_storeu_ps(out, sum);
-    return out[0] + out[1] + out[2] + out[3] + out[4] + out[5] + out[6] + out[7];
-}
-#endif
-
+// Four, eight or sixteen floats as one value: GCC turns the arithmetic on them into SSE, AVX2 or
+// AVX-512 instructions, whichever build the loop is inlined into (hence always_inline), and
+// contracts acc·a + b into one FMA where the build has FMA.
 using vf4 = float __attribute__((vector_size(16)));
+using vf8 = float __attribute__((vector_size(32)));
+using vf16 = float __attribute__((vector_size(64)));
 
-float fma_loop_plain(long iters) {
-    vf4 acc[chains];
-    for (int k = 0; k < chains; ++k) acc[k] = vf4{} + (0.5f + 0.01f * k);
-    const vf4 a = vf4{} + 0.999999f, b = vf4{} + 1e-6f;
+template <class V>
+[[gnu::always_inline]] inline float fma_loop(long iters) {
+    V acc[chains];
+    for (int k = 0; k < chains; ++k) acc[k] = V{} + (0.5f + 0.01f * k);
+    const V a = V{} + 0.999999f, b = V{} + 1e-6f;
     for (long i = 0; i < iters; ++i)
         for (int k = 0; k < chains; ++k) acc[k] = acc[k] * a + b;  // counted as 2 flops, fused or not
-    vf4 sum = acc[0];
+    V sum = acc[0];
     for (int k = 1; k < chains; ++k) sum += acc[k];
-    return sum[0] + sum[1] + sum[2] + sum[3];
+    float total = 0;
+    for (std::size_t j = 0; j < sizeof(V) / sizeof(float); ++j) total += sum[j];
+    return total;
 }
+
+#if defined(__x86_64__)
+[[gnu::target("arch=x86-64-v4")]] float fma_loop_avx512(long iters) { return fma_loop<vf16>(iters); }
+[[gnu::target("arch=x86-64-v3")]] float fma_loop_avx2(long iters) { return fma_loop<vf8>(iters); }
+#endif
+float fma_loop_plain(long iters) { return fma_loop<vf4>(iters); }
 
 float run_loop(const vector_isa& isa, long iters) {
 #if defined(__x86_64__)

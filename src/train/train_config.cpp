@@ -7,24 +7,22 @@
 
 #include <fmt/format.h>
 
+#include "qkv/enum_names.hpp"
 #include "qkv/error.hpp"
 #include "qkv/matrix.hpp"
 
 namespace qkv::train {
 
-std::string_view task_name(task t) {
-    switch (t) {
-        case task::induction: return "induction";
-        case task::reverse: return "reverse";
-        case task::copy: return "copy";
-    }
-    return "induction";
-}
+namespace {
+constexpr enum_name<task> task_names[] = {{task::induction, "induction"}, {task::reverse, "reverse"}, {task::copy, "copy"}};
+}  // namespace
+
+std::string_view task_name(task t) { return name_in<task>(task_names, t, "induction"); }
 
 bool parse_task(std::string_view name, task& out) {
-    for (task t : {task::induction, task::reverse, task::copy})
-        if (task_name(t) == name) return out = t, true;
-    return false;
+    const std::optional<task> t = value_in<task>(task_names, name);
+    if (t) out = *t;
+    return t.has_value();
 }
 
 void resolve_segments(train_config& c) {

@@ -77,6 +77,21 @@ struct broken_pipe {};
 bool parse(const console& io, std::string_view cmd, const args& a, const boost::program_options::options_description& desc,
            const boost::program_options::positional_options_description& pos,
            boost::program_options::variables_map& vm);
+// The same for a command that asks nothing of the variables map afterwards, with at most one
+// positional argument: the option `positional`, taking `count` values (-1: all that are left).
+bool parse(const console& io, std::string_view cmd, const args& a, const boost::program_options::options_description& desc,
+           const char* positional = nullptr, int count = -1);
+
+// The options every command words alike: --help (-h), --lang, --color (its help as short as the
+// command's), and --format with the formats this command writes ("text or json").
+void add_help_option(boost::program_options::options_description& desc);
+void add_lang_option(boost::program_options::options_description& desc, std::string& lang);
+inline constexpr const char* color_help_short = "auto, always or never";
+void add_color_option(boost::program_options::options_description& desc, std::string& color,
+                      const char* help = "auto, always or never (auto: only on a terminal, never with NO_COLOR, always with CLICOLOR_FORCE=1)");
+void add_format_option(boost::program_options::options_description& desc, std::string& format, const char* formats);
+// --lang as typed: QKV_LANG and the locale (default_lang) when empty, else zh or en or a usage_error.
+lang language_of(std::string_view typed);
 
 // --lang, --color, --format, --precision, --full as typed: added to desc, and read back into
 // render options and a format. A command without --format writes text.
