@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -82,26 +84,31 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
         const std::size_t n = b.sizes[k];
         const bench::inputs P = bench::make_inputs(n, b.d_model);
         const matrix dZ = kernels::randn(n, b.d_model, 2025);  // [n, d]
-        attention::saved_forward kept;
-        attention::forward_fused_keep(P.X, P.W, o, kept);
-        if (!b.dump_dir.empty()) dump(b.dump_dir, n, P, dZ, attention::backward_fused(P.X, P.W, kept, dZ, o));
+        attention::saved_forward kept;  // the backward uses it up: kept afresh before each
+        auto keep = [&] { attention::forward_fused_keep(P.X, P.W, o, kept); };
+        if (!b.dump_dir.empty()) {
+            keep();
+            dump(b.dump_dir, n, P, dZ, attention::backward_fused(P.X, P.W, std::move(kept), dZ, o));
+        }
         for (pass p : passes) {
             const std::string tail = est.tail(still_to_time(b, k, p));
             const auto t0 = std::chrono::steady_clock::now();
             const bench::timing t = bench::time_median(
                 [&] {
-                    if (p != pass::backward) attention::forward_fused_keep(P.X, P.W, o, kept);
-                    if (p != pass::forward) attention::backward_fused(P.X, P.W, kept, dZ, o);
+                    if (p != pass::backward) keep();
+                    if (p != pass::forward) attention::backward_fused(P.X, P.W, std::move(kept), dZ, o);
                 },
                 {.runs = b.repeats},
-                [&](int run) { bar.show(fmt::format("{} n = {}: run {}{} …", pass_name(p), n, run, tail)); });
+                [&](int run) { bar.show(fmt::format("{} n = {}: run {}{} …", pass_name(p), n, run, tail)); },
+                p == pass::backward ? std::function<void()>(keep) : std::function<void()>{});
             est.done(pass_name(p), n, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             const double gflops = pass_flops(p, n, b) / t.median_s / 1e9;
             rows.push_back({p, n, t.median_s * 1e3, gflops, 100 * gflops / pk.machine.gflops, pass_extra(p, n, b), {}});
             if (p == pass::backward && b.form == format::json) {  // where the time went, from one more run
                 attention::options with_clock = o;
                 with_clock.backward_times = &rows.back().breakdown.emplace();
-                attention::backward_fused(P.X, P.W, kept, dZ, with_clock);
+                keep();
+                attention::backward_fused(P.X, P.W, std::move(kept), dZ, with_clock);
             }
         }
     }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -105,9 +106,10 @@ void weight_gradients(const matrix& M, std::initializer_list<std::pair<const mat
 
 }  // namespace
 
-gradients backward_fused(const matrix& X, const weights& W, const saved_forward& kept, const matrix& dZ,
+gradients backward_fused(const matrix& X, const weights& W, saved_forward&& spent, const matrix& dZ,
                          const options& o) {
-    check_backward_shapes(X, W, kept, dZ, o);
+    check_backward_shapes(X, W, spent, dZ, o);
+    saved_forward kept = std::move(spent);  // released on return
     const std::size_t n = X.rows, d = X.cols;
     const int threads = std::max(1, o.threads);
     const auto wall0 = std::chrono::steady_clock::now();
@@ -117,7 +119,8 @@ gradients backward_fused(const matrix& X, const weights& W, const saved_forward&
     const std::unique_ptr<float[]> Bp(new float[detail::packed_floats(std::max(chunk, d), d)]);
     const std::unique_ptr<float[]> Mt(new float[d * std::max(chunk, d)]);
     gradients g{matrix(n, d), matrix(d, d), matrix(d, d), matrix(d, d), matrix(d, d)};
-    matrix dO(n, d), dQ(n, d), dK(n, d), dV(n, d);  // each [n, d], heads side by side
+    matrix dO(n, d);  // [n, d], heads side by side; dQ, dK, dV too, made where O, K, V were
+    matrix &dQ = kept.O, &dK = kept.K, &dV = kept.V;
     auto transposed = [&](const matrix& M, double backward_breakdown::*into) {  // M [d, d] → Mt
         auto t = detail::start(st);
         transpose_rows(M, 0, d, Mt.get());
@@ -127,6 +130,7 @@ gradients backward_fused(const matrix& X, const weights& W, const saved_forward&
     product(n, d, d, dZ.data.data(), transposed(W.W_O, &backward_breakdown::output_grad), Bp.get(), false,
             dO.data.data(), threads, {st, &backward_breakdown::output_grad});           // dO = dZ·W_Oᵀ
     weight_gradients(kept.O, {{&dZ, &g.dW_O}}, Mt.get(), Bp.get(), threads, st);  // dW_O = Oᵀ·dZ
+    // from here O, K and V are read by the core alone, which writes dQ, dK, dV over them
     core_shape core = core_of(n, d, o);
     core.times = st;
     core_backward({kept.Q.data.data(), kept.K.data.data(), kept.V.data.data(), kept.O.data.data(), dO.data.data(),
@@ -158,8 +162,9 @@ backward_breakdown& backward_breakdown::operator+=(const backward_breakdown& b) 
 }
 
 std::size_t backward_extra_floats(std::size_t n, std::size_t d, const options& o) {
-    // dO, dQ, dK, dV; the packed operand; a slice of Xᵀ or Oᵀ (or a transposed weight); the core's own
-    return 4 * n * d + detail::packed_floats(std::max(chunk, d), d) + d * std::max(chunk, d) +
+    // dO (dQ, dK and dV are made in what the forward kept); the packed operand; a slice of Xᵀ or Oᵀ
+    // (or a transposed weight); the core's own
+    return n * d + detail::packed_floats(std::max(chunk, d), d) + d * std::max(chunk, d) +
            core_extra_floats(core_of(n, d, o));
 }
 

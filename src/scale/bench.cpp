@@ -59,14 +59,17 @@ inputs make_inputs(std::size_t n, std::size_t d, std::uint64_t seed) {
 
 std::size_t io_bytes(std::size_t n, std::size_t d) { return (2 * n * d + 4 * d * d) * sizeof(float); }
 
-timing time_median(const std::function<void()>& fn, const repeat_policy& p, const std::function<void(int)>& before_run) {
+timing time_median(const std::function<void()>& fn, const repeat_policy& p, const std::function<void(int)>& before_run,
+                   const std::function<void()>& prepare) {
     if (before_run) before_run(1);
+    if (prepare) prepare();
     auto t0 = std::chrono::steady_clock::now();
     fn();
     const double first = seconds_since(t0);
     // a very short call is timed in batches of calls, so clock resolution and one interrupt do
     // not decide its median
-    const int batch = first < 2e-3 ? int(std::min(1000.0, std::ceil(2e-3 / std::max(first, 1e-7)))) : 1;
+    const int batch =
+        first < 2e-3 && !prepare ? int(std::min(1000.0, std::ceil(2e-3 / std::max(first, 1e-7)))) : 1;
     std::vector<double> runs;
     if (first >= 0.25 && batch == 1) runs.push_back(first);  // else a warm-up: first touches of memory, thread start-up
     const auto start = std::chrono::steady_clock::now();
@@ -77,6 +80,7 @@ timing time_median(const std::function<void()>& fn, const repeat_policy& p, cons
                        : k >= p.max_runs || (k >= p.min_runs && spent >= p.min_seconds) || (k >= 1 && spent >= p.max_seconds))
             break;
         if (before_run) before_run(k + 1);
+        if (prepare) prepare();
         t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < batch; ++i) fn();
         runs.push_back(seconds_since(t0) / batch);

@@ -46,9 +46,11 @@ struct backward_breakdown {
 // forward_fused's Z (attention_fused.hpp), keeping in `keep` what backward_fused needs.
 matrix forward_fused_keep(const matrix& X, const weights& W, const options& o, saved_forward& keep);
 
-// The gradients of Σ Z ⊙ dZ from what the forward kept, on o.threads threads. Throws
-// std::invalid_argument when the shapes disagree.
-gradients backward_fused(const matrix& X, const weights& W, const saved_forward& kept, const matrix& dZ,
+// The gradients of Σ Z ⊙ dZ from what the forward kept, on o.threads threads. What the forward
+// kept is used up, as autograd frees what it saved: dQ, dK and dV are made in the memory of O, K
+// and V (each is read for the last time before its gradient is written there), and it is all
+// released on return. Throws std::invalid_argument when the shapes disagree, before anything is used.
+gradients backward_fused(const matrix& X, const weights& W, saved_forward&& kept, const matrix& dZ,
                          const options& o);
 
 // The same gradients by the lessons' formulas, head by head with the whole n × n weights.
@@ -68,12 +70,14 @@ struct core_shape {
     std::size_t block_q = 0, block_k = 0;  // 0: the tuned sizes
     backward_breakdown* times = nullptr;  // when not null, the core's stages are added to it
 };
-// dQ, dK, dV (written, not added to) from dO, key block by key block.
+// dQ, dK, dV (written, not added to) from dO, key block by key block. dQ may be in.O, dK in.K and
+// dV in.V: O is read only for D, before any dQ is written, and each key block's K and V rows are
+// copied out by the one task that reads them before it writes their dK and dV rows.
 void core_backward(const core_inputs& in, float* dQ, float* dK, float* dV, const core_shape& s);
 // Floats core_backward allocates.
 std::size_t core_extra_floats(const core_shape& s);
 
-// Floats backward_fused allocates beyond its inputs and the five gradients.
+// Floats backward_fused allocates beyond its inputs, what the forward kept and the five gradients.
 std::size_t backward_extra_floats(std::size_t n, std::size_t d, const options& o);
 
 }  // namespace qkv::attention

@@ -51,9 +51,11 @@ struct timing {
 
 // The median time of one call of fn. A first run under 0.25 s only warms caches and page tables
 // and is not counted; a call under 2 ms is timed in batches of calls (a run = one batch).
-// before_run(k) is called before each counted run k = 1, 2, … (for a progress line).
+// before_run(k) is called before each counted run k = 1, 2, … (for a progress line). prepare(),
+// when given, runs before every call of fn off the clock, for a call that uses up its input (the
+// fused backward spends what the forward kept); such calls are timed one at a time, never batched.
 timing time_median(const std::function<void()>& fn, const repeat_policy& p,
-                   const std::function<void(int)>& before_run = {});
+                   const std::function<void(int)>& before_run = {}, const std::function<void()>& prepare = {});
 
 // The practical peak: OpenBLAS sgemm on square matrices of `size`, on `threads` threads, GFLOP/s
 // of the best of a few medians (the best, so that percentages of it are never flattered).
