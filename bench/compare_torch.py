@@ -17,15 +17,13 @@ its backward (every tensor its forward saves, counted once).
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
-QKV_ENV = dict(os.environ)  # qkv sets its own thread counts; it gets the environment as it came
+from torch_side import QKV_ENV, import_torch, layer_with_qkv_weights, median_ms
 
 
 def parse_args():
@@ -58,18 +56,8 @@ def run_qkv(a, n, out_dir):
 
 def torch_attention(torch, a, out_dir, n):
     """PyTorch's layer with qkv's weights; returns (its output on X, a function that reruns it)."""
-    load = lambda name: torch.from_numpy(np.load(os.path.join(out_dir, name)))
-    X, W_Q, W_K, W_V, W_O = (load(f) for f in (f"X_n{n}.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy"))
-    mha = torch.nn.MultiheadAttention(a.d_model, a.heads, bias=False, batch_first=True)
-    with torch.no_grad():
-        # PyTorch computes x @ W^T; qkv's convention is Q = X @ W_Q, so PyTorch's W is W_Q^T
-        mha.in_proj_weight.copy_(torch.cat([W_Q.T, W_K.T, W_V.T]))
-        mha.out_proj.weight.copy_(W_O.T)
-    # Training mode (dropout is 0, so the numbers are the same): in eval mode PyTorch 1.13 takes
-    # its fused "fast path", which fails on bias=False (qkv_bias must be Tensor, not NoneType).
-    mha.train()
+    mha, X, mask = layer_with_qkv_weights(torch, a, out_dir, n)
     x = X.unsqueeze(0)  # [1, n, d_model]
-    mask = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1) if a.causal else None
 
     def run():
         with torch.no_grad():
@@ -77,31 +65,14 @@ def torch_attention(torch, a, out_dir, n):
     return run(), run
 
 
-def median_ms(run, repeats):
-    run()  # warm-up
-    times = []
-    for _ in range(max(1, repeats)):
-        t0 = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
-
-
 def main():
     a = parse_args()
     if a.backward:
         import compare_torch_backward
-        return compare_torch_backward.main(a, sys.modules[__name__])
-    # Debian's torch does its products in OpenBLAS, whose own threads torch.set_num_threads does
-    # not reach: without these it would use every core while qkv uses --threads.
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = str(a.threads)
-    try:
-        import torch
-    except ImportError:
-        print("PyTorch is not installed (Debian: apt install python3-torch); nothing to compare.")
+        return compare_torch_backward.main(a)
+    torch = import_torch(a.threads)
+    if torch is None:
         return 0
-    torch.set_num_threads(a.threads)
     sizes = [int(s) for s in a.n.split(",")]
     print(f"qkv {a.impl} vs torch {torch.__version__} nn.MultiheadAttention: d_model = {a.d_model}, "
           f"h = {a.heads}, {a.threads} thread(s){', causal' if a.causal else ''}")

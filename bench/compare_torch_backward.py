@@ -8,9 +8,11 @@ import json
 import os
 import subprocess
 import sys
-import time
+import tempfile
 
 import numpy as np
+
+from torch_side import QKV_ENV, import_torch, layer_with_qkv_weights, load, median_ms
 
 
 def run_qkv(a, n, out_dir, env):
@@ -26,17 +28,9 @@ def run_qkv(a, n, out_dir, env):
 
 def torch_layer(torch, a, out_dir, n):
     """PyTorch's layer with qkv's weights, X (requiring its gradient), dZ and the causal mask."""
-    load = lambda name: torch.from_numpy(np.load(os.path.join(out_dir, name)))
-    X, W_Q, W_K, W_V, W_O, dZ = (load(f) for f in (f"X_n{n}.npy", "W_Q.npy", "W_K.npy", "W_V.npy", "W_O.npy",
-                                                   f"dZ_n{n}.npy"))
-    mha = torch.nn.MultiheadAttention(a.d_model, a.heads, bias=False, batch_first=True)
-    with torch.no_grad():
-        mha.in_proj_weight.copy_(torch.cat([W_Q.T, W_K.T, W_V.T]))
-        mha.out_proj.weight.copy_(W_O.T)
-    mha.train()  # dropout is 0; eval mode's fast path refuses bias=False in PyTorch 1.13
+    mha, X, mask = layer_with_qkv_weights(torch, a, out_dir, n)
     x = X.unsqueeze(0).clone().requires_grad_(True)  # [1, n, d_model]
-    mask = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1) if a.causal else None
-    return mha, x, dZ.unsqueeze(0), mask
+    return mha, x, load(torch, out_dir, f"dZ_n{n}.npy").unsqueeze(0), mask
 
 
 def forward_backward(mha, x, dZ, mask, backward=True):
@@ -53,16 +47,6 @@ def torch_gradients(mha, x, a):
     return {"dX": x.grad[0], "dW_Q": g[:d].T, "dW_K": g[d:2 * d].T, "dW_V": g[2 * d:].T, "dW_O": mha.out_proj.weight.grad.T}
 
 
-def median_ms(run, repeats):
-    run()
-    times = []
-    for _ in range(max(1, repeats)):
-        t0 = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return sorted(times)[len(times) // 2]
-
-
 def torch_saved_bytes(torch, mha, x, dZ, mask):
     """Bytes autograd holds for PyTorch's backward: every tensor saved in one forward, each once."""
     seen = {}
@@ -75,23 +59,17 @@ def torch_saved_bytes(torch, mha, x, dZ, mask):
     return sum(seen.values())
 
 
-def main(a, base):
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = str(a.threads)
-    try:
-        import torch
-    except ImportError:
-        print("PyTorch is not installed (Debian: apt install python3-torch); nothing to compare.")
+def main(a):
+    torch = import_torch(a.threads)
+    if torch is None:
         return 0
-    torch.set_num_threads(a.threads)
-    import tempfile
     print(f"qkv fused backward vs torch {torch.__version__} autograd of nn.MultiheadAttention: d_model = {a.d_model}, "
           f"h = {a.heads}, {a.threads} thread(s){', causal' if a.causal else ''}")
     print(f"{'n':>6} {'pass':>17} {'qkv ms':>10} {'torch ms':>10} {'torch/qkv':>10} {'qkv extra':>10} {'torch saved':>12}")
     worst = 0.0
     with tempfile.TemporaryDirectory(prefix="qkv-torch-") as out_dir:
         for n in (int(s) for s in a.n.split(",")):
-            rows = run_qkv(a, n, out_dir, base.QKV_ENV)
+            rows = run_qkv(a, n, out_dir, QKV_ENV)
             mha, x, dZ, mask = torch_layer(torch, a, out_dir, n)
             forward_backward(mha, x, dZ, mask)
             diffs = []

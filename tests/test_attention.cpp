@@ -13,6 +13,7 @@
 #include "qkv/kv_cache.hpp"
 #include "qkv/row_kernels.hpp"
 #include "qkv/tile_kernels.hpp"
+#include "support/attention_weights.hpp"
 #include "support/close.hpp"
 #include "support/cpu_flags.hpp"
 
@@ -22,21 +23,27 @@ namespace att = qkv::attention;
 namespace att_detail = qkv::attention::detail;
 
 using qkv::test::check_close;
+using qkv::test::random_weights;
 using qkv::test::rel_diff;
+using qkv::test::scaled;
 
 namespace {
 
-
-matrix scaled(matrix M, float c) {
-    for (float& x : M.data) x *= c;
-    return M;
-}
-
-// Weights like a trained layer's: N(0, 1/d) entries keep Q, K, V entries near unit size.
-att::weights random_weights(std::size_t d, std::uint64_t seed) {
-    const float c = 1.0f / std::sqrt(float(d));
-    return {scaled(qkv::kernels::randn(d, d, seed), c), scaled(qkv::kernels::randn(d, d, seed + 1), c),
-            scaled(qkv::kernels::randn(d, d, seed + 2), c), scaled(qkv::kernels::randn(d, d, seed + 3), c)};
+// Runs check(build) for each kernel build, widest first, that switch_to(build) puts in use; the
+// others are skipped, and the test log names both (the test case's name first). Putting back the
+// builds that were in use is the caller's, which knows which kernels it switched.
+template <class Switch, class Check>
+void for_each_build(Switch switch_to, Check check) {
+    std::vector<std::string> checked, skipped;
+    for (const char* build : {"avx512", "avx2", "plain"}) {
+        if (!switch_to(build)) {
+            skipped.push_back(build);
+            continue;
+        }
+        checked.push_back(build);
+        check(build);
+    }
+    qkv::test::report_builds(boost::unit_test::framework::current_test_case().p_name, checked, skipped);
 }
 
 const matrix I2 = matrix::of({{1, 0}, {0, 1}});
@@ -115,13 +122,7 @@ BOOST_AUTO_TEST_CASE(every_build_of_the_kernels_agrees) {
     const att::weights W = random_weights(d, 300);
     const matrix X = scaled(qkv::kernels::randn(n, d, 5), 3.0f);
     const std::string was(att_detail::row_kernels_in_use()), tiles_were(att_detail::tile_kernels_in_use());
-    std::vector<std::string> checked, skipped;
-    for (const char* build : {"avx512", "avx2", "plain"}) {
-        if (!att_detail::use_row_kernels(build)) {
-            skipped.push_back(build);
-            continue;
-        }
-        checked.push_back(build);
+    for_each_build(att_detail::use_row_kernels, [&](const char* build) {
         BOOST_TEST_REQUIRE(att_detail::use_tile_kernels(build));
         BOOST_TEST(att_detail::row_kernels_in_use() == build);
         for (bool causal : {false, true}) {
@@ -136,11 +137,10 @@ BOOST_AUTO_TEST_CASE(every_build_of_the_kernels_agrees) {
             o.block_q = o.block_k = 0;  // the tuned blocks: 64 query rows, 256 keys, one partial block
             BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f, build << " tuned blocks, causal = " << causal);
         }
-    }
+    });
     BOOST_TEST(att_detail::use_row_kernels(was));
     BOOST_TEST(att_detail::use_tile_kernels(tiles_were));
     BOOST_TEST(!att_detail::use_row_kernels("avx1024"));
-    qkv::test::report_builds("every_build_of_the_kernels_agrees", checked, skipped);
 }
 
 BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
@@ -159,13 +159,10 @@ BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
     for (std::size_t j = 0; j < n; ++j)
         for (std::size_t c = 0; c < d; ++c) X(j, c) += 0.5f * float(j + 1);
     const std::string was(att_detail::row_kernels_in_use()), tiles_were(att_detail::tile_kernels_in_use());
-    std::vector<std::string> checked, skipped;
-    for (const char* build : {"avx512", "avx2", "plain"}) {
-        if (!att_detail::use_row_kernels(build) || !att_detail::use_tile_kernels(build)) {
-            skipped.push_back(build);
-            continue;
-        }
-        checked.push_back(build);
+    auto rows_and_tiles = [](const char* build) {
+        return att_detail::use_row_kernels(build) && att_detail::use_tile_kernels(build);
+    };
+    for_each_build(rows_and_tiles, [&](const char* build) {
         for (bool causal : {false, true}) {
             att::options o;
             o.heads = 1;
@@ -175,10 +172,9 @@ BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
             const matrix ref = att::forward_reference(X, W, o);
             BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f, build << ", causal = " << causal);
         }
-    }
+    });
     BOOST_TEST(att_detail::use_row_kernels(was));
     BOOST_TEST(att_detail::use_tile_kernels(tiles_were));
-    qkv::test::report_builds("scores_rising_far_from_one_key_block_to_the_next", checked, skipped);
 }
 
 BOOST_AUTO_TEST_CASE(first_values_shown) {
@@ -208,13 +204,7 @@ BOOST_AUTO_TEST_CASE(fast_exp2_within_a_millionth) {
     // Each build's row of exps (AVX-512 has its own reduction and polynomial) over the same
     // points, taken against m = 3 so the row holds x + 3: the exps, their sum and the row's max.
     const std::string was(att_detail::row_kernels_in_use());
-    std::vector<std::string> checked, skipped;
-    for (const char* build : {"avx512", "avx2", "plain"}) {
-        if (!att_detail::use_row_kernels(build)) {
-            skipped.push_back(build);
-            continue;
-        }
-        checked.push_back(build);
+    for_each_build(att_detail::use_row_kernels, [](const char* build) {
         std::vector<float> s(240001);
         for (std::size_t i = 0; i < s.size(); ++i) s[i] = 3.0f + (-120.0f + 120.0f * float(i) / 240000.0f);
         const std::vector<float> scores = s;
@@ -229,9 +219,8 @@ BOOST_AUTO_TEST_CASE(fast_exp2_within_a_millionth) {
         BOOST_TEST(row_worst < 1e-6, build << ": worst relative error " << row_worst);
         BOOST_TEST(std::fabs(sum - exact_sum) / exact_sum < 1e-5, build << ": sum " << sum << " against " << exact_sum);
         BOOST_TEST(s_max == scores.back(), build);
-    }
+    });
     BOOST_TEST(att_detail::use_row_kernels(was));
-    qkv::test::report_builds("fast_exp2_within_a_millionth", checked, skipped);
     BOOST_TEST(att_detail::exp2_approx(0.0f) == 1.0f);   // 2^0 · (1 + 0): exactly one
     BOOST_TEST(att_detail::exp2_approx(-3.0f) == 0.125f);  // r = 0: exactly 2^-3
     BOOST_TEST(att_detail::exp2_approx(-1000.0f) < 1e-37f);

@@ -163,6 +163,16 @@ struct bad_case {
     std::string input = {};
 };
 
+// A lesson of the scratch lessons folder (QKV_LESSONS=@/L), run by number.
+bad_case scratch_lesson(std::string what, std::string number, std::vector<std::string> pieces) {
+    return {std::move(what), {"lesson", std::move(number)}, 2, std::move(pieces), {{"QKV_LESSONS", "@/L"}}};
+}
+
+// Lesson 1 on the scenario `file` (--data).
+bad_case on_scenario(std::string what, std::string file, std::vector<std::string> pieces) {
+    return {std::move(what), {"lesson", "1", "--data", std::move(file)}, 2, std::move(pieces)};
+}
+
 const std::vector<bad_case>& cases() {
     static const std::vector<bad_case> table = {
         // options
@@ -184,23 +194,23 @@ const std::vector<bad_case>& cases() {
         {"escape codes in an unknown command", {"\x1b[2J\x07" "boom"}, 2, {"unknown command '\\x1b[2J\\x07boom'"}},
         {"a 100 kB option value (the kernel takes at most 128 kB an argument)", {"lesson", "3", "--lang", std::string(100000, 'z')}, 2, {"--lang", "(100002 bytes)"}},
         // lesson files
-        {"empty lesson file", {"lesson", "1"}, 2, {"01-empty.toml"}, {{"QKV_LESSONS", "@/L"}}},
-        {"binary lesson file", {"lesson", "2"}, 2, {"02-binary.toml:1:"}, {{"QKV_LESSONS", "@/L"}}},
-        {"TOML syntax error", {"lesson", "3"}, 2, {"03-syntax.toml:"}, {{"QKV_LESSONS", "@/L"}}},
-        {"unknown key", {"lesson", "4"}, 2, {"04-unknown-key.toml:1:", "colour"}, {{"QKV_LESSONS", "@/L"}}},
-        {"formula syntax error", {"lesson", "5"}, 2, {"05-formula.toml:8:", "')'"}, {{"QKV_LESSONS", "@/L"}}},
-        {"shape mismatch", {"lesson", "6"}, 2, {"06-shape.toml:8:12", "[3, 4]"}, {{"QKV_LESSONS", "@/L"}}},
-        {"randn beyond memory in a formula", {"lesson", "7"}, 2, {"07-huge.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
-        {"broadcast beyond memory", {"lesson", "8"}, 2, {"08-broadcast.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
-        {"product beyond memory", {"lesson", "14"}, 2, {"14-product.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
+        scratch_lesson("empty lesson file", "1", {"01-empty.toml"}),
+        scratch_lesson("binary lesson file", "2", {"02-binary.toml:1:"}),
+        scratch_lesson("TOML syntax error", "3", {"03-syntax.toml:"}),
+        scratch_lesson("unknown key", "4", {"04-unknown-key.toml:1:", "colour"}),
+        scratch_lesson("formula syntax error", "5", {"05-formula.toml:8:", "')'"}),
+        scratch_lesson("shape mismatch", "6", {"06-shape.toml:8:12", "[3, 4]"}),
+        scratch_lesson("randn beyond memory in a formula", "7", {"07-huge.toml:8:12", "2^28"}),
+        scratch_lesson("broadcast beyond memory", "8", {"08-broadcast.toml:8:12", "2^28"}),
+        scratch_lesson("product beyond memory", "14", {"14-product.toml:8:12", "2^28"}),
         // each head's [16384, 16384] is within 2^28 cells, the eight together are 8 GiB
-        {"a stack of heads beyond memory", {"lesson", "17"}, 2, {"17-stack.toml:8:12", "[8, 16384, 16384]", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
-        {"a megabyte identifier", {"lesson", "16"}, 2, {"16-long-name.toml:8:", "bytes)"}, {{"QKV_LESSONS", "@/L"}}},
-        {"built-in beyond memory", {"lesson", "15"}, 2, {"15-positions.toml:8:12", "2^28"}, {{"QKV_LESSONS", "@/L"}}},
-        {"arrays nested 100000 deep", {"lesson", "9"}, 2, {"09-deep.toml:1:", "nested"}, {{"QKV_LESSONS", "@/L"}}},
-        {"invalid UTF-8 in a lesson", {"lesson", "10"}, 2, {"10-utf8.toml:1:", "utf-8"}, {{"QKV_LESSONS", "@/L"}}},
-        {"a 14 MB lesson with an error at the end", {"lesson", "11"}, 2, {big_lesson_error()}, {{"QKV_LESSONS", "@/L"}}},
-        {"the lesson's scenario is missing", {"lesson", "12"}, 2, {"nope.toml"}, {{"QKV_LESSONS", "@/L"}}},
+        scratch_lesson("a stack of heads beyond memory", "17", {"17-stack.toml:8:12", "[8, 16384, 16384]", "2^28"}),
+        scratch_lesson("a megabyte identifier", "16", {"16-long-name.toml:8:", "bytes)"}),
+        scratch_lesson("built-in beyond memory", "15", {"15-positions.toml:8:12", "2^28"}),
+        scratch_lesson("arrays nested 100000 deep", "9", {"09-deep.toml:1:", "nested"}),
+        scratch_lesson("invalid UTF-8 in a lesson", "10", {"10-utf8.toml:1:", "utf-8"}),
+        scratch_lesson("a 14 MB lesson with an error at the end", "11", {big_lesson_error()}),
+        scratch_lesson("the lesson's scenario is missing", "12", {"nope.toml"}),
         {"two lessons with one number", {"lesson", "3"}, 2, {"03-", "also used by"}, {{"QKV_LESSONS", "@/L2"}}},
         {"lessons folder missing", {"lesson", "3"}, 2, {"@/none", "QKV_LESSONS"}, {{"QKV_LESSONS", "@/none"}}},
         {"run a missing file", {"run", "@/nope.toml"}, 2, {"@/nope.toml", "not found"}},
@@ -213,22 +223,22 @@ const std::vector<bad_case>& cases() {
         {"a quote of a row the sentence lacks", {"run", "@/quote-row.toml", "--lang", "zh", "--tokens", "a b"}, 2, {"quote-row.toml:7:", "quote {A[3, 3]}", "out of range"}},
         {"validate runs quotes on a shorter sentence", {"validate", "@/quote-row.toml"}, 1, {"quote-row.toml:7:", "on a sentence of 1 token"}},
         // scenarios and CSV files
-        {"scenario missing", {"lesson", "1", "--data", "@/nope.toml"}, 2, {"@/nope.toml", "not found"}},
-        {"empty scenario", {"lesson", "1", "--data", "@/s-empty.toml"}, 2, {"s-empty.toml", "tokens"}},
-        {"binary scenario", {"lesson", "1", "--data", "@/s-binary.toml"}, 2, {"s-binary.toml:1:"}},
-        {"NaN in a scenario", {"lesson", "1", "--data", "@/s-nan.toml"}, 2, {"s-nan.toml:4:", "NaN"}},
-        {"Inf in a scenario", {"lesson", "1", "--data", "@/s-inf.toml"}, 2, {"s-inf.toml:4:", "Inf"}},
-        {"randn beyond memory in a scenario", {"lesson", "1", "--data", "@/s-randn.toml"}, 2, {"s-randn.toml:4:", "too large"}},
-        {"ragged rows", {"lesson", "1", "--data", "@/s-ragged.toml"}, 2, {"s-ragged.toml:5:", "ragged"}},
-        {"scenario nested 100000 deep", {"lesson", "1", "--data", "@/s-deep.toml"}, 2, {"s-deep.toml:4:", "nested"}},
-        {"invalid UTF-8 in a scenario token", {"lesson", "1", "--data", "@/s-utf8.toml"}, 2, {"s-utf8.toml:1:", "utf-8"}},
-        {"a device as a CSV file", {"lesson", "1", "--data", "@/s-device.toml"}, 2, {"zero-twin", "not a regular file"}},
-        {"a folder as a CSV file", {"lesson", "1", "--data", "@/s-folder.toml"}, 2, {"not a regular file"}},
-        {"a 10 MB CSV of the wrong height", {"lesson", "1", "--data", "@/s-bigcsv.toml"}, 2, {"s-bigcsv.toml:4:", "500000 rows"}},
-        {"binary CSV", {"lesson", "1", "--data", "@/s-bincsv.toml"}, 2, {"binary.csv:1:", "not a number"}},
-        {"CSV number too large for a float", {"lesson", "1", "--data", "@/s-hugecsv.toml"}, 2, {"huge-number.csv:2:", "too large"}},
-        {"NaN in a CSV", {"lesson", "1", "--data", "tests/data/bad/csv-nan.toml"}, 2, {"nan.csv:2:", "NaN"}},
-        {"ragged CSV", {"lesson", "1", "--data", "tests/data/bad/csv-ragged.toml"}, 2, {"ragged.csv:", "ragged"}},
+        on_scenario("scenario missing", "@/nope.toml", {"@/nope.toml", "not found"}),
+        on_scenario("empty scenario", "@/s-empty.toml", {"s-empty.toml", "tokens"}),
+        on_scenario("binary scenario", "@/s-binary.toml", {"s-binary.toml:1:"}),
+        on_scenario("NaN in a scenario", "@/s-nan.toml", {"s-nan.toml:4:", "NaN"}),
+        on_scenario("Inf in a scenario", "@/s-inf.toml", {"s-inf.toml:4:", "Inf"}),
+        on_scenario("randn beyond memory in a scenario", "@/s-randn.toml", {"s-randn.toml:4:", "too large"}),
+        on_scenario("ragged rows", "@/s-ragged.toml", {"s-ragged.toml:5:", "ragged"}),
+        on_scenario("scenario nested 100000 deep", "@/s-deep.toml", {"s-deep.toml:4:", "nested"}),
+        on_scenario("invalid UTF-8 in a scenario token", "@/s-utf8.toml", {"s-utf8.toml:1:", "utf-8"}),
+        on_scenario("a device as a CSV file", "@/s-device.toml", {"zero-twin", "not a regular file"}),
+        on_scenario("a folder as a CSV file", "@/s-folder.toml", {"not a regular file"}),
+        on_scenario("a 10 MB CSV of the wrong height", "@/s-bigcsv.toml", {"s-bigcsv.toml:4:", "500000 rows"}),
+        on_scenario("binary CSV", "@/s-bincsv.toml", {"binary.csv:1:", "not a number"}),
+        on_scenario("CSV number too large for a float", "@/s-hugecsv.toml", {"huge-number.csv:2:", "too large"}),
+        on_scenario("NaN in a CSV", "tests/data/bad/csv-nan.toml", {"nan.csv:2:", "NaN"}),
+        on_scenario("ragged CSV", "tests/data/bad/csv-ragged.toml", {"ragged.csv:", "ragged"}),
         {"heads not dividing d_model", {"lesson", "8", "--data", "@/s-heads.toml"}, 2, {"s-heads.toml", "heads (3)"}},
         {"W_Q of the wrong shape", {"lesson", "2", "--data", "@/s-wq.toml"}, 2, {"s-wq.toml:5:", "W_Q"}},
         {"scenario -o with a bad token", {"scenario", "--tokens", "a \xc0\xaf", "-o", "@/out.toml"}, 2, {"UTF-8"}},

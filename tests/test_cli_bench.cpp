@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -117,28 +118,30 @@ void check_breakdown(const nlohmann::json& row, std::initializer_list<const char
     BOOST_TEST((running > 0.0 && running <= 1.05), row.at("breakdown").dump());
 }
 
-}  // namespace
-
-BOOST_AUTO_TEST_CASE(the_forward_json_breaks_the_fused_pass_down) {
-    const auto r = run_qkv({"bench", "--n", "64", "--impl", "blas,fused", "--format", "json", "--repeats", "1"});
+// `qkv bench ARGS --format json --repeats 1`: exactly the rows whose `key` is `broken_down` carry a
+// breakdown, and each of those into `stages`.
+void check_breakdowns(std::vector<std::string> args, const char* key, const char* broken_down,
+                      std::initializer_list<const char*> stages) {
+    args.insert(args.end(), {"--format", "json", "--repeats", "1"});
+    const auto r = run_qkv(args);
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
     const nlohmann::json j = nlohmann::json::parse(r.out);
     for (const auto& row : j.at("results")) {
-        BOOST_TEST(row.contains("breakdown") == (row.at("impl") == "fused"), row.dump());
-        if (row.contains("breakdown"))
-            check_breakdown(row, {"pack_weights", "project_k_v", "project_q", "scores", "softmax_exps",
-                                  "weighted_sum", "output_projection"});
+        BOOST_TEST(row.contains("breakdown") == (row.at(key) == broken_down), row.dump());
+        if (row.contains("breakdown")) check_breakdown(row, stages);
     }
 }
 
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_forward_json_breaks_the_fused_pass_down) {
+    check_breakdowns({"bench", "--n", "64", "--impl", "blas,fused"}, "impl", "fused",
+                     {"pack_weights", "project_k_v", "project_q", "scores", "softmax_exps", "weighted_sum",
+                      "output_projection"});
+}
+
 BOOST_AUTO_TEST_CASE(the_backward_json_breaks_the_backward_down) {
-    const auto r = run_qkv({"bench", "--backward", "--n", "64", "--format", "json", "--repeats", "1"});
-    BOOST_TEST_REQUIRE(r.status == 0, r.err);
-    const nlohmann::json j = nlohmann::json::parse(r.out);
-    for (const auto& row : j.at("results")) {
-        BOOST_TEST(row.contains("breakdown") == (row.at("pass") == "backward"), row.dump());
-        if (row.contains("breakdown"))
-            check_breakdown(row, {"output_gradient", "weight_gradients", "input_gradient", "row_dots", "copies",
-                                  "scores", "dP", "softmax_exps", "dV", "dK", "dQ"});
-    }
+    check_breakdowns({"bench", "--backward", "--n", "64"}, "pass", "backward",
+                     {"output_gradient", "weight_gradients", "input_gradient", "row_dots", "copies", "scores", "dP",
+                      "softmax_exps", "dV", "dK", "dQ"});
 }

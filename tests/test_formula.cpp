@@ -236,32 +236,34 @@ workspace with_stack() {
 
 BOOST_AUTO_TEST_CASE(stack_with_matrix_scalar_and_stack) {
     workspace ws = with_stack();
-    // Each head @ M: H1 @ M = [[1, 1+4], [3, 3+8]] = [[1, 5], [3, 11]];
-    //                H2 @ M = [[0, 2], [1, 1]].
-    value v = ev("S @ M", ws);
-    BOOST_TEST_REQUIRE(v.is_stack());
-    BOOST_TEST_REQUIRE(v.mats.size() == 2u);
-    check_close(v.mats[0], matrix::of({{1, 5}, {3, 11}}));
-    check_close(v.mats[1], matrix::of({{0, 2}, {1, 1}}));
-    // M @ each head: M @ H1 = [[4, 6], [6, 8]], M @ H2 = [[1, 1], [2, 0]].
-    v = ev("M @ S", ws);
-    check_close(v.mats[0], matrix::of({{4, 6}, {6, 8}}));
-    check_close(v.mats[1], matrix::of({{1, 1}, {2, 0}}));
-    // Head by head with itself: H1 @ H1 = [[7, 10], [15, 22]], H2 @ H2 = I.
-    v = ev("S @ S", ws);
-    check_close(v.mats[0], matrix::of({{7, 10}, {15, 22}}));
-    check_close(v.mats[1], matrix::of({{1, 0}, {0, 1}}));
-    // Elementwise: S + M and 10 * S.
-    v = ev("S + M", ws);
-    check_close(v.mats[0], matrix::of({{2, 3}, {3, 6}}));
-    check_close(v.mats[1], matrix::of({{1, 2}, {1, 2}}));
-    v = ev("10 * S", ws);
+    struct by_head {
+        const char* formula;
+        matrix head_1, head_2;  // worked by hand
+    };
+    const by_head cases[] = {
+        // Each head @ M: H1 @ M = [[1, 1+4], [3, 3+8]] = [[1, 5], [3, 11]]; H2 @ M = [[0, 2], [1, 1]].
+        {"S @ M", matrix::of({{1, 5}, {3, 11}}), matrix::of({{0, 2}, {1, 1}})},
+        // M @ each head: M @ H1 = [[4, 6], [6, 8]], M @ H2 = [[1, 1], [2, 0]].
+        {"M @ S", matrix::of({{4, 6}, {6, 8}}), matrix::of({{1, 1}, {2, 0}})},
+        // Head by head with itself: H1 @ H1 = [[7, 10], [15, 22]], H2 @ H2 = I.
+        {"S @ S", matrix::of({{7, 10}, {15, 22}}), matrix::of({{1, 0}, {0, 1}})},
+        // Elementwise.
+        {"S + M", matrix::of({{2, 3}, {3, 6}}), matrix::of({{1, 2}, {1, 2}})},
+        // ^T transposes each head.
+        {"S^T", matrix::of({{1, 3}, {2, 4}}), matrix::of({{0, 1}, {1, 0}})},
+    };
+    for (const by_head& c : cases)
+        BOOST_TEST_CONTEXT(c.formula) {
+            const value v = ev(c.formula, ws);
+            BOOST_TEST_REQUIRE(v.is_stack());
+            BOOST_TEST_REQUIRE(v.mats.size() == 2u);
+            check_close(v.mats[0], c.head_1);
+            check_close(v.mats[1], c.head_2);
+        }
+    // A scalar times each head: 10 · H2.
+    const value v = ev("10 * S", ws);
     BOOST_TEST(v.is_stack());
     check_close(v.mats[1], matrix::of({{0, 10}, {10, 0}}));
-    // ^T transposes each head.
-    v = ev("S^T", ws);
-    check_close(v.mats[0], matrix::of({{1, 3}, {2, 4}}));
-    check_close(v.mats[1], matrix::of({{0, 1}, {1, 0}}));
 }
 
 BOOST_AUTO_TEST_CASE(stacks_must_agree_on_heads) {

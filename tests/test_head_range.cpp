@@ -3,33 +3,18 @@
 #define BOOST_TEST_MODULE head_range
 #include <boost/test/unit_test.hpp>
 
-#include <cmath>
 #include <stdexcept>
 
 #include "qkv/attention.hpp"
 #include "qkv/attention_fused.hpp"
 #include "qkv/kernels.hpp"
+#include "support/attention_weights.hpp"
 #include "support/close.hpp"
 
 using qkv::matrix;
 namespace att = qkv::attention;
+using qkv::test::random_weights;
 using qkv::test::rel_diff;
-
-namespace {
-
-matrix scaled(matrix m, float c) {
-    for (float& x : m.data) x *= c;
-    return m;
-}
-
-// W ~ N(0, 1/d): entries of Z of order 1.
-att::weights random_weights(std::size_t d, std::uint64_t seed) {
-    const float c = 1.0f / std::sqrt(float(d));
-    return {scaled(qkv::kernels::randn(d, d, seed), c), scaled(qkv::kernels::randn(d, d, seed + 1), c),
-            scaled(qkv::kernels::randn(d, d, seed + 2), c), scaled(qkv::kernels::randn(d, d, seed + 3), c)};
-}
-
-}  // namespace
 
 BOOST_AUTO_TEST_CASE(the_ranges_of_a_split_sum_to_the_whole_layer) {
     // Σ_i head_i·W_O,i split into P ranges and added back is the same sum in another order: within

@@ -232,25 +232,11 @@ BOOST_AUTO_TEST_CASE(a_closed_or_failing_standard_output_is_an_error_and_records
 // A non-blocking standard output that fills (EAGAIN) is waited on, not fatal: a reader that comes
 // late still gets every byte.
 BOOST_AUTO_TEST_CASE(a_full_non_blocking_standard_output_is_waited_on) {
-    int out[2];
-    BOOST_REQUIRE(::pipe(out) == 0);
-    ::fcntl(out[1], F_SETFL, ::fcntl(out[1], F_GETFL) | O_NONBLOCK);
     qkv::test::scratch_dir dir{"hostile-eagain"};
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::dup2(out[1], 1), ::close(out[0]), ::close(out[1]);
-        const char* bin = std::getenv("QKV_BIN");
-        ::execl(bin, bin, "lesson", "8", "--format", "json", nullptr);  // about 480 kB: many times a pipe's 64 KiB
-        ::_exit(127);
-    }
-    ::close(out[1]);
-    ::usleep(500000);  // let it fill the pipe and meet EAGAIN
-    std::string got;
-    char buf[65536];
-    for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
-    ::close(out[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
+    auto [status, got] = qkv::test::run_reading(
+        1, {"lesson", "8", "--format", "json"},  // about 480 kB: many times a pipe's 64 KiB
+        [] { ::fcntl(1, F_SETFL, ::fcntl(1, F_GETFL) | O_NONBLOCK); },
+        [] { ::usleep(500000); });  // let it fill the pipe and meet EAGAIN
     BOOST_TEST(WIFEXITED(status));
     BOOST_TEST(WEXITSTATUS(status) == 0);
     BOOST_TEST(got.size() > 65536u);

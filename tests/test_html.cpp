@@ -10,6 +10,7 @@
 #include "support/text.hpp"
 
 using namespace qkv;
+using qkv::test::check_has_each;
 using qkv::test::count_of;
 
 namespace {
@@ -47,11 +48,9 @@ BOOST_AUTO_TEST_CASE(what_comes_from_files_cannot_make_markup) {
     trace t = one_stage({{"X<", role::input, v, std::nullopt}}, "<img src=x onerror=alert(1)>");
     std::string page = render_html({t}, render_options{});
     BOOST_TEST(page.find("<img") == std::string::npos);
-    BOOST_TEST(page.find("&lt;img src=x onerror=alert(1)&gt;") != std::string::npos);
-    BOOST_TEST(page.find("<th scope=\"row\">&lt;b&gt;</th>") != std::string::npos);
-    BOOST_TEST(page.find("<th scope=\"col\">a&amp;b</th>") != std::string::npos);
-    BOOST_TEST(page.find("<th scope=\"col\">&quot;c&quot;</th>") != std::string::npos);
-    BOOST_TEST(page.find("data-name=\"X&lt;\"") != std::string::npos);
+    check_has_each(page, {"&lt;img src=x onerror=alert(1)&gt;", "<th scope=\"row\">&lt;b&gt;</th>",
+                          "<th scope=\"col\">a&amp;b</th>", "<th scope=\"col\">&quot;c&quot;</th>",
+                          "data-name=\"X&lt;\""});
     // Every tag opened is closed: as many <table and </table>, <section and </section>.
     BOOST_TEST(count_of(page, "<table") == count_of(page, "</table>"));
     BOOST_TEST(count_of(page, "<section") == count_of(page, "</section>"));
@@ -75,24 +74,22 @@ BOOST_AUTO_TEST_CASE(weights_are_painted_with_their_number_and_a_legend) {
     A.weights = true;
     value sums = value::of(matrix::of({{1.0f}, {0.75f}}));
     std::string page = render_html({one_stage({{"A", role::output, A, sums}})}, render_options{});
-    BOOST_TEST(page.find("<td class=\"heat\" style=\"background:#440154;color:#fff\">0.0000</td>") != std::string::npos);
-    BOOST_TEST(page.find("<td class=\"heat\" style=\"background:#fde725;color:#000\">1.0000</td>") != std::string::npos);
-    BOOST_TEST(page.find("<td class=\"heat\" style=\"background:#21918c;color:#fff\">0.5000</td>") != std::string::npos);
-    BOOST_TEST(page.find("<td class=\"heat\" style=\"background:#3b528b;color:#fff\">0.2500</td>") != std::string::npos);
-    BOOST_TEST(page.find("<td class=\"sum\">0.7500</td>") != std::string::npos);
-    BOOST_TEST(page.find("row sums") != std::string::npos);
+    check_has_each(page, {"<td class=\"heat\" style=\"background:#440154;color:#fff\">0.0000</td>",
+                          "<td class=\"heat\" style=\"background:#fde725;color:#000\">1.0000</td>",
+                          "<td class=\"heat\" style=\"background:#21918c;color:#fff\">0.5000</td>",
+                          "<td class=\"heat\" style=\"background:#3b528b;color:#fff\">0.2500</td>",
+                          "<td class=\"sum\">0.7500</td>", "row sums"});
     BOOST_TEST(count_of(page, "class=\"legend\"") == 1u);
     BOOST_TEST(count_of(page, "class=\"swatch\"") == 5u);
 }
 
 BOOST_AUTO_TEST_CASE(stage_heading_formula_and_paragraphs) {
     std::string page = render_html({one_stage({})}, render_options{});
-    BOOST_TEST(page.find("<h1>Lesson 5 · Softmax</h1>") != std::string::npos);
-    BOOST_TEST(page.find("<h2><span class=\"index\">2/3</span>Weights</h2>") != std::string::npos);
-    BOOST_TEST(page.find("<pre class=\"formula\"><code>A = softmax(S)</code></pre>") != std::string::npos);
-    // An English line break is a space; between two Chinese characters it is nothing.
-    BOOST_TEST(page.find("<p class=\"text\">First line of a paragraph that goes on.</p>") != std::string::npos);
-    BOOST_TEST(page.find("<p class=\"text\">第二段：苹果很甜。</p>") != std::string::npos);
+    check_has_each(page, {"<h1>Lesson 5 · Softmax</h1>", "<h2><span class=\"index\">2/3</span>Weights</h2>",
+                          "<pre class=\"formula\"><code>A = softmax(S)</code></pre>",
+                          // An English line break is a space; between two Chinese characters it is nothing.
+                          "<p class=\"text\">First line of a paragraph that goes on.</p>",
+                          "<p class=\"text\">第二段：苹果很甜。</p>"});
 }
 
 BOOST_AUTO_TEST_CASE(chinese_pages_say_so_and_wide_matrices_are_elided) {

@@ -9,9 +9,11 @@
 #include <sstream>
 
 #include "qkv/render_markdown.hpp"
+#include "support/text.hpp"
 #include "support/trace_fixture.hpp"
 
 using namespace qkv;
+using qkv::test::check_has_each;
 
 namespace {
 
@@ -65,9 +67,7 @@ BOOST_AUTO_TEST_CASE(weights_get_a_row_sum_column) {
     A.weights = true;
     value sums = value::of(matrix::of({{1.0f}, {1.0f}}));
     std::string out = render_markdown(one_stage({{"A", role::output, A, sums}}), opts(2));
-    BOOST_TEST(out.find("|  | 1 | 2 | row sums |\n") != std::string::npos);
-    BOOST_TEST(out.find("| 1 | 0.25 | 0.75 | 1.00 |\n") != std::string::npos);
-    BOOST_TEST(out.find("| 2 | 0.50 | 0.50 | 1.00 |\n") != std::string::npos);
+    check_has_each(out, {"|  | 1 | 2 | row sums |\n", "| 1 | 0.25 | 0.75 | 1.00 |\n", "| 2 | 0.50 | 0.50 | 1.00 |\n"});
 }
 
 BOOST_AUTO_TEST_CASE(every_table_line_has_the_same_cell_count) {
@@ -89,11 +89,9 @@ BOOST_AUTO_TEST_CASE(scalars_stacks_and_steps) {
                          {"Q_h", role::output, Q, std::nullopt}});
     t.stages[0].steps.push_back({"t = 1", {{"m", value::scalar(0.5f)}}});
     std::string out = render_markdown(t, opts(1));
-    BOOST_TEST(out.find("**d_k** = 2 *(input)*\n") != std::string::npos);
-    BOOST_TEST(out.find("**Q_h** `[2, 1, 1]` *(output)*\n") != std::string::npos);
-    BOOST_TEST(out.find("*head 1*\n\n|  | 1 |\n| --- | ---: |\n| 1 | 1.0 |\n") != std::string::npos);
-    BOOST_TEST(out.find("*head 2*\n\n|  | 1 |\n| --- | ---: |\n| 1 | 2.0 |\n") != std::string::npos);
-    BOOST_TEST(out.find("**t = 1**\n\n**m** = 0.5\n") != std::string::npos);
+    check_has_each(out, {"**d_k** = 2 *(input)*\n", "**Q_h** `[2, 1, 1]` *(output)*\n",
+                         "*head 1*\n\n|  | 1 |\n| --- | ---: |\n| 1 | 1.0 |\n",
+                         "*head 2*\n\n|  | 1 |\n| --- | ---: |\n| 1 | 2.0 |\n", "**t = 1**\n\n**m** = 0.5\n"});
 }
 
 BOOST_AUTO_TEST_CASE(wide_tables_elided_unless_full) {

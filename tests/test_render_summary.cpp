@@ -5,7 +5,6 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -13,17 +12,13 @@
 #include "qkv/render_html.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/scenario_preface.hpp"
+#include "support/text.hpp"
 
 using namespace qkv;
 
-namespace {
+using qkv::test::lines_of;
 
-std::vector<std::string> lines_of(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
+namespace {
 
 std::size_t count_of(const std::vector<std::string>& lines, const std::string& line) {
     return static_cast<std::size_t>(std::count(lines.begin(), lines.end(), line));

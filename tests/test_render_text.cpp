@@ -6,31 +6,25 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
 #include "qkv/wrap.hpp"
+#include "support/text.hpp"
 #include "support/trace_fixture.hpp"
 
 using namespace qkv;
 
 namespace {
 
+using test::lines_of;
 using test::one_stage;
 
 render_options plain(int precision = 2) {
     render_options o;
     o.precision = precision;
     return o;
-}
-
-std::vector<std::string> lines_of(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
 }
 
 const std::vector<std::string> tokens{"苹果", "很", "甜"};

@@ -183,6 +183,14 @@ bool has(const std::string& s, const std::string& piece) { return s.find(piece) 
 
 constexpr char enter_alternate[] = "\x1b[?1049h", leave_alternate[] = "\x1b[?1049l";
 
+// SIGTERM once qkv waits for a key: it ends with status 143 (128 + 15) and the terminal's mode restored.
+void sigterm_while_waiting(on_pty& p) {
+    BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+    p.signal(SIGTERM);
+    BOOST_TEST(p.wait_status() == 143);
+    BOOST_TEST(p.mode_restored());
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(ctrl_c_while_stepping_restores_the_terminal_and_exits_130) {
@@ -196,10 +204,7 @@ BOOST_AUTO_TEST_CASE(ctrl_c_while_stepping_restores_the_terminal_and_exits_130) 
 
 BOOST_AUTO_TEST_CASE(sigterm_while_stepping_restores_the_terminal_and_exits_143) {
     on_pty p({"lesson", "5", "--step", "--stage", "2"});
-    BOOST_REQUIRE(p.until([&] { return p.raw(); }));
-    p.signal(SIGTERM);
-    BOOST_TEST(p.wait_status() == 143);
-    BOOST_TEST(p.mode_restored());
+    sigterm_while_waiting(p);
 }
 
 BOOST_AUTO_TEST_CASE(ctrl_c_while_presenting_gives_back_the_screen_and_the_mode) {
@@ -216,10 +221,7 @@ BOOST_AUTO_TEST_CASE(ctrl_c_while_presenting_gives_back_the_screen_and_the_mode)
 
 BOOST_AUTO_TEST_CASE(sigterm_while_presenting_gives_back_the_screen_and_the_mode) {
     on_pty p({"lesson", "4", "--present", "--auto", "30"});
-    BOOST_REQUIRE(p.until([&] { return p.raw(); }));
-    p.signal(SIGTERM);
-    BOOST_TEST(p.wait_status() == 143);
-    BOOST_TEST(p.mode_restored());
+    sigterm_while_waiting(p);
     BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
 }
 

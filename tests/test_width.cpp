@@ -6,11 +6,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "support/cli_suite.hpp"
+#include "support/text.hpp"
+
+using qkv::test::lines_of;
 
 namespace {
 
@@ -29,13 +31,6 @@ std::size_t columns(const std::string& line) {
         i += n;
     }
     return w;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
 }
 
 // The widest line and its text, for the failure message.

@@ -1,11 +1,29 @@
-// Reading what a program or a renderer wrote: how often a piece occurs in it, and the standard
-// output of a shell command.
+// Reading what a program or a renderer wrote: its lines, the pieces it must hold, how often a piece
+// occurs in it, and the standard output of a shell command.
 #pragma once
 
 #include <cstdio>
+#include <initializer_list>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <boost/test/unit_test.hpp>
 
 namespace qkv::test {
+
+// The lines of `text`, without their '\n'.
+inline std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+// One check a piece: each of `pieces` occurs in `text` (a failure names the piece it lacks).
+inline void check_has_each(const std::string& text, std::initializer_list<std::string> pieces) {
+    for (const std::string& piece : pieces) BOOST_TEST(text.find(piece) != std::string::npos, "lacks: " << piece);
+}
 
 // How many times `part` occurs in `text`, overlaps counted.
 inline std::size_t count_of(const std::string& text, const std::string& part) {
