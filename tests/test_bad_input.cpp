@@ -6,26 +6,22 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <functional>
-#include <fstream>
 #include <map>
 #include <random>
-#include <sstream>
 
-#include <fcntl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "support/cli_suite.hpp"
-#include "support/run_arranged.hpp"
+#include "support/progress.hpp"
+#include "support/text.hpp"
+
+using qkv::test::count_lines;
+using qkv::test::progress_file;
 
 namespace {
 
@@ -36,8 +32,6 @@ std::string binary_bytes(std::size_t n) {
     s[0] = '\0';  // at least one NUL, where every reader looks first
     return s;
 }
-
-std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
 
 // Lesson 1 with its first formula ("d_model = cols(X)", line 8, content from column 12) replaced.
 std::string lesson_1_with(const std::string& formula) {
@@ -285,12 +279,6 @@ std::string placed(std::string s, const std::string& dir) {
     return s;
 }
 
-std::string progress_file() {
-    const char* state = std::getenv("XDG_STATE_HOME");
-    BOOST_REQUIRE_MESSAGE(state && *state, "tests/meson.build sets XDG_STATE_HOME");
-    return (fs::path(state) / "qkv" / "progress.json").string();
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(every_bad_input_is_one_clear_error_and_loses_nothing) {
@@ -352,123 +340,6 @@ BOOST_AUTO_TEST_CASE(unreadable_progress_files_are_set_aside_not_lost) {
     BOOST_TEST((std::find(kept.begin(), kept.end(), second) != kept.end()));
 }
 
-// `qkv scenario -o FILE` replaces only a regular file it may write, keeping its mode; a device, a
-// named pipe, a symbolic link (to standard output or to a file) or a read-only file stays exactly
-// as it was. The device
-// is our own (mknod in the scratch folder, numbers of /dev/null), never the machine's.
-BOOST_AUTO_TEST_CASE(scenario_output_replaces_only_a_regular_file_it_may_write) {
-    scratch s;
-    auto write_to = [](const fs::path& p) { return run_qkv({"scenario", "--tokens", "a b", "-o", p.string()}); };
-    auto mode_of = [](const fs::path& p) {
-        struct stat st {};
-        ::lstat(p.c_str(), &st);
-        return st.st_mode;
-    };
-
-    const fs::path read_only = s.dir / "read-only.toml";
-    write_file(read_only, "keep\n");
-    fs::permissions(read_only, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-    auto r = write_to(read_only);
-    BOOST_TEST(r.status == 2);
-    BOOST_TEST(r.err.find("read-only") != std::string::npos, r.err);
-    BOOST_TEST(read_file(read_only) == "keep\n");
-    BOOST_TEST((mode_of(read_only) & 07777) == 0444u);
-
-    const fs::path fifo = s.dir / "fifo.toml";
-    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    r = write_to(fifo);
-    BOOST_TEST(r.status == 2);
-    BOOST_TEST(r.err.find("not a regular file") != std::string::npos, r.err);
-    BOOST_TEST(fs::is_fifo(fifo));
-
-    const fs::path to_stdout = s.dir / "stdout.toml";
-    fs::create_symlink("/proc/self/fd/1", to_stdout);
-    r = write_to(to_stdout);
-    BOOST_TEST(r.status == 2, r.err);
-    BOOST_TEST(fs::is_symlink(to_stdout));
-    BOOST_TEST(fs::read_symlink(to_stdout) == "/proc/self/fd/1");
-
-    const fs::path device = s.dir / "null-twin";
-    if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {  // root only
-        r = write_to(device);
-        BOOST_TEST(r.status == 2);
-        BOOST_TEST(r.err.find("not a regular file") != std::string::npos, r.err);
-        BOOST_TEST(S_ISCHR(mode_of(device)));
-    } else {
-        BOOST_TEST_MESSAGE("not root: the device case is skipped");
-    }
-
-    const fs::path mine = s.dir / "mine.toml";  // an ordinary file: replaced, its mode kept
-    write_file(mine, "old\n");
-    fs::permissions(mine, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
-    r = write_to(mine);
-    BOOST_TEST(r.status == 0, r.err);
-    BOOST_TEST(read_file(mine).find("tokens = [\"a\", \"b\"]") != std::string::npos);
-    BOOST_TEST((mode_of(mine) & 07777) == 0640u);
-
-    const fs::path link = s.dir / "link.toml";  // a link, even to a file qkv may write: refused, both kept
-    fs::create_symlink(mine, link);
-    const std::string mine_before = read_file(mine);
-    r = write_to(link);
-    BOOST_TEST(r.status == 2);
-    BOOST_TEST(r.err.find("symbolic link") != std::string::npos, r.err);
-    BOOST_TEST(fs::is_symlink(link));
-    BOOST_TEST(read_file(mine) == mine_before);
-
-    r = run_qkv({"scenario", "--tokens", "a b", "-o", "-"});
-    BOOST_TEST(r.status == 0);
-    BOOST_TEST(r.out.find("tokens = [\"a\", \"b\"]") != std::string::npos);
-}
-
-namespace {
-
-// Runs qkv with standard error as `arrange` leaves it (closed, or a file that refuses writes);
-// returns the exit status, or 128 + the signal that ended it.
-int status_with_stderr(const std::vector<std::string>& args, const std::function<void()>& arrange) {
-    const char* bin = std::getenv("QKV_BIN");
-    std::string program = bin ? bin : "qkv";
-    pid_t pid = fork();
-    if (pid == 0) {
-        int pipe_out[2];  // standard output into a pipe nobody reads: no device touched
-        if (::pipe(pipe_out) == 0) ::dup2(pipe_out[1], 1);
-        arrange();
-        std::vector<std::string> copy = args;
-        std::vector<char*> argv{program.data()};
-        for (auto& a : copy) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(program.c_str(), argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-}  // namespace
-
-// When standard error cannot be written there is nobody to tell, but the exit status still says
-// what happened: 2, never "terminate called" (134).
-BOOST_AUTO_TEST_CASE(an_unwritable_standard_error_still_ends_with_status_2) {
-    scratch s;
-    const std::vector<std::vector<std::string>> errors = {
-        {"lesson", "99"}, {"frobnicate"}, {"lesson", "1", "--data", "/nonexistent.toml"}, {"check", "6.2", "nan"}};
-    for (const auto& args : errors) {
-        BOOST_TEST_CONTEXT("qkv " << args[0]) {
-            BOOST_TEST(status_with_stderr(args, [] { ::close(2); }) == 2);  // 2>&-
-            BOOST_TEST(status_with_stderr(args, [] {  // a pipe nobody reads: EPIPE
-                int p[2];
-                if (::pipe(p) == 0) ::dup2(p[1], 2), ::close(p[0]);
-            }) == 2);
-            const fs::path full = s.dir / "full-twin";  // our own /dev/full: ENOSPC on every write
-            if (fs::exists(full) || ::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0)
-                BOOST_TEST(status_with_stderr(args, [&] {
-                    int fd = ::open(full.c_str(), O_WRONLY);
-                    ::dup2(fd, 2);
-                }) == 2);
-        }
-    }
-}
-
 // A number too small for a float is 0 in a CSV matrix, as it is when written inline in TOML.
 BOOST_AUTO_TEST_CASE(a_number_too_small_for_a_float_reads_as_zero) {
     scratch s;
@@ -486,135 +357,4 @@ BOOST_AUTO_TEST_CASE(a_number_too_small_for_a_float_reads_as_zero) {
                 BOOST_TEST(v["data"][1][1].get<double>() == 2.0);
             }
     BOOST_TEST(found);
-}
-
-// Issue 15: what a file or a student gives is shown, never obeyed. Each hostile text is run in
-// every format a terminal may show; the output holds no raw control byte (ESC, BEL, CR, BS, NUL,
-// DEL) and no bidi override, and shows the escaped form instead. validate names each one.
-namespace {
-
-bool has_raw_control(const std::string& s) {
-    bool c0 = std::any_of(s.begin(), s.end(), [](char ch) {
-        return (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7F;
-    });
-    return c0 || s.find("\u202e") != std::string::npos;
-}
-
-// A 2048-token scenario of random numbers: its JSON trace is about 1.8 GiB.
-std::string big_scenario() {
-    std::string tokens;
-    for (int i = 0; i < 2048; ++i) tokens += fmt::format("{}\"t{}\"", i ? ", " : "", i);
-    return "name = \"big\"\ntokens = [" + tokens + "]\n[matrices]\nX = { randn = [2048, 4], seed = 7 }\n";
-}
-
-// The program under an address-space limit (setrlimit in the child, before exec): exit status and
-// standard error; standard output is thrown away.
-std::pair<int, std::string> run_with_memory_limit(const std::vector<std::string>& args, rlim_t bytes) {
-    return qkv::test::run_arranged(args, [bytes] {
-        rlimit lim{bytes, bytes};
-        ::setrlimit(RLIMIT_AS, &lim);
-        ::dup2(::open("/dev/null", O_WRONLY), 1);
-    });
-}
-
-// Markdown with its inline code spans (`…`, ``…``) taken out: what a reader parses as markup.
-std::string without_code_spans(std::string_view md) {
-    std::string out;
-    for (std::size_t i = 0; i < md.size();) {
-        if (md[i] != '`') {
-            out += md[i++];
-            continue;
-        }
-        std::size_t run = std::min(md.find_first_not_of('`', i), md.size()) - i;
-        std::size_t close = md.find(std::string(run, '`'), i + run);
-        if (close == std::string_view::npos) return out + std::string(md.substr(i));
-        i = close + run;
-    }
-    return out;
-}
-
-}  // namespace
-
-BOOST_AUTO_TEST_CASE(control_characters_in_a_scenario_are_shown_escaped) {
-    qkv::test::scratch_dir dir{"hostile"};
-    write_file(dir / "s.toml",
-               "name = \"evil\\u001b[2J\"\n"
-               "tokens = [\"a\\u001b[31m\", \"b\\r\", \"c\\u0007\", \"d\\u0000\", \"e\\u202e\", \"<script>x</script>\"]\n"
-               "[matrices]\nX = { randn = [6, 4], seed = 1 }\n");
-    const std::string data = (dir / "s.toml").string();
-    for (std::string format : {"text", "markdown", "html"}) {
-        auto r = run_qkv({"lesson", "1", "--data", data, "--color", "never", "--format", format});
-        BOOST_TEST_CONTEXT(format) {
-            BOOST_TEST(r.status == 0, r.err);
-            BOOST_TEST(!has_raw_control(r.out));
-            // a page shows it as text: html escaped, markdown as a token in a code span, where nothing is markup
-            if (format == "html") BOOST_TEST(r.out.find("<script>") == std::string::npos);
-            if (format == "markdown") BOOST_TEST(without_code_spans(r.out).find("<script>") == std::string::npos);
-            // Markdown escapes the backslash itself (and '['): "a\\x1b\[31m" shows as a\x1b[31m.
-            for (std::string_view shown : {"a\\", "x1b", "b\\", "x0d", "x07", "x00", "u202e", "evil\\"})
-                BOOST_TEST(r.out.find(shown) != std::string::npos, shown);
-        }
-    }
-    auto v = run_qkv({"validate", data});
-    BOOST_TEST(v.status == 1);
-    BOOST_TEST(!has_raw_control(v.out));
-    for (std::string_view said : {"s.toml:1:", "s.toml:2:", "(\\x1b)", "(\\x0d)", "(\\x07)", "(\\x00)", "(\\u202e)"})
-        BOOST_TEST(v.out.find(said) != std::string::npos, said);
-}
-
-BOOST_AUTO_TEST_CASE(an_escape_in_a_lesson_title_is_shown_escaped) {
-    qkv::test::scratch_dir dir{"hostile"};
-    std::string one = read_file("lessons/01-simplified.toml");
-    const std::string title = "en = \"Simplified self-attention: no weights\"";
-    BOOST_REQUIRE(one.find(title) != std::string::npos);
-    one.replace(one.find(title), title.size(), "en = \"Simplified\\u001b]0;pwned\\u0007 \\u202eattention\"");
-    write_file(dir / "01-evil.toml", one);
-    auto r = run_qkv({"run", (dir / "01-evil.toml").string(), "--color", "never"});
-    BOOST_TEST(r.status == 0, r.err);
-    BOOST_TEST(!has_raw_control(r.out));
-    BOOST_TEST(r.out.find("Simplified\\x1b]0;pwned\\x07 \\u202eattention") != std::string::npos);
-    auto v = run_qkv({"validate", (dir / "01-evil.toml").string()});
-    BOOST_TEST(v.status == 1);
-    BOOST_TEST(v.out.find("01-evil.toml:3:") != std::string::npos);
-    // the same title in `qkv list`, on the full screen of --step/--present (a pipe: line mode),
-    // and in an error message that quotes it
-    auto list = run_qkv({"list"}, "", {{"QKV_LESSONS", dir.path.string()}});
-    BOOST_TEST(list.status == 0, list.err);
-    BOOST_TEST(!has_raw_control(list.out));
-    BOOST_TEST(list.out.find("Simplified\\x1b]0;pwned\\x07 \\u202eattention") != std::string::npos, list.out);
-    auto unknown = run_qkv({"lesson", "Simplified\x1b]0;\xe2\x80\xae"}, "", {{"QKV_LESSONS", dir.path.string()}});
-    BOOST_TEST(unknown.status == 2);
-    BOOST_TEST(!has_raw_control(unknown.err));
-    BOOST_TEST(unknown.err.find("\\u202e") != std::string::npos, unknown.err);
-}
-
-BOOST_AUTO_TEST_CASE(an_answer_with_control_characters_is_echoed_escaped) {
-    qkv::test::scratch_dir dir{"hostile"};
-    write_file(dir / "sheet.toml", "\"3.1\" = \"(3, 3)\\u001b[2J\\r\"\n");
-    auto r = run_qkv({"grade", (dir / "sheet.toml").string()}, "", {{"XDG_STATE_HOME", dir.path.string()}});
-    BOOST_TEST(!has_raw_control(r.out + r.err));
-    BOOST_TEST((r.out + r.err).find("\\x1b[2J") != std::string::npos, r.out + r.err);
-}
-
-BOOST_AUTO_TEST_CASE(json_too_large_for_the_memory_is_refused_in_one_line) {
-    qkv::test::scratch_dir dir{"big-json"};
-    write_file(dir / "big.toml", big_scenario());
-    const std::string data = (dir / "big.toml").string();
-    auto small = run_qkv({"lesson", "3", "--format", "json"});  // the lessons themselves still print JSON
-    BOOST_TEST(small.status == 0);
-    BOOST_TEST(nlohmann::json::parse(small.out)["lesson"].get<int>() == 3);
-#if defined(__SANITIZE_ADDRESS__)
-    // AddressSanitizer reserves terabytes of address space for its shadow: under a 1 GiB RLIMIT_AS
-    // the sanitized qkv cannot even start, so the limit is tested by the plain build only.
-    BOOST_TEST_MESSAGE("built with AddressSanitizer: the memory-limit part is left to the plain build");
-    return;
-#endif
-    // 1 GiB: enough to run the lesson (text works), far too little for 1.8 GiB of JSON.
-    auto [status, said] = run_with_memory_limit({"lesson", "1", "--data", data, "--format", "json"}, rlim_t(1) << 30);
-    BOOST_TEST(status == 2);
-    BOOST_TEST(count_lines(said) == 1u, said);
-    BOOST_TEST(said.find("the JSON trace of this run would take about") != std::string::npos, said);
-    BOOST_TEST(said.find("GiB") != std::string::npos);
-    auto text = run_with_memory_limit({"lesson", "1", "--data", data, "--format", "text"}, rlim_t(1) << 30);
-    BOOST_TEST(text.first == 0, text.second);
 }

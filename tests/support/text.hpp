@@ -1,7 +1,8 @@
-// Reading what a program or a renderer wrote: its lines, the pieces it must hold, how often a piece
-// occurs in it, and the standard output of a shell command.
+// Reading what a program or a renderer wrote: its lines and how many, the pieces it must hold, how
+// often a piece occurs in it, and the standard output of a shell command.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <initializer_list>
 #include <sstream>
@@ -19,6 +20,12 @@ inline std::vector<std::string> lines_of(const std::string& text) {
     for (std::string line; std::getline(in, line);) out.push_back(line);
     return out;
 }
+
+// How many lines `s` ends ('\n' counted): a one-line message is 1.
+inline std::size_t count_lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// Whether `piece` occurs in `text`.
+inline bool has(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
 
 // One check a piece: each of `pieces` occurs in `text` (a failure names the piece it lacks).
 inline void check_has_each(const std::string& text, std::initializer_list<std::string> pieces) {
