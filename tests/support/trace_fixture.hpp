@@ -1,12 +1,13 @@
 // The hand-built trace the renderer suites share: one stage of lesson 3 ("Scores", on the scenario
 // 苹果很甜) around the values, formula and text a test gives, so that each test states only what
-// it renders.
+// it renders; and plain options to render it with (no colour, the default width).
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "qkv/render.hpp"
 #include "qkv/trace.hpp"
 
 namespace qkv::test {
@@ -25,6 +26,13 @@ inline trace one_stage(std::vector<shown_value> values, std::string formula = ""
     s.values = std::move(values);
     t.stages.push_back(std::move(s));
     return t;
+}
+
+// The default options at `precision` decimals: no colour, the default width.
+inline render_options plain(int precision = 2) {
+    render_options o;
+    o.precision = precision;
+    return o;
 }
 
 }  // namespace qkv::test
