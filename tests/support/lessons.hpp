@@ -3,6 +3,7 @@
 // for the independent computations the lesson suites hold the traces to.
 #pragma once
 
+#include <cmath>
 #include <string>
 
 #include <boost/test/unit_test.hpp>
@@ -58,6 +59,24 @@ inline float shown_num(const trace& t, const std::string& id, const std::string&
 inline matrix scaled(matrix m, float by) {
     for (float& x : m.data) x *= by;
     return m;
+}
+
+// Columns from .. from + count - 1 of m: [rows, count].
+inline matrix columns(const matrix& m, std::size_t from, std::size_t count) {
+    matrix out(m.rows, count);  // out: [rows, count]
+    for (std::size_t r = 0; r < m.rows; ++r)
+        for (std::size_t c = 0; c < count; ++c) out(r, c) = m(r, from + c);
+    return out;
+}
+
+// Every row of A sums to 1, as attention weights must; a row that does not is named in the log.
+inline void check_rows_sum_to_one(const matrix& A, const std::string& what) {
+    for (std::size_t r = 0; r < A.rows; ++r) {
+        double sum = 0;
+        for (std::size_t c = 0; c < A.cols; ++c) sum += A(r, c);
+        BOOST_TEST(sum == 1.0, boost::test_tools::tolerance(1e-5));
+        if (std::abs(sum - 1.0) > 1e-5) BOOST_TEST_MESSAGE(what << " row " << r + 1 << " sums to " << sum);
+    }
 }
 
 // Rows from .. from + count - 1 of m: [count, cols].
