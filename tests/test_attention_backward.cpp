@@ -17,10 +17,12 @@
 #include "qkv/attention_fused.hpp"
 #include "qkv/kernel_builds.hpp"
 #include "qkv/kernels.hpp"
+#include "support/attention_weights.hpp"
 #include "support/evaluate.hpp"
 
 using namespace qkv;
 using attention::gradients;
+using qkv::test::random_weights;
 
 namespace {
 
@@ -45,16 +47,6 @@ double worst_gap(const gradients& a, const gradients& b) {
 // below a mistake in the chain rule (a missing term or factor moves entries by 10 % or more).
 constexpr double float_chain = 2e-4;
 
-attention::weights random_weights(std::size_t d, std::uint64_t seed) {
-    const float s = 1.0f / std::sqrt(float(d));  // N(0, 1/d): scores of unit size
-    auto w = [&](std::uint64_t k) {
-        matrix W = kernels::randn(d, d, seed + k);
-        for (float& x : W.data) x *= s;
-        return W;
-    };
-    return {w(1), w(2), w(3), w(4)};
-}
-
 // The builds of qkv's own kernels this processor runs (the others are skipped, and said so).
 std::vector<std::string> runnable_builds() {
     std::vector<std::string> out;
@@ -75,7 +67,7 @@ BOOST_AUTO_TEST_CASE(the_reference_is_lesson_16s_chain) {
         const std::size_t n = 6, d = 5;
         workspace ws;
         ws["X"] = value::of(kernels::randn(n, d, 31));
-        const attention::weights W0 = random_weights(d, 40);
+        const attention::weights W0 = random_weights(d, 41);
         ws["W_Q"] = value::of(W0.W_Q), ws["W_K"] = value::of(W0.W_K), ws["W_V"] = value::of(W0.W_V);
         ws["T"] = value::of(kernels::randn(n, d, 32));
         ws["M"] = value::of(causal ? kernels::causal_mask(n) : matrix(n, n));
@@ -129,7 +121,7 @@ BOOST_AUTO_TEST_CASE(the_fused_backward_matches_the_reference) {
             for (bool causal : {false, true})
                 for (int threads : {1, 2}) {
                     const matrix X = kernels::randn(c.n, c.d, 7 + c.n), dZ = kernels::randn(c.n, c.d, 8 + c.n);
-                    const attention::weights W = random_weights(c.d, 50 + c.d);
+                    const attention::weights W = random_weights(c.d, 51 + c.d);
                     const attention::options o{.heads = c.h, .causal = causal, .threads = threads, .block_q = c.bq,
                                                .block_k = c.bk};
                     attention::saved_forward kept;
@@ -152,7 +144,7 @@ BOOST_AUTO_TEST_CASE(under_the_mask_the_first_rows_gradient_reaches_only_the_fir
     const matrix X = kernels::randn(n, d, 3);
     matrix dZ(n, d);
     for (std::size_t c = 0; c < d; ++c) dZ(0, c) = 1.0f;
-    const attention::weights W = random_weights(d, 9);
+    const attention::weights W = random_weights(d, 10);
     for (int threads : {1, 2}) {
         const attention::options o{.heads = 2, .causal = true, .threads = threads, .block_q = 6, .block_k = 8};
         attention::saved_forward kept;
@@ -169,7 +161,7 @@ BOOST_AUTO_TEST_CASE(under_the_mask_the_first_rows_gradient_reaches_only_the_fir
 
 BOOST_AUTO_TEST_CASE(shapes_that_disagree_are_refused) {
     const matrix X = kernels::randn(4, 8, 1);
-    const attention::weights W = random_weights(8, 2);
+    const attention::weights W = random_weights(8, 3);
     const attention::options o{.heads = 2};
     attention::saved_forward kept;
     attention::forward_fused_keep(X, W, o, kept);
@@ -185,7 +177,7 @@ BOOST_AUTO_TEST_CASE(the_forward_breakdown_accounts_for_its_time_and_idle_slots)
     // a tile; P·V: 6 × 64 columns × 7 terms = 2 688. Two tiles: 17 664 slots, of which the 7 rows
     // use 2 · 7 · 7 · 64 = 6 272: 1 − 6 272 / 17 664 = 0.644 9 idle.
     const matrix X = kernels::randn(7, 64, 1);
-    const attention::weights W = random_weights(64, 2);
+    const attention::weights W = random_weights(64, 3);
     attention::fused_breakdown b;
     const attention::options o{.heads = 1, .breakdown = &b};
     attention::forward_fused(X, W, o);
@@ -201,7 +193,7 @@ BOOST_AUTO_TEST_CASE(the_forward_breakdown_accounts_for_its_time_and_idle_slots)
 BOOST_AUTO_TEST_CASE(the_backward_breakdown_accounts_for_its_time_and_changes_nothing) {
     // 70 tokens in blocks of 16 queries and 24 keys, two heads: every stage runs
     const matrix X = kernels::randn(70, 32, 1), dZ = kernels::randn(70, 32, 2);
-    const attention::weights W = random_weights(32, 3);
+    const attention::weights W = random_weights(32, 4);
     for (int threads : {1, 2}) {
         attention::backward_breakdown b;
         attention::options o{.heads = 2, .threads = threads, .block_q = 16, .block_k = 24};
