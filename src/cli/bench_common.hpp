@@ -84,11 +84,12 @@ attention::options options_for(const bench_args& b, impl which);
 // `qkv bench --backward`: the fused backward, the forward that keeps what it needs, and both.
 int run_backward(const console& io, const bench_args& b);
 
-// The .npy files --dump-dir gets (bench_dump.cpp): X for each size, Z for each kernel and size,
-// and the folder made (one, never a path of them) with every file it will get checked: a link,
-// a named pipe or a read-only file is refused before minutes of measuring.
+// The .npy files --dump-dir gets (bench_dump.cpp): X for each size, the four weights, Z for each
+// kernel and size, and the folder made (one, never a path of them) with every file it will get
+// checked: a link, a named pipe or a read-only file is refused before minutes of measuring.
 std::string x_dump(std::size_t n);
 std::string z_dump(impl i, std::size_t n);
 void prepare_dump_dir(const bench_args& b);
+void dump_inputs(const bench_args& b, std::size_t n, const bench::inputs& P);
 
 }  // namespace qkv::cli

@@ -26,4 +26,11 @@ void prepare_dump_dir(const bench_args& b) {
         if (auto no = cannot_replace(b.dump_dir + "/" + name)) throw input_error(source_loc{b.dump_dir + "/" + name}, *no);
 }
 
+// X at this n and the four weights (the same at every n), for a comparison outside qkv.
+void dump_inputs(const bench_args& b, std::size_t n, const bench::inputs& P) {
+    bench::write_npy(b.dump_dir + "/" + x_dump(n), P.X);
+    const std::pair<const char*, const matrix*> ws[] = {{"W_Q", &P.W.W_Q}, {"W_K", &P.W.W_K}, {"W_V", &P.W.W_V}, {"W_O", &P.W.W_O}};
+    for (auto& [name, w] : ws) bench::write_npy(b.dump_dir + fmt::format("/{}.npy", name), *w);
+}
+
 }  // namespace qkv::cli

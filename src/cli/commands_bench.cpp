@@ -273,7 +273,8 @@ std::vector<std::pair<std::string, std::size_t>> still_to_time(const bench_args&
     return out;
 }
 
-int run_forward(const console& io, const bench_args& b) {
+// Every implementation at every n fits in memory, or the bench says which does not before it starts.
+void check_forward_memory(const bench_args& b) {
     for (impl i : b.impls)
         for (std::size_t n : b.sizes) {
             const attention::options o = options_for(b, i);
@@ -281,6 +282,10 @@ int run_forward(const console& io, const bench_args& b) {
             check_memory(bench::io_bytes(n, b.d_model) + extra,
                          fmt::format("{} at n = {} (extra {})", attention::impl_name(i), n, bench::human_bytes(double(extra))), b);
         }
+}
+
+int run_forward(const console& io, const bench_args& b) {
+    check_forward_memory(b);
     prepare_dump_dir(b);
     const status_line bar{io};
     const peaks pk = measure_peaks(bar, b.threads);
@@ -290,11 +295,7 @@ int run_forward(const console& io, const bench_args& b) {
     time_left_estimate est;
     for (std::size_t n : b.sizes) {
         const bench::inputs P = bench::make_inputs(n, b.d_model);
-        if (!b.dump_dir.empty()) {
-            bench::write_npy(b.dump_dir + "/" + x_dump(n), P.X);
-            const std::pair<const char*, const matrix*> ws[] = {{"W_Q", &P.W.W_Q}, {"W_K", &P.W.W_K}, {"W_V", &P.W.W_V}, {"W_O", &P.W.W_O}};
-            for (auto& [name, w] : ws) bench::write_npy(b.dump_dir + fmt::format("/{}.npy", name), *w);
-        }
+        if (!b.dump_dir.empty()) dump_inputs(b, n, P);
         for (impl i : b.impls) {
             const attention::options o = options_for(b, i);
             const std::string left = est.tail(still_to_time(b, n, i));
