@@ -90,6 +90,7 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
             keep();
             dump(b.dump_dir, n, P, dZ, attention::backward_fused(P.X, P.W, std::move(kept), dZ, o));
         }
+        keep();  // the forward row times a forward that replaces an earlier one's kept memory, not fresh pages
         for (pass p : passes) {
             const std::string tail = est.tail(still_to_time(b, k, p));
             const auto t0 = std::chrono::steady_clock::now();
