@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(the_fused_backward_matches_the_reference) {
                     attention::saved_forward kept;
                     const matrix Z = attention::forward_fused_keep(X, W, o, kept);
                     BOOST_TEST(scaled_gap(Z, attention::forward_reference(X, W, o)) <= float_chain);
-                    const double gap = worst_gap(attention::backward_fused(X, W, std::move(kept), dZ, o),
+                    const double gap = worst_gap(attention::backward_fused(X, W, kept, dZ, o),
                                                  attention::backward_reference(X, W, dZ, o));
                     BOOST_TEST(gap <= float_chain, build << " n = " << c.n << " d = " << c.d << " h = " << c.h
                                                          << (causal ? " causal" : " full") << ", " << threads
@@ -149,7 +149,7 @@ BOOST_AUTO_TEST_CASE(under_the_mask_the_first_rows_gradient_reaches_only_the_fir
         const attention::options o{.heads = 2, .causal = true, .threads = threads, .block_q = 6, .block_k = 8};
         attention::saved_forward kept;
         attention::forward_fused_keep(X, W, o, kept);
-        const gradients g = attention::backward_fused(X, W, std::move(kept), dZ, o);
+        const gradients g = attention::backward_fused(X, W, kept, dZ, o);
         bool rest_zero = true, first_moved = false;
         for (std::size_t c = 0; c < d; ++c) first_moved |= g.dX(0, c) != 0.0f;
         for (std::size_t i = 1; i < n; ++i)
@@ -166,9 +166,18 @@ BOOST_AUTO_TEST_CASE(shapes_that_disagree_are_refused) {
     attention::saved_forward kept;
     attention::forward_fused_keep(X, W, o, kept);
     // refused before anything is used up: the same kept serves both calls
-    BOOST_CHECK_THROW(attention::backward_fused(X, W, std::move(kept), kernels::randn(3, 8, 1), o), std::invalid_argument);
-    BOOST_CHECK_THROW(attention::backward_fused(kernels::randn(5, 8, 1), W, std::move(kept), kernels::randn(5, 8, 1), o),
+    BOOST_CHECK_THROW(attention::backward_fused(X, W, kept, kernels::randn(3, 8, 1), o), std::invalid_argument);
+    BOOST_CHECK_THROW(attention::backward_fused(kernels::randn(5, 8, 1), W, kept, kernels::randn(5, 8, 1), o),
                       std::invalid_argument);
+    // used up by a backward, its memory holds dQ, dK and dV: a second backward from it is refused,
+    // and a forward into the same memory makes it usable again
+    const matrix dZ = kernels::randn(4, 8, 2);
+    const attention::gradients first = attention::backward_fused(X, W, kept, dZ, o);
+    BOOST_CHECK_THROW(attention::backward_fused(X, W, kept, dZ, o), std::invalid_argument);
+    const float* memory = kept.Q.data.data();
+    attention::forward_fused_keep(X, W, o, kept);
+    BOOST_TEST(kept.Q.data.data() == memory);
+    BOOST_TEST(worst_gap(attention::backward_fused(X, W, kept, dZ, o), first) == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(the_forward_breakdown_accounts_for_its_time_and_idle_slots) {
@@ -199,12 +208,12 @@ BOOST_AUTO_TEST_CASE(the_backward_breakdown_accounts_for_its_time_and_changes_no
         attention::options o{.heads = 2, .threads = threads, .block_q = 16, .block_k = 24};
         attention::saved_forward kept;
         attention::forward_fused_keep(X, W, o, kept);
-        const gradients plain = attention::backward_fused(X, W, std::move(kept), dZ, o);
+        const gradients plain = attention::backward_fused(X, W, kept, dZ, o);
         attention::forward_fused_keep(X, W, o, kept);  // the first backward used it up
         o.backward_times = &b;
         // the clock is only read: on one thread the same products in the same order, the same
         // floats; on two, which worker's copy of dQ a key block adds to may differ, so its sum's order
-        const double gap = worst_gap(attention::backward_fused(X, W, std::move(kept), dZ, o), plain);
+        const double gap = worst_gap(attention::backward_fused(X, W, kept, dZ, o), plain);
         BOOST_TEST(gap <= (threads == 1 ? 0.0 : float_chain), threads << " threads: " << gap);
         const double stages[] = {b.output_grad, b.weight_grads, b.input_grad, b.row_dots, b.copies, b.scores,
                                  b.dP, b.exps, b.dV, b.dK, b.dQ};

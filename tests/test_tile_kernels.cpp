@@ -180,3 +180,59 @@ BOOST_AUTO_TEST_CASE(products_with_a_transposed_match_the_double_sums) {
     }
     BOOST_TEST(detail::use_tile_kernels(was));
 }
+
+BOOST_AUTO_TEST_CASE(finished_products_match_the_double_sums_finished) {
+    // tile_gemm_exp2 and tile_gemm_times finish each entry x = alpha · (A·B)_ij − o_i before
+    // storing it (alpha 1 for times; 1 and 0.18 for exp2, as the backward's base-2 scale). Against
+    // the double sums: x within tolerance(k, 1 + |A·B| + |o|) (the product's roundings and the offset's); 2^x then within that times ln 2 relative, plus 3e-7 for the polynomial
+    // and the float result; the row's sum within the largest term's error times n; P ⊙ x within
+    // |P| times x's. The rows' offsets lie near their largest products, as the softmax's maxima do.
+    const std::string was(detail::tile_kernels_in_use());
+    for (const std::string& build : runnable_builds()) {
+        BOOST_TEST_REQUIRE(detail::use_tile_kernels(build));
+        for (std::size_t m : {1, 5, 6, 7, 13})
+            for (std::size_t n : {1, 15, 16, 17, 63, 64, 65, 130, 256})
+                for (std::size_t k : {1, 3, 64, 129}) {
+                    const matrix A = qkv::kernels::randn(m, k, 31 + m), B = qkv::kernels::randn(k, n, 32 + n);
+                    const matrix Pm = qkv::kernels::randn(m, n, 33), Om = qkv::kernels::randn(m, 1, 34 + k);
+                    std::vector<float> o(m), top(m, -1.0f), sum(m, -1.0f);
+                    for (std::size_t i = 0; i < m; ++i) o[i] = 0.5f * std::sqrt(float(k)) * Om(i, 0);
+                    std::vector<float> packed(detail::packed_floats(k, n));
+                    const detail::operand_b rows{B.data.data(), n, detail::panel_cols};
+                    const detail::operand_b panels = detail::pack_panels(k, n, B.data.data(), n, packed.data());
+                    for (auto [use_packed, alpha] : {std::pair{false, 1.0f}, {true, 1.0f}, {true, 0.18f}}) {
+                        const detail::operand_b& Bo = use_packed ? panels : rows;
+                        matrix E(m, n), T(m, n), E_plain(m, n);
+                        detail::tile_gemm_exp2(m, n, k, alpha, A.data.data(), k, Bo, o.data(), E.data.data(), n,
+                                               top.data(), sum.data());
+                        detail::tile_gemm_exp2(m, n, k, alpha, A.data.data(), k, Bo, o.data(), E_plain.data.data(), n);
+                        detail::tile_gemm_times(m, n, k, A.data.data(), k, Bo, o.data(), Pm.data.data(), n,
+                                                T.data.data(), n);
+                        bool exps_ok = true, stats_ok = true, times_ok = true, same_ok = true;
+                        for (std::size_t i = 0; i < m; ++i) {
+                            double max_x = -1e300, want_sum = 0, sum_err = 0;
+                            for (std::size_t j = 0; j < n; ++j) {
+                                const double ab = product(A, B, i, j, k, 1.0f, 0.0), x = alpha * ab - o[i];
+                                const double dx = tolerance(k, 1.0 + std::fabs(ab) + std::fabs(o[i]));
+                                const double e = std::exp2(x), de = e * (dx * std::log(2.0) + 3e-7);
+                                exps_ok &= std::fabs(E(i, j) - e) <= de;
+                                same_ok &= E(i, j) == E_plain(i, j);
+                                const double xt = ab - o[i];  // times: alpha 1
+                                times_ok &= std::fabs(T(i, j) - Pm(i, j) * xt) <= std::fabs(Pm(i, j)) * dx + 1e-7;
+                                max_x = std::max(max_x, x), want_sum += e, sum_err += de + e * 1.2e-7 * double(n);
+                            }
+                            stats_ok &= std::fabs(top[i] - max_x) <= tolerance(k, 1.0 + std::fabs(max_x) + std::fabs(o[i]));
+                            stats_ok &= std::fabs(sum[i] - want_sum) <= sum_err;
+                        }
+                        const std::string what = build + " m = " + std::to_string(m) + ", n = " + std::to_string(n) +
+                                                 ", k = " + std::to_string(k) + (use_packed ? ", packed" : ", row-major") +
+                                                 ", alpha " + std::to_string(alpha);
+                        BOOST_TEST(exps_ok, what << ": 2^x");
+                        BOOST_TEST(same_ok, what << ": 2^x the same without the rows' top and sum");
+                        BOOST_TEST(stats_ok, what << ": the rows' top and sum");
+                        BOOST_TEST(times_ok, what << ": P ⊙ x");
+                    }
+                }
+    }
+    BOOST_TEST(detail::use_tile_kernels(was));
+}

@@ -84,20 +84,20 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
         const std::size_t n = b.sizes[k];
         const bench::inputs P = bench::make_inputs(n, b.d_model);
         const matrix dZ = kernels::randn(n, b.d_model, 2025);  // [n, d]
-        attention::saved_forward kept;  // the backward uses it up: kept afresh before each
+        attention::saved_forward kept;  // the backward uses it up: kept again (in the same memory) before each
         auto keep = [&] { attention::forward_fused_keep(P.X, P.W, o, kept); };
         if (!b.dump_dir.empty()) {
             keep();
-            dump(b.dump_dir, n, P, dZ, attention::backward_fused(P.X, P.W, std::move(kept), dZ, o));
+            dump(b.dump_dir, n, P, dZ, attention::backward_fused(P.X, P.W, kept, dZ, o));
         }
-        keep();  // the forward row times a forward that replaces an earlier one's kept memory, not fresh pages
+        keep();  // every timed forward then writes into memory an earlier one kept, as a training loop's do
         for (pass p : passes) {
             const std::string tail = est.tail(still_to_time(b, k, p));
             const auto t0 = std::chrono::steady_clock::now();
             const bench::timing t = bench::time_median(
                 [&] {
                     if (p != pass::backward) keep();
-                    if (p != pass::forward) attention::backward_fused(P.X, P.W, std::move(kept), dZ, o);
+                    if (p != pass::forward) attention::backward_fused(P.X, P.W, kept, dZ, o);
                 },
                 {.runs = b.repeats},
                 [&](int run) { bar.show(fmt::format("{} n = {}: run {}{} …", pass_name(p), n, run, tail)); },
@@ -109,7 +109,7 @@ std::vector<pass_row> measure(const console& io, const bench_args& b, const peak
                 attention::options with_clock = o;
                 with_clock.backward_times = &rows.back().breakdown.emplace();
                 keep();
-                attention::backward_fused(P.X, P.W, std::move(kept), dZ, with_clock);
+                attention::backward_fused(P.X, P.W, kept, dZ, with_clock);
             }
         }
     }

@@ -81,12 +81,13 @@ void softmax_rows_back(float* P, float* dS, std::size_t ld, std::size_t rows, st
                        std::size_t k0, bool causal, const float* lse, const float* D) {
     const detail::row_kernels& rk = detail::active_row_kernels();
     for (std::size_t i = 0; i < rows; ++i) {
-        float *p = P + i * ld, *g = dS + i * ld;
+        float* p = P + i * ld;
         const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
         float top;
         if (v > 0) rk.exp2_sum(p, v, lse[i], top);
-        for (std::size_t j = 0; j < v; ++j) g[j] = p[j] * (g[j] - D[i]);
         std::fill(p + v, p + cols, 0.0f);
+        float* g = dS + i * ld;
+        for (std::size_t j = 0; j < v; ++j) g[j] = p[j] * (g[j] - D[i]);
         std::fill(g + v, g + cols, 0.0f);
     }
 }
@@ -145,12 +146,22 @@ void key_block_task(const core_task& c, std::size_t j, std::size_t b, float* w, 
         const float *Q, *dO;  // [rows, d_k] each
         query_rows(h, q0, rows, d_k, Qc, dOc, Q, dO);
         detail::lap(st, t, &backward_breakdown::copies);
-        tile_gemm(rows, cols, d_k, c.a.s, Q, d_k, rows_of(Kt, kld), false, P, kld, by_cols);  // S [rows, cols]
-        detail::lap(st, t, &backward_breakdown::scores);
-        tile_gemm(rows, cols, d_k, 1.0f, dO, d_k, rows_of(Vt, kld), false, dS, kld, by_cols);  // dP = dO·Vᵀ
-        detail::lap(st, t, &backward_breakdown::dP);
-        softmax_rows_back(P, dS, kld, rows, cols, q0, k0, c.causal, c.in.lse + j * p.n + q0, c.D + j * p.n + q0);
-        detail::lap(st, t, &backward_breakdown::exps);
+        const float *lse = c.in.lse + j * p.n + q0, *D = c.D + j * p.n + q0;
+        if (!c.causal || k0 + cols <= q0 + 1) {
+            // every row sees every key of the block: P = 2^(s − lse) and dS = P ⊙ (dP − D) are
+            // finished in the registers of the products that make s and dP
+            detail::tile_gemm_exp2(rows, cols, d_k, c.a.s, Q, d_k, rows_of(Kt, kld), lse, P, kld);
+            detail::lap(st, t, &backward_breakdown::scores);
+            detail::tile_gemm_times(rows, cols, d_k, dO, d_k, rows_of(Vt, kld), D, P, kld, dS, kld);
+            detail::lap(st, t, &backward_breakdown::dP);
+        } else {
+            tile_gemm(rows, cols, d_k, c.a.s, Q, d_k, rows_of(Kt, kld), false, P, kld, by_cols);  // S [rows, cols]
+            detail::lap(st, t, &backward_breakdown::scores);
+            tile_gemm(rows, cols, d_k, 1.0f, dO, d_k, rows_of(Vt, kld), false, dS, kld, by_cols);  // dP = dO·Vᵀ
+            detail::lap(st, t, &backward_breakdown::dP);
+            softmax_rows_back(P, dS, kld, rows, cols, q0, k0, c.causal, lse, D);
+            detail::lap(st, t, &backward_breakdown::exps);
+        }
         // dV (+)= Pᵀ·dO and dK (+)= dSᵀ·Q: [cols, d_k]
         tile_gemm_ta(cols, d_k, rows, 1.0f, P, kld, rows_of(dO, d_k), !first, dVb, d_k);
         detail::lap(st, t, &backward_breakdown::dV);

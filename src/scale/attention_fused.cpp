@@ -60,27 +60,22 @@ struct scratch {
     float* S;  // [bq, bk]: scores of one key block, then their exp in place
     float* m;  // [bq]: running max of each row (up to lazy_headroom below the true one)
     float* l;  // [bq]: running sum of 2^(s − m) of each row
+    float* top;  // [bq]: a block's largest s − m of each row, when its exps are finished in registers
+    float* sum;  // [bq]: and the sum of its 2^(s − m)
 };
 
 scratch scratch_at(const fused_plan& p, float* base) {
     float* Z = base + p.bq * p.d_k;
     float* S = Z + p.bq * p.wg();
-    return {nullptr, base, Z, S, S + p.bq * p.bk, S + p.bq * p.bk + p.bq};
+    float* m = S + p.bq * p.bk;
+    return {nullptr, base, Z, S, m, m + p.bq, m + 2 * p.bq, m + 3 * p.bq};
 }
 
-// Row i of a key block's scores s [v visible of cols] becomes P = 2^(s − m) in place and joins
-// the running max m and sum l. m is raised lazily: a block whose scores stay within lazy_headroom
-// of it keeps it, so most blocks take one pass over s and leave Z as it is.
-void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z, std::size_t d_k, const float* q,
-              const operand_b& Kt) {
-    const row_kernels& k = active_row_kernels();
-    float s_max;
-    if (first) {  // (with the mask too: key 0 is visible to every row)
-        m = k.row_max(s, v);
-        l = k.exp2_sum(s, v, m, s_max);
-        return;
-    }
-    float sum = k.exp2_sum(s, v, m, s_max);
+// Row i of a key block as P = 2^(s − m) [v entries at s] under the running max m, with their sum
+// and the scores' max s_max, joined to the running max m and sum l. m is raised lazily: a block
+// whose scores stay within lazy_headroom of it keeps it, so most blocks leave Z as it is.
+void join_row(float* s, std::size_t v, float sum, float s_max, float& m, float& l, float* z, std::size_t d_k,
+              const float* q, const operand_b& Kt) {
     if (s_max <= m + lazy_headroom) {
         l += sum;
         return;
@@ -92,13 +87,28 @@ void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z,
         sum *= c;
     } else {  // … computing the scores again when 2^(s − m) may have saturated at 2^127
         tile_gemm(1, v, d_k, 1.0f, q, d_k, Kt, false, s, v);
-        sum = k.exp2_sum(s, v, s_max, s_max);
+        sum = active_row_kernels().exp2_sum(s, v, s_max, s_max);
     }
     // … and what was summed under the old m to it: old terms were 2^(s − m)
     const float c = std::exp2(m - s_max);
     l = l * c + sum;
     scale_row(z, d_k, c);
     m = s_max;
+}
+
+// Row i of a key block's scores s [v visible of cols] becomes P = 2^(s − m) in place and joins
+// the running max m and sum l; the first block sets them.
+void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z, std::size_t d_k, const float* q,
+              const operand_b& Kt) {
+    const row_kernels& k = active_row_kernels();
+    float s_max;
+    if (first) {  // (with the mask too: key 0 is visible to every row)
+        m = k.row_max(s, v);
+        l = k.exp2_sum(s, v, m, s_max);
+        return;
+    }
+    const float sum = k.exp2_sum(s, v, m, s_max);
+    join_row(s, v, sum, s_max, m, l, z, d_k, q, Kt);
 }
 
 // Z (rows, d_k; stride ld) = softmax(Q K^T) V for queries q0 … q0+rows−1 against every key,
@@ -115,9 +125,15 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         const bool first = k0 == 0;
         const std::ptrdiff_t shift = std::ptrdiff_t(q0) - std::ptrdiff_t(k0);
         const operand_b Kt_block = rows_of(Kt + (k0 / p.bk) * p.d_k * p.kb_ld(), p.kb_ld());  // [d_k, cols]
-        // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K^T[:, k0 …] [d_k, cols]
-        tile_gemm(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, false, w.S, p.bk,
-                  causal ? causal_band{causal_band::columns, shift} : causal_band{});
+        // Once m is known (every block after the first) and every row sees every key of the
+        // block (always without the mask), passes 1 and 2 are one: P = 2^(s − m) comes out of the
+        // product that makes the scores, with each row's max and sum, never stored as scores.
+        const bool finished = !first && (!causal || k0 + cols <= q0 + 1);
+        if (finished)
+            detail::tile_gemm_exp2(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, w.m, w.S, p.bk, w.top, w.sum);
+        else  // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K^T[:, k0 …] [d_k, cols]
+            tile_gemm(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, false, w.S, p.bk,
+                      causal ? causal_band{causal_band::columns, shift} : causal_band{});
         lap(w.st, t, &stage_times::scores);
         // The next key block's K^T and V are fetched a share per row of pass 2, while this block's
         // exps run: fetched from L3 only when the products reached them, they held the scores and
@@ -128,13 +144,18 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         const float* V_next = next ? V + k1 * p.d_k : nullptr;                           // [≤ bk, d_k]
         const std::size_t Kt_bytes = p.d_k * p.kb_ld() * sizeof(float);
         const std::size_t V_bytes = next ? std::min(p.bk, key_end - k1) * p.d_k * sizeof(float) : 0;
-        // pass 2: per row, P = 2^(s − m) in place, the masked part 0
+        // pass 2: per row, P = 2^(s − m) in place (done already when finished), the masked part 0
         for (std::size_t i = 0; i < rows; ++i) {
             if (next) {
                 prefetch_share(Kt_next, Kt_bytes, i, rows);
                 prefetch_share(V_next, V_bytes, i, rows);
             }
             float* s = w.S + i * p.bk;
+            if (finished) {
+                join_row(s, cols, w.sum[i], w.m[i] + w.top[i], w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * p.d_k,
+                         Kt_block);
+                continue;
+            }
             const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
             std::fill(s + v, s + cols, 0.0f);
             if (v > 0) fold_row(s, v, first, w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * p.d_k, Kt_block);
@@ -325,7 +346,11 @@ matrix forward_fused(const matrix& X, const weights& W, const options& o) { retu
 
 matrix forward_fused_keep(const matrix& X, const weights& W, const options& o, saved_forward& keep) {
     const std::size_t n = X.rows, d = X.cols;
-    keep = {matrix(n, d), matrix(n, d), matrix(n, d), matrix(n, d), std::vector<float>(o.heads * n)};
+    for (matrix* M : {&keep.Q, &keep.K, &keep.V, &keep.O})
+        if (M->rows != n || M->cols != d) *M = matrix(n, d);
+        else if (o.head_count != 0 && o.head_count != o.heads) std::fill(M->data.begin(), M->data.end(), 0.0f);
+    keep.lse.assign(o.heads * n, 0.0f);
+    keep.spent = false;
     return forward_fused_impl(X, W, o, &keep);
 }
 

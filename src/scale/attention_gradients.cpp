@@ -66,6 +66,8 @@ void check_backward_shapes(const matrix& X, const weights& W, const saved_forwar
     for (const matrix* m : {&s.Q, &s.K, &s.V, &s.O})
         if (m->rows != n || m->cols != d || s.lse.size() != o.heads * n)
             throw std::invalid_argument("attention backward: what the forward kept is not of X's shape");
+    if (s.spent)
+        throw std::invalid_argument("attention backward: what the forward kept was used up by an earlier backward");
 }
 
 core_shape core_of(std::size_t n, std::size_t d, const options& o) {
@@ -106,10 +108,9 @@ void weight_gradients(const matrix& M, std::initializer_list<std::pair<const mat
 
 }  // namespace
 
-gradients backward_fused(const matrix& X, const weights& W, saved_forward&& spent, const matrix& dZ,
-                         const options& o) {
-    check_backward_shapes(X, W, spent, dZ, o);
-    saved_forward kept = std::move(spent);  // released on return
+gradients backward_fused(const matrix& X, const weights& W, saved_forward& kept, const matrix& dZ, const options& o) {
+    check_backward_shapes(X, W, kept, dZ, o);
+    kept.spent = true;
     const std::size_t n = X.rows, d = X.cols;
     const int threads = std::max(1, o.threads);
     const auto wall0 = std::chrono::steady_clock::now();

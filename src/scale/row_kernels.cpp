@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "build_choice.hpp"
+#include "exp2_avx512.hpp"
 #include "x86_intrinsics.hpp"
 
 namespace qkv::attention::detail {
@@ -110,22 +111,10 @@ template <class F, class I>
 [[gnu::target("arch=x86-64-v3")]] float row_max_avx2(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
 float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
 // 2^(v − m) and the running max and sum for 16 floats; `in` marks the lanes that are there.
-// AVX-512 has both ends of 2^x as instructions: vreduceps gives r = x − floor(x) in [0, 1) in one
-// step, and vscalefps makes q · 2^floor(x) from x itself, handling the range as it goes (below
-// 2^-126 a denormal or 0, above 2^127 inf), so no k and no clamp: ten operations where the
-// portable code needs fourteen. Its own polynomial,
-// fitted like exp2_approx_t's but on [0, 1): 8e-8 relative in exact arithmetic, 1.6e-7 in float.
 [[gnu::target("arch=x86-64-v4"), gnu::always_inline]] inline __m512 exp2_avx512(__m512 v, __m512 mv, __m512& top,
                                                                              __m512& acc, __mmask16 in) {
     top = _mm512_mask_max_ps(top, in, top, v);
-    const __m512 x = _mm512_sub_ps(v, mv);
-    const __m512 r = _mm512_reduce_ps(x, _MM_FROUND_TO_NEG_INF);
-    __m512 q = _mm512_fmadd_ps(r, _mm512_set1_ps(0.00186711829f), _mm512_set1_ps(0.00901705492f));
-    q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.055799894f));
-    q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.240164459f));
-    q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(0.693151295f));
-    q = _mm512_fmadd_ps(r, q, _mm512_set1_ps(1.0f));
-    const __m512 e = _mm512_scalef_ps(q, x);
+    const __m512 e = exp2_zmm(_mm512_sub_ps(v, mv));
     acc = _mm512_mask_add_ps(acc, in, acc, e);
     return e;
 }

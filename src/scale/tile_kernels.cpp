@@ -5,9 +5,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
+#include "qkv/row_kernels.hpp"
+
 #include "build_choice.hpp"
+#include "exp2_avx512.hpp"
 #include "x86_intrinsics.hpp"
 
 namespace qkv::attention::detail {
@@ -24,6 +28,27 @@ constexpr std::size_t tile_rows = 6;
 // (r, t) at A[r·lda + t], and A transposed, at A[t·lda + r] (tile_gemm_ta).
 using tile_fn = void (*)(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
                          std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate);
+
+// A finished product's operands (tile_gemm_exp2, tile_gemm_times): C (m, n) from A (m, k) · B
+// and the rows' offsets o [m]; P (times) or top and sum [m] (exp2, when not null).
+struct finished_args {
+    std::size_t m, n, k;
+    float alpha;  // exp2: x = alpha · (A·B) − o
+    const float* A;
+    std::size_t lda;
+    operand_b B;
+    const float* o;
+    const float* P;
+    std::size_t ldp;
+    float* C;
+    std::size_t ldc;
+    float *top, *sum;
+};
+using finished_fn = void (*)(const finished_args& f);
+
+// What a finished product does with each entry x = (A·B)_ij − o_i: C = 2^x (with or without the
+// rows' top and sum), or C = P ⊙ x.
+enum class finish { exp2, exp2_stats, times };
 
 // f(std::integral_constant<int, R>{}) for R = rows, 1 … 6: a tile of that many rows, its size a
 // constant in each build's code. (The lambdas passed in are compiled for their build's target.)
@@ -51,16 +76,12 @@ template <bool TA>
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512vl,avx512bw,avx512dq,fma")
 
+// c[r][v] += Σ_t A(r, t) · B(t, 16v …): the tile's product, in registers; the last vector of
+// each row is loaded through `last`. Every loop over r and v unrolled, so the accumulators are
+// registers and not an array.
 template <bool TA, int R, int V>
-[[gnu::always_inline]] inline void tile_avx512_t(std::size_t k, const float* A, std::size_t lda, const float* B,
-                                                 std::size_t ldb, float* C, std::size_t ldc, __mmask16 last,
-                                                 float alpha, bool accumulate) {
-    // every loop over r and v unrolled, so the accumulators become registers and not an array
-    __m512 c[R][V];
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-#pragma GCC unroll 4
-        for (int v = 0; v < V; ++v) c[r][v] = _mm512_setzero_ps();
+[[gnu::always_inline]] inline void product_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                  std::size_t ldb, __mmask16 last, __m512 (&c)[R][V]) {
 #pragma GCC unroll 4
     for (std::size_t t = 0; t < k; ++t) {
         const float* b_row = B + t * ldb;
@@ -75,6 +96,18 @@ template <bool TA, int R, int V>
             for (int v = 0; v < V; ++v) c[r][v] = _mm512_fmadd_ps(a, b[v], c[r][v]);
         }
     }
+}
+
+template <bool TA, int R, int V>
+[[gnu::always_inline]] inline void tile_avx512_t(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                 std::size_t ldb, float* C, std::size_t ldc, __mmask16 last,
+                                                 float alpha, bool accumulate) {
+    __m512 c[R][V];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) c[r][v] = _mm512_setzero_ps();
+    product_avx512<TA, R, V>(k, A, lda, B, ldb, last, c);
     const __m512 alpha_v = _mm512_set1_ps(alpha);
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
@@ -112,6 +145,85 @@ void tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
         tile_avx512_rows<TA, 6>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
     by_rows(rows, [&](auto R) { tile_avx512_rows<TA, R.value>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate); });
 }
+
+// A finished product's tile (tile_gemm_exp2, tile_gemm_times): its rows start from −o_r, so the
+// product comes out as x = A·B − o_r (or from 0, and x = alpha·(A·B) − o_r after, when Scaled),
+// and each entry is finished before it is stored: 2^x, with the row's running max of x and sum of
+// 2^x in top and sum for exp2_stats; or P ⊙ x.
+template <finish F, bool Scaled, int R, int V>
+[[gnu::always_inline]] inline void finished_tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                        std::size_t ldb, float* C, std::size_t ldc, __mmask16 last,
+                                                        const float* o, float alpha, const float* P,
+                                                        std::size_t ldp, __m512 (&top)[R], __m512 (&sum)[R]) {
+    __m512 c[R][V];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        const __m512 start = Scaled ? _mm512_setzero_ps() : _mm512_set1_ps(-o[r]);
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) c[r][v] = start;
+    }
+    product_avx512<false, R, V>(k, A, lda, B, ldb, last, c);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) {
+            if constexpr (Scaled) c[r][v] = _mm512_fmsub_ps(_mm512_set1_ps(alpha), c[r][v], _mm512_set1_ps(o[r]));
+            float* out = C + r * ldc + 16 * v;
+            const __mmask16 m = v == V - 1 ? last : __mmask16(0xffff);
+            if constexpr (F == finish::times) {
+                _mm512_mask_storeu_ps(out, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, P + r * ldp + 16 * v), c[r][v]));
+            } else {
+                const __m512 e = exp2_zmm(c[r][v]);
+                if constexpr (F == finish::exp2_stats) {
+                    top[r] = _mm512_mask_max_ps(top[r], m, top[r], c[r][v]);
+                    sum[r] = _mm512_mask_add_ps(sum[r], m, sum[r], e);
+                }
+                _mm512_mask_storeu_ps(out, m, e);
+            }
+        }
+}
+
+// R rows of a finished product, panel after panel along n, the rows' top and sum kept in
+// registers across the panels and added up once at the end.
+template <finish F, bool Scaled, int R>
+void finished_rows_avx512(const finished_args& f, std::size_t i0) {
+    __m512 top[R], sum[R];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) top[r] = _mm512_set1_ps(-std::numeric_limits<float>::infinity()), sum[r] = _mm512_setzero_ps();
+    const float *A = f.A + i0 * f.lda, *o = f.o + i0, *P = f.P ? f.P + i0 * f.ldp : nullptr;
+    float* C = f.C + i0 * f.ldc;
+    for (std::size_t j0 = 0; j0 < f.n; j0 += panel_cols) {
+        const std::size_t cols = std::min(panel_cols, f.n - j0), vectors = (cols + 15) / 16;
+        const __mmask16 last = __mmask16(0xffffu >> (16 * vectors - cols));
+        const float* B = f.B.p + (j0 / panel_cols) * f.B.panel_stride;
+        const float* Pj = P ? P + j0 : nullptr;
+        auto tile = [&](auto V) {
+            finished_tile_avx512<F, Scaled, R, V.value>(f.k, A, f.lda, B, f.B.ld, C + j0, f.ldc, last, o, f.alpha, Pj,
+                                                        f.ldp, top, sum);
+        };
+        switch (vectors) {
+            case 4: tile(std::integral_constant<int, 4>{}); break;
+            case 3: tile(std::integral_constant<int, 3>{}); break;
+            case 2: tile(std::integral_constant<int, 2>{}); break;
+            default: tile(std::integral_constant<int, 1>{}); break;
+        }
+    }
+    if constexpr (F == finish::exp2_stats)
+        for (int r = 0; r < R; ++r) f.top[i0 + r] = _mm512_reduce_max_ps(top[r]), f.sum[i0 + r] = _mm512_reduce_add_ps(sum[r]);
+}
+
+template <finish F, bool Scaled>
+void finished_avx512(const finished_args& f) {
+    for (std::size_t i0 = 0; i0 < f.m; i0 += tile_rows)
+        by_rows(std::min(tile_rows, f.m - i0), [&](auto R) { finished_rows_avx512<F, Scaled, R.value>(f, i0); });
+}
+
+void exp2_avx512(const finished_args& f) {
+    if (f.alpha != 1.0f) return f.top ? finished_avx512<finish::exp2_stats, true>(f) : finished_avx512<finish::exp2, true>(f);
+    if (f.top) return finished_avx512<finish::exp2_stats, false>(f);
+    finished_avx512<finish::exp2, false>(f);
+}
+void times_avx512(const finished_args& f) { finished_avx512<finish::times, false>(f); }
 
 #pragma GCC pop_options
 
@@ -207,20 +319,6 @@ void tile_plain(std::size_t k, const float* A, std::size_t lda, const float* B, 
     }
 }
 
-struct tile_build {
-    std::string_view name;
-    tile_fn tile, tile_ta;  // A as stored, A transposed
-};
-
-constexpr tile_build builds[] = {{"avx512", tile_avx512<false>, tile_avx512<true>},
-                                 {"avx2", tile_avx2<false>, tile_avx2<true>},
-                                 {"plain", tile_plain<false>, tile_plain<true>}};
-
-build_choice<tile_build, 3>& choice() {
-    static build_choice<tile_build, 3> c(builds);
-    return c;
-}
-
 // Terms of k per sweep of the tiles. Each slice after the first reads C back and writes it again,
 // so fewer slices save that traffic; the 128 KiB of a 512-term slice of a panel no longer fits
 // the L1 cache, but the L2 feeds it fast enough. Every product of the attention at
@@ -231,6 +329,57 @@ constexpr std::size_t k_slice = 512;
 std::size_t band_end(const causal_band& band, std::size_t i0, std::size_t rows, std::size_t full) {
     const std::ptrdiff_t end = std::ptrdiff_t(i0 + rows) + band.shift;
     return end <= 0 ? 0 : std::min(full, std::size_t(end));
+}
+
+// C (m, n) (+)= alpha · A · B with no band, every tile of a panel in one call; a_step is how far
+// A moves for the next slice of k (1 as stored, lda transposed).
+void sweep(tile_fn tile, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
+           std::size_t a_step, const operand_b& B, bool accumulate, float* C, std::size_t ldc) {
+    if (k == 0) {  // an empty sum: C = 0, or C as it was
+        for (std::size_t i = 0; i < m && !accumulate; ++i) std::fill(C + i * ldc, C + i * ldc + n, 0.0f);
+        return;
+    }
+    for (std::size_t t0 = 0; t0 < k; t0 += k_slice)
+        for (std::size_t j0 = 0; j0 < n; j0 += panel_cols)
+            tile(std::min(k_slice, k - t0), A + t0 * a_step, lda, B.p + (j0 / panel_cols) * B.panel_stride + t0 * B.ld,
+                 B.ld, C + j0, ldc, m, std::min(panel_cols, n - j0), alpha, accumulate || t0 > 0);
+}
+
+
+// The finished products for the builds without their own: the product stored, then each row
+// finished in a second sweep (2^x by the softmax's row kernels in use).
+template <tile_fn Tile>
+void exp2_generic(const finished_args& f) {
+    sweep(Tile, f.m, f.n, f.k, f.alpha, f.A, f.lda, 1, f.B, false, f.C, f.ldc);
+    const row_kernels& rk = active_row_kernels();
+    for (std::size_t i = 0; i < f.m; ++i) {
+        float s_max;
+        const float sum = rk.exp2_sum(f.C + i * f.ldc, f.n, f.o[i], s_max);
+        if (f.top) f.top[i] = s_max - f.o[i], f.sum[i] = sum;
+    }
+}
+
+template <tile_fn Tile>
+void times_generic(const finished_args& f) {
+    sweep(Tile, f.m, f.n, f.k, 1.0f, f.A, f.lda, 1, f.B, false, f.C, f.ldc);
+    for (std::size_t i = 0; i < f.m; ++i)
+        for (std::size_t j = 0; j < f.n; ++j) f.C[i * f.ldc + j] = f.P[i * f.ldp + j] * (f.C[i * f.ldc + j] - f.o[i]);
+}
+
+struct tile_build {
+    std::string_view name;
+    tile_fn tile, tile_ta;  // A as stored, A transposed
+    finished_fn exp2, times;
+};
+
+constexpr tile_build builds[] = {
+    {"avx512", tile_avx512<false>, tile_avx512<true>, exp2_avx512, times_avx512},
+    {"avx2", tile_avx2<false>, tile_avx2<true>, exp2_generic<tile_avx2<false>>, times_generic<tile_avx2<false>>},
+    {"plain", tile_plain<false>, tile_plain<true>, exp2_generic<tile_plain<false>>, times_generic<tile_plain<false>>}};
+
+build_choice<tile_build, 3>& choice() {
+    static build_choice<tile_build, 3> c(builds);
+    return c;
 }
 
 }  // namespace
@@ -254,24 +403,6 @@ operand_b pack_panels(std::size_t k, std::size_t n, const float* B, std::size_t 
     }
     return {out, panel_cols, k * panel_cols};
 }
-
-namespace {
-
-// C (m, n) (+)= alpha · A · B with no band, every tile of a panel in one call; a_step is how far
-// A moves for the next slice of k (1 as stored, lda transposed).
-void sweep(tile_fn tile, std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
-           std::size_t a_step, const operand_b& B, bool accumulate, float* C, std::size_t ldc) {
-    if (k == 0) {  // an empty sum: C = 0, or C as it was
-        for (std::size_t i = 0; i < m && !accumulate; ++i) std::fill(C + i * ldc, C + i * ldc + n, 0.0f);
-        return;
-    }
-    for (std::size_t t0 = 0; t0 < k; t0 += k_slice)
-        for (std::size_t j0 = 0; j0 < n; j0 += panel_cols)
-            tile(std::min(k_slice, k - t0), A + t0 * a_step, lda, B.p + (j0 / panel_cols) * B.panel_stride + t0 * B.ld,
-                 B.ld, C + j0, ldc, m, std::min(panel_cols, n - j0), alpha, accumulate || t0 > 0);
-}
-
-}  // namespace
 
 void tile_gemm_ta(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                   const operand_b& B, bool accumulate, float* C, std::size_t ldc) {
@@ -311,6 +442,16 @@ void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const f
             }
         }
     }
+}
+
+void tile_gemm_exp2(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
+                    const operand_b& B, const float* o, float* C, std::size_t ldc, float* top, float* sum) {
+    choice().active().exp2({m, n, k, alpha, A, lda, B, o, nullptr, 0, C, ldc, top, sum});
+}
+
+void tile_gemm_times(std::size_t m, std::size_t n, std::size_t k, const float* A, std::size_t lda,
+                     const operand_b& B, const float* o, const float* P, std::size_t ldp, float* C, std::size_t ldc) {
+    choice().active().times({m, n, k, 1.0f, A, lda, B, o, P, ldp, C, ldc, nullptr, nullptr});
 }
 
 bool use_tile_kernels(std::string_view build) { return choice().use(build); }

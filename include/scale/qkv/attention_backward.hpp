@@ -18,6 +18,7 @@ struct saved_forward {
     matrix K, V;             // X·W_K, X·W_V
     matrix O;                // the heads' outputs before W_O
     std::vector<float> lse;  // [h, n]: log2 Σ_j 2^(s_ij) over the keys row i sees, s in base 2
+    bool spent = false;      // a backward has used it up (its memory now holds dQ, dK, dV)
 };
 
 struct gradients {
@@ -43,15 +44,18 @@ struct backward_breakdown {
     backward_breakdown& operator+=(const backward_breakdown& b);
 };
 
-// forward_fused's Z (attention_fused.hpp), keeping in `keep` what backward_fused needs.
+// forward_fused's Z (attention_fused.hpp), keeping in `keep` what backward_fused needs. Memory
+// `keep` holds already at the right size (what an earlier step's backward used up) is written
+// over rather than made afresh, so the steps of a training loop reuse it instead of mapping fresh
+// pages each time.
 matrix forward_fused_keep(const matrix& X, const weights& W, const options& o, saved_forward& keep);
 
 // The gradients of Σ Z ⊙ dZ from what the forward kept, on o.threads threads. What the forward
-// kept is used up, as autograd frees what it saved: dQ, dK and dV are made in the memory of O, K
-// and V (each is read for the last time before its gradient is written there), and it is all
-// released on return. Throws std::invalid_argument when the shapes disagree, before anything is used.
-gradients backward_fused(const matrix& X, const weights& W, saved_forward&& kept, const matrix& dZ,
-                         const options& o);
+// kept is used up, as autograd's saved tensors are: dQ, dK and dV are made in the memory of O, K
+// and V (each is read for the last time before its gradient is written there) and `kept` is marked
+// spent; its memory stays for the next forward_fused_keep (kept = {} releases it). Throws
+// std::invalid_argument when the shapes disagree or `kept` is spent, before anything is used.
+gradients backward_fused(const matrix& X, const weights& W, saved_forward& kept, const matrix& dZ, const options& o);
 
 // The same gradients by the lessons' formulas, head by head with the whole n × n weights.
 gradients backward_reference(const matrix& X, const weights& W, const matrix& dZ, const options& o);

@@ -44,6 +44,20 @@ void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const f
 void tile_gemm_ta(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                   const operand_b& B, bool accumulate, float* C, std::size_t ldc);
 
+// Products finished in registers before they are stored, so that no second sweep reads the
+// block again. o holds one number per row of C (m floats), x_ij = (A·B)_ij − o_i, and every term of
+// k is summed before the entry is finished:
+// C (m, n) = 2^x with x = alpha · (A·B)_ij − o_i: the softmax's numerators straight from the
+// product that makes the scores; when top and sum are given (m floats each), top[i] = max_j x_ij
+// and sum[i] = Σ_j C_ij.
+void tile_gemm_exp2(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
+                    const operand_b& B, const float* o, float* C, std::size_t ldc, float* top = nullptr,
+                    float* sum = nullptr);
+// C (m, n) = P ⊙ x (P row stride ldp): the softmax's backward dS = P ⊙ (dP − D) from the product
+// that makes dP.
+void tile_gemm_times(std::size_t m, std::size_t n, std::size_t k, const float* A, std::size_t lda,
+                     const operand_b& B, const float* o, const float* P, std::size_t ldp, float* C, std::size_t ldc);
+
 // Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
 bool use_tile_kernels(std::string_view build);
 std::string_view tile_kernels_in_use();
