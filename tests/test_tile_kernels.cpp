@@ -236,3 +236,29 @@ BOOST_AUTO_TEST_CASE(finished_products_match_the_double_sums_finished) {
     }
     BOOST_TEST(detail::use_tile_kernels(was));
 }
+
+BOOST_AUTO_TEST_CASE(transposes_move_every_entry_and_nothing_else) {
+    // Each entry is moved, not computed: out(c, i) must equal M(i, c) exactly, for sizes that
+    // leave part-filled 16 × 16 blocks both ways; the sentinels past each row of out (out_ld is
+    // wider than rows) must be left alone.
+    const std::string was(detail::tile_kernels_in_use());
+    const float sentinel = -7.0f;
+    for (const std::string& build : runnable_builds()) {
+        BOOST_TEST_REQUIRE(detail::use_tile_kernels(build));
+        for (std::size_t rows : {1, 15, 16, 17, 40, 256})
+            for (std::size_t cols : {1, 7, 16, 33, 64}) {
+                const std::size_t ld = cols + 3, out_ld = rows + 5;
+                const matrix M = qkv::kernels::randn(rows, ld, 41 + rows + cols);
+                std::vector<float> out(cols * out_ld, sentinel);
+                detail::transpose(rows, cols, M.data.data(), ld, out.data(), out_ld);
+                bool moved = true, untouched = true;
+                for (std::size_t c = 0; c < cols; ++c) {
+                    for (std::size_t i = 0; i < rows; ++i) moved &= out[c * out_ld + i] == M(i, c);
+                    for (std::size_t i = rows; i < out_ld; ++i) untouched &= out[c * out_ld + i] == sentinel;
+                }
+                BOOST_TEST(moved, build << " rows = " << rows << ", cols = " << cols);
+                BOOST_TEST(untouched, build << " rows = " << rows << ", cols = " << cols << ": past the rows");
+            }
+    }
+    BOOST_TEST(detail::use_tile_kernels(was));
+}

@@ -48,14 +48,6 @@ void copy_block(const float* M, std::size_t ld, std::size_t r0, std::size_t rows
     for (std::size_t i = 0; i < rows; ++i) std::copy_n(M + (r0 + i) * ld + c0, w, out + i * w);
 }
 
-// Columns c0 … c0+d_k−1 of rows r0 … r0+rows−1 of M (row stride ld), transposed: [d_k, kb_ld].
-void transpose_block(const float* M, std::size_t ld, std::size_t r0, std::size_t rows, std::size_t c0,
-                     std::size_t d_k, float* out, std::size_t out_ld) {
-    for (std::size_t b0 = 0; b0 < d_k; b0 += 16)  // 16 columns at a time: a cache line of each row
-        for (std::size_t i = 0; i < rows; ++i)
-            for (std::size_t c = b0; c < std::min(d_k, b0 + 16); ++c) out[c * out_ld + i] = M[(r0 + i) * ld + c0 + c];
-}
-
 // D [h, n]: rowsum(dO ⊙ O) for each head, what a row's weights pass on as a whole.
 std::vector<float> row_dots(const core_inputs& in, const core_plan& p) {
     std::vector<float> D(p.h * p.n);
@@ -134,8 +126,8 @@ void key_block_task(const core_task& c, std::size_t j, std::size_t b, float* w, 
     float *dKb = K + p.bk * d_k, *dVb = dKb + p.bk * d_k;  // [bk, d_k] each
     float *Qc = dVb + p.bk * d_k, *dOc = Qc + p.bq * d_k;   // [bq, d_k] each
     auto t = detail::start(st);
-    transpose_block(c.in.K, p.ld, k0, cols, hc, d_k, Kt, kld);
-    transpose_block(c.in.V, p.ld, k0, cols, hc, d_k, Vt, kld);
+    detail::transpose(cols, d_k, c.in.K + k0 * p.ld + hc, p.ld, Kt, kld);  // [d_k, kb_ld]
+    detail::transpose(cols, d_k, c.in.V + k0 * p.ld + hc, p.ld, Vt, kld);
     copy_block(c.in.K, p.ld, k0, cols, hc, d_k, K);
     detail::lap(st, t, &backward_breakdown::copies);
     bool first = true;

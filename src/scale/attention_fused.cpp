@@ -221,14 +221,8 @@ void project_key_block(const fused_plan& p, const matrix& X, const packed_weight
     const std::size_t r0 = b * p.bk, rows = std::min(p.bk, p.n - r0), wg = p.wg(), kb_ld = p.kb_ld();
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_K, false, tmp, wg);  // K rows [rows, wg]
     if (keep) keep_rows(tmp, rows, wg, keep->K, r0, c0);
-    // transposed 16 columns at a time: each row of tmp is read a cache line at a time
-    for (std::size_t j = 0; j < p.g; ++j) {
-        float* Kt = Kt_g + (j * p.key_blocks() + b) * p.d_k * kb_ld;  // head j's block b: [d_k, kb_ld]
-        for (std::size_t c0 = 0; c0 < p.d_k; c0 += 16)
-            for (std::size_t i = 0; i < rows; ++i)
-                for (std::size_t c = c0; c < std::min(p.d_k, c0 + 16); ++c)
-                    Kt[c * kb_ld + i] = tmp[i * wg + j * p.d_k + c];
-    }
+    for (std::size_t j = 0; j < p.g; ++j)  // head j's block b: [d_k, kb_ld]
+        detail::transpose(rows, p.d_k, tmp + j * p.d_k, wg, Kt_g + (j * p.key_blocks() + b) * p.d_k * kb_ld, kb_ld);
     tile_gemm(rows, wg, p.d, 1.0f, X.row(r0), p.d, P.W_V, false, tmp, wg);  // V rows [rows, wg]
     if (keep) keep_rows(tmp, rows, wg, keep->V, r0, c0);
     for (std::size_t j = 0; j < p.g; ++j)

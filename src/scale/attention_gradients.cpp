@@ -84,12 +84,9 @@ namespace {
 // backward never holds a whole transposed copy of X or O.
 constexpr std::size_t chunk = 512;
 
-// Rows r0 … r0+rows−1 of M [n, d] transposed into out [d, rows], 16 × 16 at a time.
+// Rows r0 … r0+rows−1 of M [n, d] transposed into out [d, rows].
 void transpose_rows(const matrix& M, std::size_t r0, std::size_t rows, float* out) {
-    for (std::size_t i0 = 0; i0 < rows; i0 += 16)
-        for (std::size_t c0 = 0; c0 < M.cols; c0 += 16)
-            for (std::size_t i = i0; i < std::min(rows, i0 + 16); ++i)
-                for (std::size_t c = c0; c < std::min(M.cols, c0 + 16); ++c) out[c * rows + i] = M(r0 + i, c);
+    detail::transpose(rows, M.cols, M.row(r0), M.cols, out, rows);
 }
 
 // dW_k (d, d) = Mᵀ·G_k for each G_k [n, d], the tokens a chunk at a time.

@@ -35,9 +35,10 @@ struct backward_breakdown {
     double input_grad = 0;    // dX = dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ
     double row_dots = 0;      // D = rowsum(dO ⊙ O), each head's
     double copies = 0;        // each block's K, Kᵀ, Vᵀ, Q and dO out of the rows d apart
-    double scores = 0;        // S = Q·Kᵀ again, block by block
-    double dP = 0;            // dP = dO·Vᵀ
-    double exps = 0;          // P = 2^(s − lse) and dS = P ⊙ (dP − D)
+    double scores = 0;        // S = Q·Kᵀ again, block by block (and P = 2^(s − lse) in the same product
+                              // where the mask leaves the block whole)
+    double dP = 0;            // dP = dO·Vᵀ (and dS = P ⊙ (dP − D) in the same product, likewise)
+    double exps = 0;          // P and dS of the blocks the mask cuts
     double dV = 0, dK = 0, dQ = 0;  // Pᵀ·dO, dSᵀ·Q, dS·K
     double wall = 0;
     int threads = 1;

@@ -22,8 +22,10 @@ struct fused_breakdown {
     double pack = 0;        // the weights into panels
     double project_kv = 0;  // each key block's K (transposed) and V
     double project_q = 0;   // each query block's Q
-    double scores = 0;      // S = Q·Kᵀ, block by block
-    double exps = 0;        // the softmax: 2^(s − m), the sums, the rare rescaling
+    double scores = 0;      // S = Q·Kᵀ, block by block, and 2^(s − m) with the rows' max and sum in the
+                            // same product for every block after a row's first that the mask leaves whole
+    double exps = 0;        // the rest of the softmax: the first and the mask's diagonal blocks' 2^(s − m),
+                            // every block's joining to the running max and sum, the rare rescaling
     double weighted = 0;    // Z += P·V and the division by the sums
     double output = 0;      // out += Z·W_O
     double wall = 0;

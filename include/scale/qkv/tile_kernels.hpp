@@ -58,6 +58,10 @@ void tile_gemm_exp2(std::size_t m, std::size_t n, std::size_t k, float alpha, co
 void tile_gemm_times(std::size_t m, std::size_t n, std::size_t k, const float* A, std::size_t lda,
                      const operand_b& B, const float* o, const float* P, std::size_t ldp, float* C, std::size_t ldc);
 
+// out (cols, rows; row stride out_ld) = M (rows, cols; row stride ld) transposed: the Kᵀ and Vᵀ
+// blocks the products read, and slices of Xᵀ. 16 × 16 at a time in registers where the build can.
+void transpose(std::size_t rows, std::size_t cols, const float* M, std::size_t ld, float* out, std::size_t out_ld);
+
 // Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
 bool use_tile_kernels(std::string_view build);
 std::string_view tile_kernels_in_use();
