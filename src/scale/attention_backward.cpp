@@ -113,6 +113,37 @@ void query_rows(const head_rows& h, std::size_t q0, std::size_t rows, std::size_
     Q = Qc, dO = dOc;
 }
 
+// Query rows q0 … q0+rows−1 against keys k0 … k0+cols−1.
+struct block_span {
+    std::size_t q0, rows, k0, cols;
+};
+
+// P = 2^(s − lse) and dS = P ⊙ (dP − D), [rows, cols] each (rows kb_ld apart), of head j's block
+// b, from Q and dO [rows, d_k] and the key block's Kᵀ and Vᵀ [d_k, kb_ld]; timed into st from t.
+void softmax_back_block(const core_task& c, std::size_t j, const block_span& b, const float* Q, const float* dO,
+                        const float* Kt, const float* Vt, float* P, float* dS, backward_breakdown* st,
+                        detail::thread_clock::time_point& t) {
+    const core_plan& p = c.p;
+    const std::size_t kld = p.kb_ld(), d_k = p.d_k;
+    const float *lse = c.in.lse + j * p.n + b.q0, *D = c.D + j * p.n + b.q0;
+    if (!c.causal || b.k0 + b.cols <= b.q0 + 1) {
+        // every row sees every key of the block: P and dS are finished in the registers of the
+        // products that make s and dP
+        detail::tile_gemm_exp2(b.rows, b.cols, d_k, c.a.s, Q, d_k, rows_of(Kt, kld), lse, P, kld);
+        detail::lap(st, t, &backward_breakdown::scores);
+        detail::tile_gemm_times(b.rows, b.cols, d_k, dO, d_k, rows_of(Vt, kld), D, P, kld, dS, kld);
+        detail::lap(st, t, &backward_breakdown::dP);
+        return;
+    }
+    const causal_band by_cols{causal_band::columns, std::ptrdiff_t(b.q0) - std::ptrdiff_t(b.k0)};
+    tile_gemm(b.rows, b.cols, d_k, c.a.s, Q, d_k, rows_of(Kt, kld), false, P, kld, by_cols);  // S [rows, cols]
+    detail::lap(st, t, &backward_breakdown::scores);
+    tile_gemm(b.rows, b.cols, d_k, 1.0f, dO, d_k, rows_of(Vt, kld), false, dS, kld, by_cols);  // dP = dO·Vᵀ
+    detail::lap(st, t, &backward_breakdown::dP);
+    softmax_rows_back(P, dS, kld, b.rows, b.cols, b.q0, b.k0, true, lse, D);
+    detail::lap(st, t, &backward_breakdown::exps);
+}
+
 // Key block b of head j against every query block that sees it: dK, dV rows k0 … (this task's
 // alone) and h.dQ. st: this worker's stage times, or null.
 void key_block_task(const core_task& c, std::size_t j, std::size_t b, float* w, const head_rows& h,
@@ -134,26 +165,10 @@ void key_block_task(const core_task& c, std::size_t j, std::size_t b, float* w, 
     for (std::size_t q0 = c.causal ? k0 / p.bq * p.bq : 0; q0 < p.n; q0 += p.bq, first = false) {
         const std::size_t rows = std::min(p.bq, p.n - q0);
         const std::ptrdiff_t shift = std::ptrdiff_t(q0) - std::ptrdiff_t(k0);
-        const causal_band by_cols = c.causal ? causal_band{causal_band::columns, shift} : causal_band{};
         const float *Q, *dO;  // [rows, d_k] each
         query_rows(h, q0, rows, d_k, Qc, dOc, Q, dO);
         detail::lap(st, t, &backward_breakdown::copies);
-        const float *lse = c.in.lse + j * p.n + q0, *D = c.D + j * p.n + q0;
-        if (!c.causal || k0 + cols <= q0 + 1) {
-            // every row sees every key of the block: P = 2^(s − lse) and dS = P ⊙ (dP − D) are
-            // finished in the registers of the products that make s and dP
-            detail::tile_gemm_exp2(rows, cols, d_k, c.a.s, Q, d_k, rows_of(Kt, kld), lse, P, kld);
-            detail::lap(st, t, &backward_breakdown::scores);
-            detail::tile_gemm_times(rows, cols, d_k, dO, d_k, rows_of(Vt, kld), D, P, kld, dS, kld);
-            detail::lap(st, t, &backward_breakdown::dP);
-        } else {
-            tile_gemm(rows, cols, d_k, c.a.s, Q, d_k, rows_of(Kt, kld), false, P, kld, by_cols);  // S [rows, cols]
-            detail::lap(st, t, &backward_breakdown::scores);
-            tile_gemm(rows, cols, d_k, 1.0f, dO, d_k, rows_of(Vt, kld), false, dS, kld, by_cols);  // dP = dO·Vᵀ
-            detail::lap(st, t, &backward_breakdown::dP);
-            softmax_rows_back(P, dS, kld, rows, cols, q0, k0, c.causal, lse, D);
-            detail::lap(st, t, &backward_breakdown::exps);
-        }
+        softmax_back_block(c, j, {q0, rows, k0, cols}, Q, dO, Kt, Vt, P, dS, st, t);
         // dV (+)= Pᵀ·dO and dK (+)= dSᵀ·Q: [cols, d_k]
         tile_gemm_ta(cols, d_k, rows, 1.0f, P, kld, rows_of(dO, d_k), !first, dVb, d_k);
         detail::lap(st, t, &backward_breakdown::dV);

@@ -111,6 +111,27 @@ void fold_row(float* s, std::size_t v, bool first, float& m, float& l, float* z,
     join_row(s, v, sum, s_max, m, l, z, d_k, q, Kt);
 }
 
+// The next key block's K^T and V, fetched a share per row of pass 2 while this block's exps run:
+// fetched from L3 only when the products reached them, they held the scores and A·V below the
+// speed those reach with their operands in L2.
+struct next_block {
+    const float *Kt = nullptr, *V = nullptr;  // [d_k, kb_ld], [≤ bk, d_k]; null after the last block
+    std::size_t Kt_bytes = 0, V_bytes = 0;
+    void fetch_share(std::size_t i, std::size_t rows) const {
+        if (!Kt) return;
+        prefetch_share(Kt, Kt_bytes, i, rows);
+        prefetch_share(V, V_bytes, i, rows);
+    }
+};
+
+// The block after the one at k0 of a head's K^T and V, up to key_end.
+next_block next_of(const fused_plan& p, const float* Kt, const float* V, std::size_t k0, std::size_t key_end) {
+    const std::size_t k1 = k0 + p.bk;
+    if (k1 >= key_end) return {};
+    return {Kt + (k1 / p.bk) * p.d_k * p.kb_ld(), V + k1 * p.d_k, p.d_k * p.kb_ld() * sizeof(float),
+            std::min(p.bk, key_end - k1) * p.d_k * sizeof(float)};
+}
+
 // Z (rows, d_k; stride ld) = softmax(Q K^T) V for queries q0 … q0+rows−1 against every key,
 // one key block at a time: the running max m and sum l let each block be folded in as it comes.
 // Q has row stride d_k and Z row stride ld; Kt is this head's K^T, key block by key block (fused_plan); V is
@@ -135,21 +156,10 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
             tile_gemm(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, false, w.S, p.bk,
                       causal ? causal_band{causal_band::columns, shift} : causal_band{});
         lap(w.st, t, &stage_times::scores);
-        // The next key block's K^T and V are fetched a share per row of pass 2, while this block's
-        // exps run: fetched from L3 only when the products reached them, they held the scores and
-        // A·V below the speed those reach with their operands in L2.
-        const std::size_t k1 = k0 + p.bk;
-        const bool next = k1 < key_end;
-        const float* Kt_next = next ? Kt + (k1 / p.bk) * p.d_k * p.kb_ld() : nullptr;  // [d_k, kb_ld]
-        const float* V_next = next ? V + k1 * p.d_k : nullptr;                           // [≤ bk, d_k]
-        const std::size_t Kt_bytes = p.d_k * p.kb_ld() * sizeof(float);
-        const std::size_t V_bytes = next ? std::min(p.bk, key_end - k1) * p.d_k * sizeof(float) : 0;
+        const next_block next = next_of(p, Kt, V, k0, key_end);
         // pass 2: per row, P = 2^(s − m) in place (done already when finished), the masked part 0
         for (std::size_t i = 0; i < rows; ++i) {
-            if (next) {
-                prefetch_share(Kt_next, Kt_bytes, i, rows);
-                prefetch_share(V_next, V_bytes, i, rows);
-            }
+            next.fetch_share(i, rows);
             float* s = w.S + i * p.bk;
             if (finished) {
                 join_row(s, cols, w.sum[i], w.m[i] + w.top[i], w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * p.d_k,
