@@ -67,14 +67,14 @@ struct alphas {
     float k;  // dK = k · dSᵀ·Q (Q as given)
 };
 
-// Row i of P [rows, cols] and dS: P = 2^(s − lse_i) on the keys the row sees, 0 after; then dS =
-// P ⊙ (dP − D_i), the softmax's backward, dP arriving in dS.
+// Row i of a block the causal mask cuts, P [rows, cols] and dS: P = 2^(s − lse_i) on the keys the
+// row sees, 0 after; then dS = P ⊙ (dP − D_i), the softmax's backward, dP arriving in dS.
 void softmax_rows_back(float* P, float* dS, std::size_t ld, std::size_t rows, std::size_t cols, std::size_t q0,
-                       std::size_t k0, bool causal, const float* lse, const float* D) {
+                       std::size_t k0, const float* lse, const float* D) {
     const detail::row_kernels& rk = detail::active_row_kernels();
     for (std::size_t i = 0; i < rows; ++i) {
         float* p = P + i * ld;
-        const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;
+        const std::size_t v = std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0);
         float top;
         if (v > 0) rk.exp2_sum(p, v, lse[i], top);
         std::fill(p + v, p + cols, 0.0f);
@@ -118,8 +118,9 @@ struct block_span {
     std::size_t q0, rows, k0, cols;
 };
 
-// P = 2^(s − lse) and dS = P ⊙ (dP − D), [rows, cols] each (rows kb_ld apart), of head j's block
-// b, from Q and dO [rows, d_k] and the key block's Kᵀ and Vᵀ [d_k, kb_ld]; timed into st from t.
+// P = 2^(s − lse) and dS = P ⊙ (dP − D), [rows, cols] each (rows kb_ld apart), of head j's query
+// rows and keys in b, from Q and dO [rows, d_k] and the key block's Kᵀ and Vᵀ [d_k, kb_ld]; timed
+// into st from t.
 void softmax_back_block(const core_task& c, std::size_t j, const block_span& b, const float* Q, const float* dO,
                         const float* Kt, const float* Vt, float* P, float* dS, backward_breakdown* st,
                         detail::thread_clock::time_point& t) {
@@ -140,7 +141,7 @@ void softmax_back_block(const core_task& c, std::size_t j, const block_span& b, 
     detail::lap(st, t, &backward_breakdown::scores);
     tile_gemm(b.rows, b.cols, d_k, 1.0f, dO, d_k, rows_of(Vt, kld), false, dS, kld, by_cols);  // dP = dO·Vᵀ
     detail::lap(st, t, &backward_breakdown::dP);
-    softmax_rows_back(P, dS, kld, b.rows, b.cols, b.q0, b.k0, true, lse, D);
+    softmax_rows_back(P, dS, kld, b.rows, b.cols, b.q0, b.k0, lse, D);
     detail::lap(st, t, &backward_breakdown::exps);
 }
 
