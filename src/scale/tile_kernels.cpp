@@ -1,6 +1,7 @@
 // The fused attention's block products (tile_kernels.hpp): a micro-kernel per build that keeps a
 // tile of C of up to 6 rows × 64 columns in registers while it walks k, and the loops that lay
-// those tiles over C, a slice of k at a time.
+// those tiles over C, a slice of k at a time; the same tiles finished in registers (2^x, P ⊙ x)
+// before they are stored; and the transpose and panel packing that lay out what they read.
 #include "qkv/tile_kernels.hpp"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// The fused attention's own block products, C (+)= alpha · A · B on tiles that stay in cache, so
-// its speed does not hang on which kernel OpenBLAS loaded: AVX-512, AVX2 and plain builds, the
+// The fused attention's own block products, C (+)= alpha · A · B on tiles that stay in cache (or
+// finished in registers as the softmax's exps), so its speed does not hang on which kernel
+// OpenBLAS loaded: AVX-512, AVX2 and plain builds, the
 // best this processor runs chosen at run time (as for the row kernels); tests may pin another.
 // The lessons and forward_blas keep OpenBLAS (blas.hpp); this is for attention at scale only.
 #pragma once
