@@ -1,7 +1,7 @@
 // The fused attention's own block products, C (+)= alpha · A · B on tiles that stay in cache (or
 // finished in registers as the softmax's exps), so its speed does not hang on which kernel
-// OpenBLAS loaded: AVX-512, AVX2 and plain builds, the
-// best this processor runs chosen at run time (as for the row kernels); tests may pin another.
+// OpenBLAS loaded: AVX-512, AVX2 and plain builds, the best this processor runs chosen at run
+// time (as for the row kernels); tests may pin another.
 // The lessons and forward_blas keep OpenBLAS (blas.hpp); this is for attention at scale only.
 #pragma once
 
@@ -46,21 +46,21 @@ void tile_gemm_ta(std::size_t m, std::size_t n, std::size_t k, float alpha, cons
                   const operand_b& B, bool accumulate, float* C, std::size_t ldc);
 
 // Products finished in registers before they are stored, so that no second sweep reads the
-// block again. o holds one number per row of C (m floats), x_ij = (A·B)_ij − o_i, and every term of
-// k is summed before the entry is finished:
-// C (m, n) = 2^x with x = alpha · (A·B)_ij − o_i: the softmax's numerators straight from the
+// block again. o holds one number per row of C (m floats), and every term of k is summed before
+// an entry is finished.
+// C (m, n) = 2^x with x_ij = alpha · (A·B)_ij − o_i: the softmax's numerators straight from the
 // product that makes the scores; when top and sum are given (m floats each), top[i] = max_j x_ij
 // and sum[i] = Σ_j C_ij.
 void tile_gemm_exp2(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                     const operand_b& B, const float* o, float* C, std::size_t ldc, float* top = nullptr,
                     float* sum = nullptr);
-// C (m, n) = P ⊙ x (P row stride ldp): the softmax's backward dS = P ⊙ (dP − D) from the product
-// that makes dP.
+// C (m, n) = P ⊙ x with x_ij = (A·B)_ij − o_i (P row stride ldp): the softmax's backward
+// dS = P ⊙ (dP − D) from the product that makes dP.
 void tile_gemm_times(std::size_t m, std::size_t n, std::size_t k, const float* A, std::size_t lda,
                      const operand_b& B, const float* o, const float* P, std::size_t ldp, float* C, std::size_t ldc);
 
 // out (cols, rows; row stride out_ld) = M (rows, cols; row stride ld) transposed: the Kᵀ and Vᵀ
-// blocks the products read, and slices of Xᵀ. 16 × 16 at a time in registers where the build can.
+// blocks the products read, and slices of Xᵀ and Oᵀ. 16 × 16 at a time in registers where the build can.
 void transpose(std::size_t rows, std::size_t cols, const float* M, std::size_t ld, float* out, std::size_t out_ld);
 
 // Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
