@@ -145,34 +145,44 @@ BOOST_AUTO_TEST_CASE(every_build_of_the_kernels_agrees) {
 
 BOOST_AUTO_TEST_CASE(scores_rising_far_from_one_key_block_to_the_next) {
     // The fused softmax keeps a row's max m from earlier key blocks until a block's scores pass it
-    // by more than 16 (log2 units); then it rescales that block (a rise up to 100) or computes its
-    // scores again (beyond, where 2^(s − m) may have met the clamp at 2^127). Here every path is
-    // taken: W_Q = W_K = W_O = I, one head, d_k = 4, and token j is c_j·(1, 1, 1, 1) plus a
-    // little noise with c_j = (j + 1) / 2, so s_ij ≈ c_i·c_j·4 / √4 · log2 e = 2.885·c_i·c_j
-    // and from one block of 8 keys to the next a row's max rises by 2.885·c_i·4 = 11.5·c_i:
-    // 5.8 for row 0 (kept, until three blocks add up past 16), 23 for row 3 (rescaled),
-    // 121 for row 20 (computed again). The weights run from spread out (row 0) to one-hot.
-    const std::size_t n = 48, d = 4;
+    // by more than 16 (log2 units; for a block whose 2^(s − m) came finished from the product,
+    // its max is read only when their sum passes 2^16); then it rescales that block (a rise up to
+    // 100) or computes its scores again (beyond, where 2^(s − m) may have saturated: inf in
+    // AVX-512's 2^x, 2^127 in the portable one). Here every path is taken: W_Q = W_K = W_O = I,
+    // one head, d_k = 4, blocks of 8 keys, and token j is c_j·(1, 1, 1, 1) plus a little noise,
+    // so s_ij ≈ c_i·c_j·4 / √4 · log2 e = 2.885·c_i·c_j.
+    // - c_j = (j + 1) / 2 (48 tokens): from one block to the next a row's max rises by
+    //   2.885·c_i·4 = 11.5·c_i: 5.8 for row 0 (kept, until three blocks add up past 16), 23 for
+    //   row 3 (rescaled), 121 for row 20 (computed again). The weights run from spread out (row 0)
+    //   to one-hot.
+    // - c_j = 1 for the first block, 2.8 for the two after (24 tokens): rows of the later blocks
+    //   rise by 2.885·2.8·1.8 = 14.5 there, so 8 weights of 2^14.5 sum past 2^16 while the max
+    //   stays within 16 (read, then kept).
     const matrix I4 = matrix::of({{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
+    const std::size_t d = 4;
     const att::weights W{I4, I4, qkv::kernels::randn(d, d, 41), I4};
-    matrix X = scaled(qkv::kernels::randn(n, d, 42), 0.1f);
-    for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t c = 0; c < d; ++c) X(j, c) += 0.5f * float(j + 1);
     const std::string was(att_detail::row_kernels_in_use()), tiles_were(att_detail::tile_kernels_in_use());
     auto rows_and_tiles = [](const char* build) {
         return att_detail::use_row_kernels(build) && att_detail::use_tile_kernels(build);
     };
-    for_each_build(rows_and_tiles, [&](const char* build) {
-        for (bool causal : {false, true}) {
-            att::options o;
-            o.heads = 1;
-            o.causal = causal;
-            o.block_q = 16;
-            o.block_k = 8;
-            const matrix ref = att::forward_reference(X, W, o);
-            BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f, build << ", causal = " << causal);
-        }
-    });
+    for (bool steps : {false, true}) {
+        const std::size_t n = steps ? 24 : 48;
+        matrix X = scaled(qkv::kernels::randn(n, d, 42), steps ? 0.02f : 0.1f);
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t c = 0; c < d; ++c) X(j, c) += steps ? (j < 8 ? 1.0f : 2.8f) : 0.5f * float(j + 1);
+        for_each_build(rows_and_tiles, [&](const char* build) {
+            for (bool causal : {false, true}) {
+                att::options o;
+                o.heads = 1;
+                o.causal = causal;
+                o.block_q = 16;
+                o.block_k = 8;
+                const matrix ref = att::forward_reference(X, W, o);
+                BOOST_TEST(rel_diff(att::forward_fused(X, W, o), ref) < 1e-4f,
+                           build << ", causal = " << causal << (steps ? ", two steps" : ", a ramp"));
+            }
+        });
+    }
     BOOST_TEST(att_detail::use_row_kernels(was));
     BOOST_TEST(att_detail::use_tile_kernels(tiles_were));
 }

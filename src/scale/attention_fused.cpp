@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <vector>
@@ -60,15 +61,14 @@ struct scratch {
     float* S;  // [bq, bk]: scores of one key block, then their exp in place
     float* m;  // [bq]: running max of each row (up to lazy_headroom below the true one)
     float* l;  // [bq]: running sum of 2^(s − m) of each row
-    float* top;  // [bq]: a block's largest s − m of each row, when its exps are finished in registers
-    float* sum;  // [bq]: and the sum of its 2^(s − m)
+    float* sum;  // [bq]: a block's sum of 2^(s − m) of each row, when its exps are finished in registers
 };
 
 scratch scratch_at(const fused_plan& p, float* base) {
     float* Z = base + p.bq * p.d_k;
     float* S = Z + p.bq * p.wg();
     float* m = S + p.bq * p.bk;
-    return {nullptr, base, Z, S, m, m + p.bq, m + 2 * p.bq, m + 3 * p.bq};
+    return {nullptr, base, Z, S, m, m + p.bq, m + 2 * p.bq};
 }
 
 // Row i of a key block as P = 2^(s − m) [v entries at s] under the running max m, with their sum
@@ -85,8 +85,10 @@ void join_row(float* s, std::size_t v, float sum, float s_max, float& m, float& 
         const float c = std::exp2(m - s_max);  // 2^(s − m) · 2^(m − s_max) = 2^(s − s_max)
         scale_row(s, v, c);
         sum *= c;
-    } else {  // … computing the scores again when 2^(s − m) may have saturated at 2^127
+    } else {  // … computing the scores again when 2^(s − m) may have saturated at 2^127 (and
+              // their max with them, when what saturated left it unknown: inf)
         tile_gemm(1, v, d_k, 1.0f, q, d_k, Kt, false, s, v);
+        if (std::isinf(s_max)) s_max = active_row_kernels().row_max(s, v);
         sum = active_row_kernels().exp2_sum(s, v, s_max, s_max);
     }
     // … and what was summed under the old m to it: old terms were 2^(s − m)
@@ -94,6 +96,21 @@ void join_row(float* s, std::size_t v, float sum, float s_max, float& m, float& 
     l = l * c + sum;
     scale_row(z, d_k, c);
     m = s_max;
+}
+
+// Row i of a key block whose P = 2^(s − m) [v entries at s] came finished from the product, with
+// only their sum: every entry is at most the sum, so a sum within 2^lazy_headroom keeps m. Above
+// it (rare) the scores' max is read off the largest entry, up to a rise of 100; beyond, an entry
+// may have saturated (at inf, or at 2^127 in the portable 2^x), the max is unknown (inf), and
+// join_row computes the scores again.
+void join_finished_row(float* s, std::size_t v, float sum, float& m, float& l, float* z, std::size_t d_k,
+                       const float* q, const operand_b& Kt) {
+    if (sum <= std::exp2(lazy_headroom)) {
+        l += sum;
+        return;
+    }
+    const float rise = std::log2(active_row_kernels().row_max(s, v));
+    join_row(s, v, sum, rise <= 100.0f ? m + rise : std::numeric_limits<float>::infinity(), m, l, z, d_k, q, Kt);
 }
 
 // Row i of a key block's scores s [v visible of cols] becomes P = 2^(s − m) in place and joins
@@ -151,7 +168,7 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         // product that makes the scores, with each row's max and sum, never stored as scores.
         const bool finished = !first && (!causal || k0 + cols <= q0 + 1);
         if (finished)
-            detail::tile_gemm_exp2(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, w.m, w.S, p.bk, w.top, w.sum);
+            detail::tile_gemm_exp2(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, w.m, w.S, p.bk, w.sum);
         else  // pass 1: scores S [rows, cols] = Q [rows, d_k] @ K^T[:, k0 …] [d_k, cols]
             tile_gemm(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, false, w.S, p.bk,
                       causal ? causal_band{causal_band::columns, shift} : causal_band{});
@@ -162,8 +179,7 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
             next.fetch_share(i, rows);
             float* s = w.S + i * p.bk;
             if (finished) {
-                join_row(s, cols, w.sum[i], w.m[i] + w.top[i], w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * p.d_k,
-                         Kt_block);
+                join_finished_row(s, cols, w.sum[i], w.m[i], w.l[i], Z + i * ld, p.d_k, Q + i * p.d_k, Kt_block);
                 continue;
             }
             const std::size_t v = causal ? std::min(cols, q0 + i + 1 > k0 ? q0 + i + 1 - k0 : 0) : cols;

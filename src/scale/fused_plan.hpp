@@ -19,10 +19,10 @@ struct fused_plan {
     // rows a scores tile reads into a few sets of the L1 cache
     std::size_t kb_ld() const { return bk + 16; }
     std::size_t kv_floats() const { return g * key_blocks() * d_k * kb_ld() + n * wg(); }  // K_g^T, V_g
-    // per thread: Q, Z, S, and m, l, top, sum while attending; the same floats hold a key block's
+    // per thread: Q, Z, S, and m, l, sum while attending; the same floats hold a key block's
     // projections before
     std::size_t scratch_floats() const {
-        return std::max(bq * d_k + bq * wg() + bq * bk + 4 * bq, std::min(bk, n) * wg());
+        return std::max(bq * d_k + bq * wg() + bq * bk + 3 * bq, std::min(bk, n) * wg());
     }
 };
 

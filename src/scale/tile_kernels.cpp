@@ -31,7 +31,7 @@ using tile_fn = void (*)(std::size_t k, const float* A, std::size_t lda, const f
                          std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate);
 
 // A finished product's operands (tile_gemm_exp2, tile_gemm_times): C (m, n) from A (m, k) · B
-// and the rows' offsets o [m]; P (times) or top and sum [m] (exp2, when not null).
+// and the rows' offsets o [m]; P (times) or sum [m] (exp2, when not null).
 struct finished_args {
     std::size_t m, n, k;
     float alpha;  // exp2: x = alpha · (A·B) − o
@@ -43,13 +43,13 @@ struct finished_args {
     std::size_t ldp;
     float* C;
     std::size_t ldc;
-    float *top, *sum;
+    float* sum;
 };
 using finished_fn = void (*)(const finished_args& f);
 
 // What a finished product does with each entry x = (A·B)_ij − o_i: C = 2^x (with or without the
-// rows' top and sum), or C = P ⊙ x.
-enum class finish { exp2, exp2_stats, times };
+// rows' sums of it), or C = P ⊙ x.
+enum class finish { exp2, exp2_sum, times };
 
 // f(std::integral_constant<int, R>{}) for R = rows, 1 … 6: a tile of that many rows, its size a
 // constant in each build's code. (The lambdas passed in are compiled for their build's target.)
@@ -149,13 +149,14 @@ void tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
 
 // A finished product's tile (tile_gemm_exp2, tile_gemm_times): its rows start from −o_r, so the
 // product comes out as x = A·B − o_r (or from 0, and x = alpha·(A·B) − o_r after, when Scaled),
-// and each entry is finished before it is stored: 2^x, with the row's running max of x and sum of
-// 2^x in top and sum for exp2_stats; or P ⊙ x.
+// and each entry is finished before it is stored: 2^x, for exp2_sum with each row's 2^x added
+// to its running sum in sum[r] (16 lanes, in memory: in registers, beside the 24 accumulators,
+// they were spilled in the loop over k); or P ⊙ x.
 template <finish F, bool Scaled, int R, int V>
 [[gnu::always_inline]] inline void finished_tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
                                                         std::size_t ldb, float* C, std::size_t ldc, __mmask16 last,
                                                         const float* o, float alpha, const float* P,
-                                                        std::size_t ldp, __m512 (&top)[R], __m512 (&sum)[R]) {
+                                                        std::size_t ldp, float (*sum)[16]) {
     __m512 c[R][V];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
@@ -174,23 +175,25 @@ template <finish F, bool Scaled, int R, int V>
             if constexpr (F == finish::times) {
                 _mm512_mask_storeu_ps(out, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, P + r * ldp + 16 * v), c[r][v]));
             } else {
-                const __m512 e = exp2_zmm(c[r][v]);
-                if constexpr (F == finish::exp2_stats) {
-                    top[r] = _mm512_mask_max_ps(top[r], m, top[r], c[r][v]);
-                    sum[r] = _mm512_mask_add_ps(sum[r], m, sum[r], e);
-                }
-                _mm512_mask_storeu_ps(out, m, e);
+                c[r][v] = exp2_zmm(c[r][v]);
+                _mm512_mask_storeu_ps(out, m, c[r][v]);
             }
+        }
+    if constexpr (F == finish::exp2_sum)
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            __m512 row = _mm512_load_ps(sum[r]);
+#pragma GCC unroll 4
+            for (int v = 0; v < V; ++v) row = _mm512_mask_add_ps(row, v == V - 1 ? last : __mmask16(0xffff), row, c[r][v]);
+            _mm512_store_ps(sum[r], row);
         }
 }
 
-// R rows of a finished product, panel after panel along n, the rows' top and sum kept in
-// registers across the panels and added up once at the end.
+// R rows of a finished product, panel after panel along n, the rows' sums kept 16 lanes wide
+// across the panels and added up once at the end.
 template <finish F, bool Scaled, int R>
 void finished_rows_avx512(const finished_args& f, std::size_t i0) {
-    __m512 top[R], sum[R];
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) top[r] = _mm512_set1_ps(-std::numeric_limits<float>::infinity()), sum[r] = _mm512_setzero_ps();
+    alignas(64) float sum[R][16] = {};
     const float *A = f.A + i0 * f.lda, *o = f.o + i0, *P = f.P ? f.P + i0 * f.ldp : nullptr;
     float* C = f.C + i0 * f.ldc;
     for (std::size_t j0 = 0; j0 < f.n; j0 += panel_cols) {
@@ -200,7 +203,7 @@ void finished_rows_avx512(const finished_args& f, std::size_t i0) {
         const float* Pj = P ? P + j0 : nullptr;
         auto tile = [&](auto V) {
             finished_tile_avx512<F, Scaled, R, V.value>(f.k, A, f.lda, B, f.B.ld, C + j0, f.ldc, last, o, f.alpha, Pj,
-                                                        f.ldp, top, sum);
+                                                        f.ldp, sum);
         };
         switch (vectors) {
             case 4: tile(std::integral_constant<int, 4>{}); break;
@@ -209,8 +212,8 @@ void finished_rows_avx512(const finished_args& f, std::size_t i0) {
             default: tile(std::integral_constant<int, 1>{}); break;
         }
     }
-    if constexpr (F == finish::exp2_stats)
-        for (int r = 0; r < R; ++r) f.top[i0 + r] = _mm512_reduce_max_ps(top[r]), f.sum[i0 + r] = _mm512_reduce_add_ps(sum[r]);
+    if constexpr (F == finish::exp2_sum)
+        for (int r = 0; r < R; ++r) f.sum[i0 + r] = _mm512_reduce_add_ps(_mm512_load_ps(sum[r]));
 }
 
 template <finish F, bool Scaled>
@@ -220,8 +223,8 @@ void finished_avx512(const finished_args& f) {
 }
 
 void exp2_avx512(const finished_args& f) {
-    if (f.alpha != 1.0f) return f.top ? finished_avx512<finish::exp2_stats, true>(f) : finished_avx512<finish::exp2, true>(f);
-    if (f.top) return finished_avx512<finish::exp2_stats, false>(f);
+    if (f.alpha != 1.0f) return f.sum ? finished_avx512<finish::exp2_sum, true>(f) : finished_avx512<finish::exp2, true>(f);
+    if (f.sum) return finished_avx512<finish::exp2_sum, false>(f);
     finished_avx512<finish::exp2, false>(f);
 }
 void times_avx512(const finished_args& f) { finished_avx512<finish::times, false>(f); }
@@ -391,7 +394,7 @@ void exp2_generic(const finished_args& f) {
     for (std::size_t i = 0; i < f.m; ++i) {
         float s_max;
         const float sum = rk.exp2_sum(f.C + i * f.ldc, f.n, f.o[i], s_max);
-        if (f.top) f.top[i] = s_max - f.o[i], f.sum[i] = sum;
+        if (f.sum) f.sum[i] = sum;
     }
 }
 
@@ -496,13 +499,13 @@ void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const f
 }
 
 void tile_gemm_exp2(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
-                    const operand_b& B, const float* o, float* C, std::size_t ldc, float* top, float* sum) {
-    choice().active().exp2({m, n, k, alpha, A, lda, B, o, nullptr, 0, C, ldc, top, sum});
+                    const operand_b& B, const float* o, float* C, std::size_t ldc, float* sum) {
+    choice().active().exp2({m, n, k, alpha, A, lda, B, o, nullptr, 0, C, ldc, sum});
 }
 
 void tile_gemm_times(std::size_t m, std::size_t n, std::size_t k, const float* A, std::size_t lda,
                      const operand_b& B, const float* o, const float* P, std::size_t ldp, float* C, std::size_t ldc) {
-    choice().active().times({m, n, k, 1.0f, A, lda, B, o, P, ldp, C, ldc, nullptr, nullptr});
+    choice().active().times({m, n, k, 1.0f, A, lda, B, o, P, ldp, C, ldc, nullptr});
 }
 
 void transpose(std::size_t rows, std::size_t cols, const float* M, std::size_t ld, float* out, std::size_t out_ld) {

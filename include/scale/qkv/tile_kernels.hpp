@@ -49,11 +49,9 @@ void tile_gemm_ta(std::size_t m, std::size_t n, std::size_t k, float alpha, cons
 // block again. o holds one number per row of C (m floats), and every term of k is summed before
 // an entry is finished.
 // C (m, n) = 2^x with x_ij = alpha · (A·B)_ij − o_i: the softmax's numerators straight from the
-// product that makes the scores; when top and sum are given (m floats each), top[i] = max_j x_ij
-// and sum[i] = Σ_j C_ij.
+// product that makes the scores; when sum is given (m floats), sum[i] = Σ_j C_ij.
 void tile_gemm_exp2(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
-                    const operand_b& B, const float* o, float* C, std::size_t ldc, float* top = nullptr,
-                    float* sum = nullptr);
+                    const operand_b& B, const float* o, float* C, std::size_t ldc, float* sum = nullptr);
 // C (m, n) = P ⊙ x with x_ij = (A·B)_ij − o_i (P row stride ldp): the softmax's backward
 // dS = P ⊙ (dP − D) from the product that makes dP.
 void tile_gemm_times(std::size_t m, std::size_t n, std::size_t k, const float* A, std::size_t lda,
