@@ -165,7 +165,7 @@ void attend_block(const fused_plan& p, bool causal, std::size_t q0, std::size_t 
         const operand_b Kt_block = rows_of(Kt + (k0 / p.bk) * p.d_k * p.kb_ld(), p.kb_ld());  // [d_k, cols]
         // Once m is known (every block after the first) and every row sees every key of the
         // block (always without the mask), passes 1 and 2 are one: P = 2^(s − m) comes out of the
-        // product that makes the scores, with each row's max and sum, never stored as scores.
+        // product that makes the scores, with each row's sum, never stored as scores.
         const bool finished = !first && (!causal || k0 + cols <= q0 + 1);
         if (finished)
             detail::tile_gemm_exp2(rows, cols, p.d_k, 1.0f, Q, p.d_k, Kt_block, w.m, w.S, p.bk, w.sum);

@@ -150,8 +150,8 @@ void tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
 // A finished product's tile (tile_gemm_exp2, tile_gemm_times): its rows start from −o_r, so the
 // product comes out as x = A·B − o_r (or from 0, and x = alpha·(A·B) − o_r after, when Scaled),
 // and each entry is finished before it is stored: 2^x, for exp2_sum with each row's 2^x added
-// to its running sum in sum[r] (16 lanes, in memory: in registers, beside the 24 accumulators,
-// they were spilled in the loop over k); or P ⊙ x.
+// to its running sum in sum[r] (16 lanes, in memory: kept in registers, beside the 24
+// accumulators, the rows' sums and maxima had been spilled in the loop over k); or P ⊙ x.
 template <finish F, bool Scaled, int R, int V>
 [[gnu::always_inline]] inline void finished_tile_avx512(std::size_t k, const float* A, std::size_t lda, const float* B,
                                                         std::size_t ldb, float* C, std::size_t ldc, __mmask16 last,
