@@ -138,6 +138,15 @@ BOOST_AUTO_TEST_CASE(the_forward_json_breaks_the_fused_pass_down) {
     check_breakdowns({"bench", "--n", "64", "--impl", "blas,fused"}, "impl", "fused",
                      {"pack_weights", "project_k_v", "project_q", "scores", "softmax_exps", "weighted_sum",
                       "output_projection"});
+    // and what 2^x costs the scores, a share of the finished product's time: below 1 (the plain
+    // product takes some time too); a timing, so its size is not asserted, only that it is one
+    const auto r = run_qkv({"bench", "--n", "64,128", "--impl", "fused", "--format", "json", "--repeats", "1"});
+    BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& row : j.at("results")) {
+        const double exps = row.at("breakdown").at("exps_in_scores").get<double>();
+        BOOST_TEST((std::isfinite(exps) && exps > -1.0 && exps < 1.0), row.dump());
+    }
 }
 
 BOOST_AUTO_TEST_CASE(the_backward_json_breaks_the_backward_down) {

@@ -169,11 +169,13 @@ struct row {
     double ms, gflops, percent, percent_machine;  // of the sgemm peak, of the machine's FMA peak
     std::size_t extra;
     std::optional<attention::fused_breakdown> breakdown;  // fused: one more run with the clock read by stages
+    double exps_in_scores = 0;                            // and what 2^x costs its scores (bench::exps_in_scores)
 };
 
 // Shares of the fused pass's processor time by stage, from one run with the threads' clocks on,
-// and the share of its wall time × threads that the threads ran.
-json breakdown_json(const attention::fused_breakdown& b) {
+// and the share of its wall time × threads that the threads ran; then the share of the scores'
+// products that 2^x takes, timed apart on one block.
+json breakdown_json(const attention::fused_breakdown& b, double exps_in_scores) {
     const double cpu = b.pack + b.project_kv + b.project_q + b.scores + b.exps + b.weighted + b.output;
     auto share = [&](double s) { return cpu > 0 ? s / cpu : 0.0; };
     return {{"thread_cpu_seconds", cpu},
@@ -185,7 +187,8 @@ json breakdown_json(const attention::fused_breakdown& b) {
             {"weighted_sum", share(b.weighted)},
             {"output_projection", share(b.output)},
             {"running", b.wall > 0 ? cpu / (b.wall * b.threads) : 0.0},
-            {"idle_tile_slots", b.idle_slots}};
+            {"idle_tile_slots", b.idle_slots},
+            {"exps_in_scores", exps_in_scores}};
 }
 
 // The prose under the table, from lessons/prose/bench.toml.
@@ -256,7 +259,7 @@ std::string render_forward_json(const bench_args& b, const peaks& pk, const std:
                                 {"heads", b.heads}, {"threads", r.threads}, {"ms", r.ms}, {"gflops", r.gflops},
                                 {"percent_of_peak", r.percent}, {"percent_of_machine_peak", r.percent_machine},
                                 {"extra_bytes", r.extra}});
-        if (r.breakdown) j["results"].back()["breakdown"] = breakdown_json(*r.breakdown);
+        if (r.breakdown) j["results"].back()["breakdown"] = breakdown_json(*r.breakdown, r.exps_in_scores);
     }
     j["growth_exponent"] = json::object();
     for (auto& [i, k] : growth) j["growth_exponent"][std::string(attention::impl_name(i))] = k ? json(*k) : json(nullptr);
@@ -313,6 +316,7 @@ int run_forward(const console& io, const bench_args& b) {
                 attention::options with_clock = o;
                 with_clock.breakdown = &rows.back().breakdown.emplace();
                 attention::forward(i, P.X, P.W, with_clock);
+                rows.back().exps_in_scores = bench::exps_in_scores(n, b.d_model, o);
             }
             ns[i].push_back(double(n));
             ts[i].push_back(t.median_s);

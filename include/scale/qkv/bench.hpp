@@ -66,6 +66,13 @@ struct peak {
 };
 peak measure_peak(int threads, std::size_t size = 2048);
 
+// What 2^x costs the fused pass's scores: its product for one block of the plan at n tokens
+// (bq queries × bk keys × d_k), in cache on this thread, made plain (the scores stored) and
+// finished (2^(s − m) and the rows' sums, as every block after a row's first that the mask
+// leaves whole is made), the best of alternating batches of each. The share of the finished
+// product's time the plain one does not need: 1 − plain / finished.
+double exps_in_scores(std::size_t n, std::size_t d_model, const attention::options& o);
+
 // Least-squares slope of log t against log n: t grows like n^slope. nullopt with fewer than two
 // distinct n.
 std::optional<double> growth_exponent(const std::vector<double>& n, const std::vector<double>& t);
