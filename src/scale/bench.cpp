@@ -113,13 +113,16 @@ double exps_in_scores(std::size_t n, std::size_t d_model, const attention::optio
     const attention::detail::operand_b B{Kt.data.data(), bk, attention::detail::panel_cols};
     matrix S(bq, bk);
     std::vector<float> m(bq), sum(bq);
-    auto plain = [&] { attention::detail::tile_gemm(bq, bk, p.d_k, 1.0f, Q.data.data(), p.d_k, B, false, S.data.data(), bk); };
+    auto plain = [&] {
+        attention::detail::tile_gemm(bq, bk, p.d_k, 1.0f, Q.data.data(), p.d_k, B, false, S.data.data(), bk);
+    };
     auto finished = [&] {
         attention::detail::tile_gemm_exp2(bq, bk, p.d_k, 1.0f, Q.data.data(), p.d_k, B, m.data(), S.data.data(), bk,
                                           sum.data());
     };
     plain();  // each row's offset its max, as the running max is, so that 2^(s − m) ≤ 1
-    for (std::size_t i = 0; i < bq; ++i) m[i] = *std::max_element(S.data.begin() + i * bk, S.data.begin() + (i + 1) * bk);
+    for (std::size_t i = 0; i < bq; ++i)
+        m[i] = *std::max_element(S.data.begin() + i * bk, S.data.begin() + (i + 1) * bk);
     // batches of about 2 ms, alternating, so both meet the same clock speed
     const int calls = std::max(1, int(2e-3 / std::max(1e-7, 2.0 * bq * bk * p.d_k / 50e9)));
     auto batch = [&](auto& f) {
