@@ -123,7 +123,7 @@ double exps_in_scores(std::size_t n, std::size_t d_model, const attention::optio
     plain();  // each row's offset its max, as the running max is, so that 2^(s − m) ≤ 1
     for (std::size_t i = 0; i < bq; ++i)
         m[i] = *std::max_element(S.data.begin() + i * bk, S.data.begin() + (i + 1) * bk);
-    // batches of about 2 ms, alternating, so both meet the same clock speed
+    // batches of 1–2 ms (their calls counted at 50 GFLOP/s), alternating, so both meet the same clock speed
     const int calls = std::max(1, int(2e-3 / std::max(1e-7, 2.0 * bq * bk * p.d_k / 50e9)));
     auto batch = [&](auto& f) {
         const auto t0 = std::chrono::steady_clock::now();
