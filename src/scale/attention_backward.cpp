@@ -19,10 +19,9 @@ namespace {
 
 using detail::causal_band;
 using detail::operand_b;
+using detail::rows_of;
 using detail::tile_gemm;
 using detail::tile_gemm_ta;
-
-operand_b rows_of(const float* B, std::size_t ld) { return {B, ld, detail::panel_cols}; }
 
 struct core_plan {
     std::size_t n, ld, h, d_k, bq, bk;

@@ -26,6 +26,7 @@ namespace {
 using detail::active_row_kernels;
 using detail::causal_band;
 using detail::operand_b;
+using detail::rows_of;
 using detail::row_kernels;
 using detail::scale_row;
 using detail::tile_gemm;
@@ -33,9 +34,6 @@ using detail::lap;
 using detail::start;
 using detail::thread_clock;
 constexpr float log2e = std::numbers::log2e_v<float>;
-
-// A row-major operand as the tile kernels read it.
-operand_b rows_of(const float* B, std::size_t ld) { return {B, ld, detail::panel_cols}; }
 
 // Asks for share `part` of `parts` of the bytes at p to be brought into the cache (L1 and L2),
 // a line of 64 bytes at a time, without waiting for them.

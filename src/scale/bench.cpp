@@ -110,7 +110,7 @@ double exps_in_scores(std::size_t n, std::size_t d_model, const attention::optio
     const attention::fused_plan p = attention::plan_fused(n, d_model, o);
     const std::size_t bq = std::min(p.bq, n), bk = std::min(p.bk, n);
     const matrix Q = kernels::randn(bq, p.d_k, 7), Kt = kernels::randn(p.d_k, bk, 8);  // [bq, d_k], [d_k, bk]
-    const attention::detail::operand_b B{Kt.data.data(), bk, attention::detail::panel_cols};
+    const attention::detail::operand_b B = attention::detail::rows_of(Kt.data.data(), bk);
     matrix S(bq, bk);
     std::vector<float> m(bq), sum(bq);
     auto plain = [&] {

@@ -22,6 +22,9 @@ struct operand_b {
     std::size_t panel_stride;
 };
 
+// A row-major B (row stride ld) as the products read it.
+inline operand_b rows_of(const float* B, std::size_t ld) { return {B, ld, panel_cols}; }
+
 // Floats pack_panels writes for B (k, n): whole panels, the last one padded with zeros.
 std::size_t packed_floats(std::size_t k, std::size_t n);
 // Packs B (k, n; row stride ldb) into panels at out and returns them as an operand.
