@@ -42,9 +42,9 @@ public:
         winsize size{24, 100, 0, 0};
         BOOST_REQUIRE(openpty(&master_, &slave_, nullptr, nullptr, &size) == 0);
         BOOST_REQUIRE(tcgetattr(slave_, &before_) == 0);
-        int out[2] = {-1, -1}, report[2] = {-1, -1};
+        int out[2] = {-1, -1}, report[2] = {-1, -1}, control[2] = {-1, -1};
         if (stdout_to_pipe) BOOST_REQUIRE(pipe(out) == 0);
-        if (job_control) BOOST_REQUIRE(pipe(report) == 0);
+        if (job_control) BOOST_REQUIRE(pipe(report) == 0 && pipe(control) == 0);
         const char* bin = std::getenv("QKV_BIN");
         std::string program = bin ? bin : "qkv";
         pid_ = fork();
@@ -56,19 +56,20 @@ public:
             setenv("TERM", "xterm-256color", 1);
             if (job_control) {
                 pid_t job = fork();  // the job runs qkv, this process waits for it like a shell
-                if (job != 0) be_a_shell_for(job, report[1]);
+                if (job != 0) close(control[1]), be_a_shell_for(job, report[1], control[0]);
                 setpgid(0, 0);
                 std::signal(SIGTTOU, SIG_IGN);  // a background group may not take the terminal otherwise
                 tcsetpgrp(0, getpid());
                 std::signal(SIGTTOU, SIG_DFL);
-                close(report[0]), close(report[1]);
+                close(report[0]), close(report[1]), close(control[0]), close(control[1]);
             }
             exec_qkv(program, args);
         }
         if (stdout_to_pipe) close(out[1]), pipe_ = out[0];
         qkv_pid_ = pid_;
         if (job_control) {
-            close(report[1]);
+            close(report[1]), close(control[0]);
+            control_ = control[1];
             BOOST_REQUIRE(read(report[0], &qkv_pid_, sizeof qkv_pid_) == static_cast<ssize_t>(sizeof qkv_pid_));
             close(report[0]);
         }
@@ -76,7 +77,7 @@ public:
     }
     ~on_pty() {
         if (pid_ > 0 && !status_) kill(pid_, SIGKILL), waitpid(pid_, nullptr, 0);
-        for (int fd : {master_, slave_, pipe_})
+        for (int fd : {master_, slave_, pipe_, control_})
             if (fd >= 0) close(fd);
     }
 
@@ -100,6 +101,10 @@ public:
     void signal(int sig) { kill(qkv_pid_, sig); }
     // What a shell does when a job stops: its own terminal mode back (the mode before qkv ran).
     void shell_takes_the_terminal() { BOOST_REQUIRE(tcsetattr(slave_, TCSANOW, &before_) == 0); }
+    // What the shell (with job_control) does to the stopped job: `bg` ('b': the terminal stays
+    // the shell's, the job continues), `fg` ('f': the job's again, continued), `kill %1` ('k':
+    // SIGTERM, then SIGCONT so that a stopped job can die of it, as bash and dash do).
+    void shell_does(char what) { BOOST_REQUIRE(write(control_, &what, 1) == 1); }
     // Stopped, as /proc/PID/stat says ('T').
     bool stopped() const {
         std::ifstream stat("/proc/" + std::to_string(qkv_pid_) + "/stat");
@@ -147,7 +152,7 @@ public:
     const std::string& screen() const { return screen_; }
 
 private:
-    int master_ = -1, slave_ = -1, pipe_ = -1;
+    int master_ = -1, slave_ = -1, pipe_ = -1, control_ = -1;
     pid_t pid_ = -1, qkv_pid_ = -1;
 
     [[noreturn]] static void exec_qkv(std::string program, std::vector<std::string> args) {
@@ -157,14 +162,24 @@ private:
         execv(program.c_str(), argv.data());
         _exit(127);
     }
-    // The session leader's part: qkv's pid reported, its exit status passed on (a stop is not an
-    // end: waitpid without WUNTRACED).
-    [[noreturn]] static void be_a_shell_for(pid_t job, int report) {
+    // The session leader's part: qkv's pid reported, shell_does's commands carried out, its exit
+    // status passed on (a stop is not an end: waitpid without WUNTRACED).
+    [[noreturn]] static void be_a_shell_for(pid_t job, int report, int control) {
         setpgid(job, job);
         (void)!write(report, &job, sizeof job);
         close(report);
+        std::signal(SIGTTOU, SIG_IGN);  // the shell takes the terminal back from a background job
         int st = 0;
-        while (waitpid(job, &st, 0) < 0 && errno == EINTR) {
+        for (;;) {
+            const pid_t done = waitpid(job, &st, WNOHANG);
+            if (done == job) break;
+            if (done < 0 && errno != EINTR) _exit(125);
+            pollfd c{control, POLLIN, 0};
+            char what = 0;
+            if (poll(&c, 1, 10) != 1 || read(control, &what, 1) != 1) continue;
+            tcsetpgrp(0, what == 'f' ? job : getpgrp());
+            if (what == 'k') kill(-job, SIGTERM);
+            kill(-job, SIGCONT);
         }
         _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     }
@@ -347,6 +362,57 @@ BOOST_AUTO_TEST_CASE(ctrl_z_gives_the_terminal_back_and_fg_takes_it_again) {
             BOOST_TEST(p.mode_restored());
         }
     }
+}
+
+// Ctrl-Z, then `bg`: the job runs on in the background, and the terminal stays the shell's (its
+// mode, the main screen, nothing drawn over the prompt) until `fg` gives it back, when qkv takes
+// raw mode again and redraws. Before, every SIGCONT took the terminal, from the background too:
+// the shell's screen switched to the alternate one and the job stopped again on SIGTTOU.
+BOOST_AUTO_TEST_CASE(ctrl_z_then_bg_leaves_the_terminal_to_the_shell_until_fg) {
+    for (const char* mode : {"--present", "--step"}) {
+        BOOST_TEST_CONTEXT(mode) {
+            on_pty p({"lesson", "5", mode}, false, true);
+            BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+            p.type("\x1a");
+            BOOST_REQUIRE(p.until([&] { return p.stopped(); }));
+            const std::size_t given_back = p.screen().size();
+            p.shell_does('b');
+            BOOST_REQUIRE(p.until([&] { return !p.stopped(); }));
+            std::this_thread::sleep_for(300ms);  // time to take the terminal, were it to
+            p.until([] { return false; }, 50ms);  // read what it wrote
+            BOOST_TEST(!p.stopped(), "stopped again in the background (it touched the terminal)");
+            BOOST_TEST(p.mode_restored());
+            BOOST_TEST(p.screen().size() == given_back, "written in the background: " << p.screen().substr(given_back));
+            p.shell_does('f');
+            BOOST_TEST(p.until([&] { return p.raw(); }), "fg did not take raw mode again");
+            BOOST_TEST(p.until([&] { return p.screen().size() > given_back + 200; }), "no redraw after fg");
+            p.type("q");
+            BOOST_TEST(p.wait_status() == 0);
+            BOOST_TEST(p.mode_restored());
+            BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+        }
+    }
+}
+
+// `kill %1` on a job stopped by Ctrl-Z: SIGTERM, then SIGCONT. qkv must die of it (143) with the
+// terminal as the shell has it, not take raw mode and the screen back on the way (it did: the
+// SIGCONT handler ran before or inside SIGTERM's, and the job stopped again on SIGTTOU, or died
+// with the terminal raw). Five times each, since the two handlers' order is the kernel's.
+BOOST_AUTO_TEST_CASE(kill_of_a_job_stopped_by_ctrl_z_ends_it_with_the_terminal_restored) {
+    for (const char* mode : {"--present", "--step"})
+        for (int round = 0; round < 5; ++round) {
+            BOOST_TEST_CONTEXT(mode << ", round " << round) {
+                on_pty p({"lesson", "5", mode}, false, true);
+                BOOST_REQUIRE(p.until([&] { return p.raw(); }));
+                p.type("\x1a");
+                BOOST_REQUIRE(p.until([&] { return p.stopped(); }));
+                p.shell_does('k');
+                BOOST_TEST(p.wait_status() == 143);
+                BOOST_TEST(p.mode_restored());
+                BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+                BOOST_TEST(p.screen().rfind("\x1b[?25h") > p.screen().rfind("\x1b[?25l"), "the cursor stayed hidden");
+            }
+        }
 }
 
 // Issue 27, item 5: SIGSTOP (what `kill -STOP` or a debugger sends) is seen by no handler, so the

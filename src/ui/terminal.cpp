@@ -43,15 +43,45 @@ void write_all(int fd, const char* s, std::size_t n) {
     }
 }
 
-// Async-signal-safe: only tcsetattr and write.
-void restore_all() {
-    if (screen_fd >= 0) write_all(screen_fd, leave_screen, sizeof leave_screen - 1);
-    if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &saved_mode);
+// Whether qkv's process group holds the terminal on fd (or fd is no terminal): a job in the
+// background must not take it, or the shell's screen and mode are ours again while it prompts.
+bool in_foreground(int fd) {
+    const pid_t owner = tcgetpgrp(fd);
+    return owner < 0 || owner == getpgrp();
 }
 
+// The terminal's mode as it was, with SIGTTOU held back: from the background (a `kill %1` on a
+// stopped job, which continues it to die) tcsetattr would otherwise stop the process again.
+void put_mode(int fd, const struct termios& mode) {
+    sigset_t ttou, before;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &before);
+    while (tcsetattr(fd, TCSAFLUSH, &mode) != 0 && errno == EINTR) {
+    }
+    sigprocmask(SIG_SETMASK, &before, nullptr);
+}
+
+// Async-signal-safe: only tcgetpgrp, tcsetattr, sigprocmask and write. Nothing to do while the
+// terminal is given back for Ctrl-Z.
+void restore_all() {
+    if (suspended) return;
+    if (screen_fd >= 0) write_all(screen_fd, leave_screen, sizeof leave_screen - 1);
+    if (saved_fd >= 0) put_mode(saved_fd, saved_mode);
+}
+
+// Set once a handler ends the process: a SIGCONT that comes with the fatal signal (`kill %1`
+// sends SIGTERM, then SIGCONT) must not take the terminal again after it was given back.
+volatile std::sig_atomic_t ending = 0;
+
 extern "C" void restore_and_reraise(int sig) {
+    ending = 1;
     restore_all();
     std::signal(sig, SIG_DFL);
+    sigset_t just;
+    sigemptyset(&just);
+    sigaddset(&just, sig);
+    sigprocmask(SIG_UNBLOCK, &just, nullptr);
     std::raise(sig);
 }
 
@@ -70,8 +100,15 @@ void handle(int sig, void (*fn)(int));
 
 // After a stop: raw mode and the screen again, and a redraw, since the shell drew over it. Taken
 // on every SIGCONT, not only after our own Ctrl-Z: a SIGSTOP is seen by no handler, and the shell
-// puts its own terminal mode back while the job is stopped.
+// puts its own terminal mode back while the job is stopped. Not in the background (`bg`): there
+// the terminal stays the shell's until `fg` continues the job again.
 void take_back() {
+    if (ending) return;
+    const int fd = saved_fd >= 0 ? saved_fd : screen_fd;
+    if (fd >= 0 && !in_foreground(fd)) {
+        suspended = 1;
+        return;
+    }
     suspended = 0;
     if (screen_fd >= 0) write_all(screen_fd, enter_screen, sizeof enter_screen - 1);
     if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &raw_termios);
@@ -107,7 +144,10 @@ extern "C" void suspend(int sig) {
 void handle(int sig, void (*fn)(int)) {
     struct sigaction sa {};
     sa.sa_handler = fn;
+    // one handler at a time: a SIGCONT taking raw mode in the middle of SIGTERM's restore left
+    // the terminal raw behind a dead process
     sigemptyset(&sa.sa_mask);
+    for (int other : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT}) sigaddset(&sa.sa_mask, other);
     sa.sa_flags = 0;  // no SA_RESTART: a resize must wake a waiting poll
     sigaction(sig, &sa, nullptr);
 }
@@ -212,5 +252,7 @@ bool resized() {
     resize_seen = 0;
     return true;
 }
+
+bool given_back() { return suspended != 0; }
 
 }  // namespace qkv::terminal

@@ -27,7 +27,8 @@ enum class screen { keep, full };
 // the saved mode back; so do SIGINT, SIGTERM, SIGHUP and SIGQUIT (then the process ends with
 // 128 + signal). Ctrl-Z (SIGTSTP) puts it back and stops; SIGCONT (after Ctrl-Z, or after a
 // SIGSTOP no handler sees) takes raw mode (and the alternate screen) again and reports through
-// resized() that the screen needs drawing again.
+// resized() that the screen needs drawing again — in the foreground only: continued in the
+// background (`bg`), the terminal stays the shell's until `fg` (given_back()).
 // With screen::full and a terminal on out_fd, it also switches out_fd to the alternate screen and
 // hides the cursor, and reports window-size changes through resized(); all of it is undone in the
 // same places as the termios.
@@ -55,5 +56,9 @@ wait_result wait_byte(int fd, int timeout_ms, char& c);
 // True once after each SIGWINCH seen while a full-screen raw_mode is alive, and after each
 // return from a stop (Ctrl-Z, then fg): the screen must be drawn again.
 bool resized();
+
+// While the terminal is given back (stopped by Ctrl-Z, or continued in the background): nothing
+// may be drawn on it, the shell owns it.
+bool given_back();
 
 }  // namespace qkv::terminal
