@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "qkv/display_width.hpp"
 #include "support/files.hpp"
 #include "support/pty_session.hpp"
 #include "support/run_qkv.hpp"
@@ -162,6 +163,28 @@ BOOST_AUTO_TEST_CASE(the_progress_line_is_for_a_terminal_only) {
     qkv::test::session s({"train", "--steps", "100000"});
     BOOST_TEST(s.wait_for("best induction", 0, 20000ms));
     BOOST_TEST(s.wait_for("left", 0, 20000ms));
+}
+
+// On a window narrower than the line, each redraw is cut a column short of it: a line that wraps
+// is one "\r\033[K" no longer clears, and every redraw left a copy behind (81 columns at 80).
+BOOST_AUTO_TEST_CASE(the_progress_line_fits_a_narrow_window) {
+    qkv::test::session s({"train", "--steps", "100000"}, 40, 24);
+    BOOST_TEST_REQUIRE(s.wait_for("loss", 0, 20000ms));
+    s.pump(300);  // a few redraws more
+    s.send("\x03");
+    s.finish(20000ms);
+    // each redraw: what stands between one "\r\033[K" and the next (after the last, the report)
+    std::size_t lines = 0;
+    const std::string redraw = "\r\x1b[K";
+    for (std::size_t at = s.out.find(redraw), next; at != std::string::npos; at = next) {
+        next = s.out.find(redraw, at + 1);
+        if (next == std::string::npos) break;
+        std::string line = s.out.substr(at + redraw.size(), next - at - redraw.size());
+        if (auto echo = line.find("^C"); echo != std::string::npos) line.erase(echo);  // the terminal's echo of Ctrl-C
+        BOOST_TEST(qkv::display_width(line) <= 39u, "wider than the window: " << line);
+        ++lines;
+    }
+    BOOST_TEST(lines > 1u);
 }
 
 BOOST_AUTO_TEST_CASE(ctrl_c_stops_reports_and_keeps_the_saved_model_whole) {

@@ -28,6 +28,7 @@ using namespace std::chrono_literals;
 namespace {
 
 using qkv::test::frames_of;
+using qkv::test::pages_of;
 using qkv::test::same_mode;
 using qkv::test::session;
 using qkv::test::enter_alt;
@@ -186,20 +187,21 @@ BOOST_AUTO_TEST_CASE(every_stage_of_every_lesson_fits_80_by_24_and_a_large_scree
     auto small = run_qkv({"lesson", "all", "--present", "--color", "never"}, keys, {{"COLUMNS", "80"}, {"LINES", "24"}, {"TERM", "xterm"}});
     BOOST_TEST(small.status == 0);
     BOOST_TEST(small.err.empty());
-    auto frames = frames_of(small.out);
+    BOOST_TEST(small.out.find('\x1b') == std::string::npos);  // not even the reset after a cut line's "…"
+    auto frames = pages_of(small.out, 23);  // on a pipe: pages a line short of LINES
     BOOST_TEST(frames.size() > 40u);
-    for (const auto& f : frames) expect_fits(f, 80, 24);
+    for (const auto& f : frames) expect_fits(f, 80, 23);
 
     // Lesson 3, stage 3 (Q, Kᵀ, S): on 80 × 24 the body scrolls (a "↓" in the status line);
     // on 160 × 50 all of it shows, Q and Kᵀ side by side.
     auto scroll = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "80"}, {"LINES", "24"}, {"TERM", "xterm"}});
     auto roomy = run_qkv({"lesson", "3", "--present", "--stage", "3"}, "q\n", {{"COLUMNS", "160"}, {"LINES", "50"}, {"TERM", "xterm"}});
-    auto f80 = frames_of(scroll.out), f160 = frames_of(roomy.out);
+    auto f80 = pages_of(scroll.out, 23), f160 = pages_of(roomy.out, 49);
     BOOST_REQUIRE(!f80.empty());
     BOOST_REQUIRE(!f160.empty());
     BOOST_TEST(scrolls(f80.front()));
     BOOST_TEST(!scrolls(f160.front()));
-    expect_fits(f160.front(), 160, 50);
+    expect_fits(f160.front(), 160, 49);
     BOOST_TEST(has_line_with(f160.front(), "Q  [3, 4]", "K_t  [4, 3]"));
     BOOST_TEST(has_line_with(f160.front(), "The score matrix", ""));
 }
@@ -210,7 +212,7 @@ BOOST_AUTO_TEST_CASE(a_slide_summarises_sub_steps_and_full_shows_them) {
     auto first_frame = [](std::vector<std::string> extra) {
         std::vector<std::string> args{"lesson", "9", "--present", "--stage", "2", "--color", "never"};
         args.insert(args.end(), extra.begin(), extra.end());
-        auto frames = frames_of(run_qkv(args, "q\n", {{"COLUMNS", "120"}, {"LINES", "200"}, {"TERM", "xterm"}}).out);
+        auto frames = pages_of(run_qkv(args, "q\n", {{"COLUMNS", "120"}, {"LINES", "200"}, {"TERM", "xterm"}}).out, 199);
         BOOST_REQUIRE(!frames.empty());
         return frames.front();
     };
@@ -224,14 +226,19 @@ BOOST_AUTO_TEST_CASE(a_slide_summarises_sub_steps_and_full_shows_them) {
 }
 
 BOOST_AUTO_TEST_CASE(from_a_pipe_the_stepper_letters_work_a_line_at_a_time) {
-    auto r = run_qkv({"lesson", "3", "--present"}, "n\nb\ng 4\nq\nn\n", {{"TERM", "xterm"}});
+    auto r = run_qkv({"lesson", "3", "--present"}, "n\nb\ng 4\nq\nn\n", {{"TERM", "xterm"}, {"LINES", "24"}});
     BOOST_TEST(r.status == 0);
     BOOST_TEST(r.err.empty());
-    auto frames = frames_of(r.out);
+    auto frames = pages_of(r.out, 23);
     BOOST_REQUIRE(frames.size() == 4u);  // 1, 2, 1, 4, then q: the last n is never read
     std::vector<std::string> want{"1/5", "2/5", "1/5", "4/5"};
     for (std::size_t i = 0; i < 4; ++i) BOOST_TEST(frames[i][1].find(want[i]) != std::string::npos, "frame " << i << ": " << frames[i][1]);
     BOOST_TEST(r.out.find(enter_alt) == std::string::npos);  // not a terminal: no screen to take over
+    // and no escape at all: a pipe or a file gets the pages as text (it got a clear-screen per
+    // frame before, with --color never too)
+    BOOST_TEST(r.out.find('\x1b') == std::string::npos);
+    auto plain = run_qkv({"lesson", "3", "--present", "--color", "never"}, "n\nq\n", {{"TERM", "xterm"}});
+    BOOST_TEST(plain.out.find('\x1b') == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(bad_present_options_are_usage_errors) {

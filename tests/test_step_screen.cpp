@@ -164,6 +164,28 @@ BOOST_AUTO_TEST_CASE(a_resize_draws_the_whole_screen_again_at_the_new_size) {
     BOOST_TEST(s.restored());
 }
 
+// A window smaller than the 20 × 8 the screen is laid out for at the least: each frame is cut to
+// it, the head's first lines and the bottom line, so the terminal never scrolls or wraps. (Frames
+// of 8 lines, 20 columns wide, went to a 12 × 5 window before: the head scrolled out of sight.)
+BOOST_AUTO_TEST_CASE(a_window_below_20_by_8_gets_frames_cut_to_it) {
+    session s({"lesson", "8", "--step", "--stage", "3"});
+    const frame big = frame_after(s, 0);
+    BOOST_REQUIRE(!big.empty());
+    const std::size_t mark = s.out.size();
+    winsize tiny{5, 12, 0, 0};
+    ioctl(s.master, TIOCSWINSZ, &tiny);
+    auto end = std::chrono::steady_clock::now() + 5000ms;
+    while (frames_of(s.out.substr(mark)).empty() && std::chrono::steady_clock::now() < end) s.pump(50);
+    s.pump(200);  // the whole frame
+    auto frames = frames_of(s.out.substr(mark));
+    BOOST_REQUIRE(!frames.empty());
+    expect_fits(frames.front(), 12, 5);
+    BOOST_TEST(frames.front().front().substr(0, 1) == big.front().substr(0, 1), "the head's first line: " << frames.front().front());
+    s.send("q");
+    BOOST_TEST(s.finish() == 0);
+    BOOST_TEST(s.restored());
+}
+
 BOOST_AUTO_TEST_CASE(h_lists_every_key_and_any_key_leaves_the_list) {
     session s({"lesson", "5", "--step"});
     frame stage = frame_after(s, 0);

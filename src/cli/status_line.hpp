@@ -13,8 +13,11 @@ class status_line {
 public:
     explicit status_line(const console& io);
     bool on() const { return on_; }
-    // the line becomes `text` (carriage return, erase to the end of the line, the text)
+    // the line becomes `text` (carriage return, erase to the end of the line, the text), cut to
+    // columns()
     void show(const std::string& text) const;
+    // how wide a line may be: a column short of the window, so that it never wraps
+    std::size_t columns() const;
     void clear() const;
 
 private:

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/command_text.hpp"
+#include "qkv/display_width.hpp"
 #include "qkv/heat_panels.hpp"
 #include "qkv/log_curve.hpp"
 #include "qkv/model_file.hpp"
@@ -204,16 +205,24 @@ std::string train_json(const train_outcome& o, bool with_batches) {
     return doc.dump() + "\n";
 }
 
-std::string progress_text(const run_state& s, lang l) {
+std::string progress_text(const run_state& s, lang l, std::size_t width) {
     const std::size_t done = s.steps ? s.steps->size() : 0, total = s.last_step - (s.step - done);
-    std::string out = fmt::format("{} {}/{}", pick(l, "第", "step"), s.step, s.last_step);
-    if (done > 0) {
-        const step_record& r = s.steps->back();
-        out += fmt::format(fmt::runtime(pick(l, "  损失 {:.2f}（重复的 {:.2f}）", "  loss {:.2f} (repeated {:.2f})")), r.loss, r.loss_repeated);
-    }
-    out += fmt::format(fmt::runtime(pick(l, "  最好的归纳分数 {:.2f}  {:.1f} 秒", "  best induction {:.2f}  {:.1f} s")), s.best_induction, s.seconds);
-    if (done > 0 && total > done)
-        out += fmt::format(fmt::runtime(pick(l, "，还要 {:.1f} 秒", ", {:.1f} s left")), s.seconds / double(done) * double(total - done));
+    auto text = [&](bool repeated, bool induction) {
+        std::string out = fmt::format("{} {}/{}", pick(l, "第", "step"), s.step, s.last_step);
+        if (done > 0) {
+            const step_record& r = s.steps->back();
+            out += fmt::format(fmt::runtime(pick(l, "  损失 {:.2f}", "  loss {:.2f}")), r.loss);
+            if (repeated) out += fmt::format(fmt::runtime(pick(l, "（重复的 {:.2f}）", " (repeated {:.2f})")), r.loss_repeated);
+        }
+        if (induction) out += fmt::format(fmt::runtime(pick(l, "  最好的归纳分数 {:.2f}", "  best induction {:.2f}")), s.best_induction);
+        out += fmt::format(fmt::runtime(pick(l, "  {:.1f} 秒", "  {:.1f} s")), s.seconds);
+        if (done > 0 && total > done)
+            out += fmt::format(fmt::runtime(pick(l, "，还要 {:.1f} 秒", ", {:.1f} s left")), s.seconds / double(done) * double(total - done));
+        return out;
+    };
+    std::string out = text(true, true);
+    if (display_width(out) > width) out = text(false, true);
+    if (display_width(out) > width) out = text(false, false);
     return out;
 }
 

@@ -41,7 +41,7 @@ void write_fd(int fd, const std::string& text) {
 
 void progress_line::operator()(const train::run_state& s) {
     if (!line_.on() || !due(last_, line_every, s.step == s.last_step)) return;
-    line_.show(progress_text(s, language_));
+    line_.show(progress_text(s, language_, line_.columns()));
 }
 
 training_builtins::training_builtins(std::function<void(const train::run_state&)> watch) {

@@ -52,7 +52,8 @@ std::string clip(std::string_view s, std::size_t w) {
         if (used + cw + 1 > w) break;
         out += s.substr(i, n), used += cw, i += n;
     }
-    return out + "…\x1b[0m";
+    // the reset ends a style the cut left open; plain text (no colour, a pipe) gets none
+    return out + (s.find('\x1b') == std::string_view::npos ? "…" : "…\x1b[0m");
 }
 
 std::string pad_to(std::string_view s, std::size_t w) {

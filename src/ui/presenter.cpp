@@ -18,7 +18,8 @@ namespace {
 class presenter : public ui::screen_loop {
 public:
     presenter(const std::vector<trace>& traces, const render_options& o, const presenter_options& p, std::size_t start)
-        : screen_loop(traces, o, key_set::presenter, p.in_fd, p.out_fd, terminal::escapes_ok(), start),
+        : screen_loop(traces, o, key_set::presenter, p.in_fd, p.out_fd,
+                      terminal::is_tty(p.out_fd) && terminal::escapes_ok(), start),
           auto_seconds_(p.auto_seconds), paused_(p.auto_seconds <= 0) {
         restart_clock();
     }

@@ -45,6 +45,9 @@ bool write_all(int fd, std::string_view s) {
 }  // namespace
 
 std::vector<std::string> lay_out_frame(const frame_parts& p, std::size_t cols, std::size_t rows, frame_state& st) {
+    // laid out on 20 × 8 at the least, then cut to the window: on a smaller one the head and the
+    // bottom line stay, and nothing wraps or scrolls the terminal
+    const std::size_t shown_cols = std::max<std::size_t>(cols, 1), shown_rows = std::max<std::size_t>(rows, 1);
     cols = std::max<std::size_t>(cols, 20), rows = std::max<std::size_t>(rows, 8);
     // The head gives the body three rows at least: a tall formula on a small screen is cut.
     std::vector<std::string> out = p.head;
@@ -57,7 +60,8 @@ std::vector<std::string> lay_out_frame(const frame_parts& p, std::size_t cols, s
     for (std::size_t i = st.scroll; i < p.body.size() && out.size() < rows - 1; ++i) out.push_back(p.body[i]);
     while (out.size() < rows - 1) out.emplace_back();
     out.push_back(bottom_line(p, cols, st, p.color));
-    for (auto& l : out) l = clip(l, cols);
+    if (out.size() > shown_rows) out.erase(out.begin() + std::ptrdiff_t(shown_rows - 1), out.end() - 1);
+    for (auto& l : out) l = clip(l, std::min(cols, shown_cols));
     return out;
 }
 

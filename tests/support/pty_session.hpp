@@ -155,4 +155,23 @@ inline std::vector<std::vector<std::string>> frames_of(const std::string& out) {
     return frames;
 }
 
+// The pages --step and --present print on a pipe, where no escape clears a screen: each frame
+// is `rows` lines (a line fewer than LINES, so that a terminal reading the pipe keeps it all in
+// sight), one after the other.
+inline std::vector<std::vector<std::string>> pages_of(const std::string& out, std::size_t rows) {
+    std::vector<std::vector<std::string>> pages;
+    std::size_t start = 0;
+    while (start < out.size()) {
+        std::vector<std::string> page;
+        while (page.size() < rows && start < out.size()) {
+            std::size_t nl = out.find('\n', start);
+            if (nl == std::string::npos) nl = out.size();
+            page.push_back(out.substr(start, nl - start));
+            start = nl + 1;
+        }
+        pages.push_back(page);
+    }
+    return pages;
+}
+
 }  // namespace qkv::test

@@ -33,6 +33,7 @@ struct frame_parts {
 
 // Exactly `rows` lines, none wider than `cols` columns: the head (cut so that the body keeps a few
 // rows), the body from st.scroll (clamped), then the bottom line with "↓ N" when more is below.
+// Below 20 × 8 it is laid out for 20 × 8 and cut: the first rows − 1 lines and the bottom line.
 std::vector<std::string> lay_out_frame(const frame_parts& p, std::size_t cols, std::size_t rows, frame_state& st);
 
 // up, down, page_up, page_down, top, bottom move st.scroll (by the last layout's sizes); false for
