@@ -19,11 +19,10 @@ _qkv() {
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --kernels) COMPREPLY=($(compgen -W "avx512 avx2 plain" -- "$cur")); return ;;
         --task) COMPREPLY=($(compgen -W "induction reverse copy" -- "$cur")); return ;;
-        --format)
-            local formats="text markdown json html"
-            [[ ${words[1]} == grade ]] && formats="text json csv"
-            [[ ${words[1]} == exercises || ${words[1]} == progress || ${words[1]} == train ]] && formats="text json"
-            COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
+        --format)  # the formats the command's own --help names, so none it refuses is offered
+            local formats
+            formats=$("$qkv" "${words[1]}" --help 2>/dev/null | grep -- '--format' | grep -oE '\<(text|markdown|json|html|csv)\>' | sort -u)
+            COMPREPLY=($(compgen -W "${formats:-text}" -- "$cur")); return ;;
         --data|-o|--output|--file|--save|--load|--scenario|--assignment) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --precision|--stage|--auto|--d-model|--heads|--seed|--tokens|--student|--lesson) return ;;
         --vocab|--seq|--layers|--segment|--steps|--batch|--lr|--warmup|--beta1|--beta2|--eps|--clip) return ;;

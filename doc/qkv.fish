@@ -31,15 +31,10 @@ function __qkv_ids
     $q exercises --ids 2>/dev/null | string split " "
 end
 
+# the formats the command's own --help names, so none it refuses is offered
 function __qkv_formats
-    switch (__qkv_command)
-        case grade
-            printf '%s\n' text json csv
-        case exercises progress train exercise
-            printf '%s\n' text json
-        case '*'
-            printf '%s\n' text markdown json html
-    end
+    set -l q (__qkv_bin)
+    $q (__qkv_command) --help 2>/dev/null | string match -e -- '--format' | string match -ar '\b(?:text|markdown|json|html|csv)\b' | sort -u
 end
 
 complete -c qkv -f
