@@ -368,13 +368,22 @@ BOOST_AUTO_TEST_CASE(ctrl_z_gives_the_terminal_back_and_fg_takes_it_again) {
 // mode, the main screen, nothing drawn over the prompt) until `fg` gives it back, when qkv takes
 // raw mode again and redraws. Before, every SIGCONT took the terminal, from the background too:
 // the shell's screen switched to the alternate one and the job stopped again on SIGTTOU.
+// The same after a SIGSTOP, which no handler sees: then `bg` is when qkv gives the terminal back.
 BOOST_AUTO_TEST_CASE(ctrl_z_then_bg_leaves_the_terminal_to_the_shell_until_fg) {
-    for (const char* mode : {"--present", "--step"}) {
-        BOOST_TEST_CONTEXT(mode) {
+    for (const char* mode : {"--present", "--step"})
+        for (const bool by_sigstop : {false, true}) {
+        BOOST_TEST_CONTEXT(mode << (by_sigstop ? ", SIGSTOP" : ", Ctrl-Z")) {
             on_pty p({"lesson", "5", mode}, false, true);
             BOOST_REQUIRE(p.until([&] { return p.raw(); }));
-            p.type("\x1a");
+            if (by_sigstop) p.signal(SIGSTOP);
+            else p.type("\x1a");
             BOOST_REQUIRE(p.until([&] { return p.stopped(); }));
+            if (by_sigstop) {  // what bg gives back: the mode and the screen
+                p.shell_does('b');
+                BOOST_REQUIRE(p.until([&] { return p.mode_restored() && p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate); }));
+                p.signal(SIGSTOP);  // and stopped again, so the rest runs as after Ctrl-Z
+                BOOST_REQUIRE(p.until([&] { return p.stopped(); }));
+            }
             const std::size_t given_back = p.screen().size();
             p.shell_does('b');
             BOOST_REQUIRE(p.until([&] { return !p.stopped(); }));
@@ -391,7 +400,7 @@ BOOST_AUTO_TEST_CASE(ctrl_z_then_bg_leaves_the_terminal_to_the_shell_until_fg) {
             BOOST_TEST(p.mode_restored());
             BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
         }
-    }
+        }
 }
 
 // `kill %1` on a job stopped by Ctrl-Z: SIGTERM, then SIGCONT. qkv must die of it (143) with the

@@ -106,6 +106,7 @@ void take_back() {
     if (ending) return;
     const int fd = saved_fd >= 0 ? saved_fd : screen_fd;
     if (fd >= 0 && !in_foreground(fd)) {
+        restore_all();  // after a SIGSTOP nothing gave it back yet (after Ctrl-Z this does nothing)
         suspended = 1;
         return;
     }
