@@ -296,8 +296,13 @@ output resolve_output(const output_choice& c, const console& io, formats allowed
         const char* no_color = std::getenv("NO_COLOR");
         const char* force = std::getenv("CLICOLOR_FORCE");
         const char* term = std::getenv("TERM");
+        // Open MPI gives each rank a pseudo-terminal even when mpirun's own output goes to a file
+        // (`mpirun -np 2 qkv lesson 11 > f` got escape codes), so a rank's terminal says nothing
+        // about where the words end up: under mpirun, auto means no colour.
+        const bool under_mpirun = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr;
         o.color = (force && *force && std::string_view(force) != "0") ||
-                  (terminal::is_tty(io.out_fd) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb"));
+                  (terminal::is_tty(io.out_fd) && !under_mpirun && !(no_color && *no_color) &&
+                   !(term && std::string_view(term) == "dumb"));
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
     o.depth = color_depth_from_env();
     const format form = allowed == formats::all ? any_format(c.format) : text_or_json(c.format);
