@@ -37,7 +37,7 @@ const std::vector<command>& commands() {
         {"check", "ID ANSWER | ID --file FILE [options]", "check an answer; a wrong one is explained", cmd_check},
         {"hint", "ID [options]", "the hints for an exercise so far, and the next one", cmd_hint},
         {"solution", "ID [options]", "the worked solution of an exercise (recorded as seen)", cmd_solution},
-        {"grade", "SHEET.toml|DIR... [options]", "grade answer sheets of \"ID\" = \"ANSWER\" lines: one student's, or a class's", cmd_grade},
+        {"grade", "SHEET.toml|DIR... [options]", "grade answer sheets of \"ID\" = \"ANSWER\" lines (a class's too)", cmd_grade},
         {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
         {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next},
         {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench},
