@@ -195,6 +195,6 @@ BOOST_AUTO_TEST_CASE(the_tensor_parallel_bench_splits_the_heads_and_keeps_z, *tt
 BOOST_AUTO_TEST_CASE(without_mpirun_the_bench_says_how_to_run_on_ranks) {
     const run_result r = run_qkv({"bench", "--tensor-parallel", "--n", "64", "--d-model", "64", "--repeats", "1", "--lang", "en"});
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
-    BOOST_TEST(r.out.find("P = 1 rank(s)") != std::string::npos, r.out);
+    BOOST_TEST(r.out.find("P = 1 rank (1 thread each)") != std::string::npos, r.out);
     BOOST_TEST(r.out.find("On real ranks: mpirun -np 2 qkv bench --tensor-parallel") != std::string::npos, r.out);
 }

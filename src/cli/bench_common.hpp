@@ -33,6 +33,9 @@ struct bench_args {
     std::vector<impl> impls;
 };
 
+// "1 thread", "2 threads": every bench line words its thread count alike (some said "thread(s)").
+inline std::string threads_text(int n) { return fmt::format("{} thread{}", n, n == 1 ? "" : "s"); }
+
 // The two denominators: what OpenBLAS's sgemm reaches with the kernel it loaded, and what the
 // machine's own FMA units do in its widest instructions, with the kernel's name and width.
 struct peaks {

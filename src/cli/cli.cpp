@@ -2,6 +2,7 @@
 // exit status: 0 done, 1 a check that did not pass, 2 a usage or input error.
 #include "qkv/cli.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <new>
@@ -26,7 +27,7 @@ namespace po = boost::program_options;
 const std::vector<command>& commands() {
     static const std::vector<command> table = {
         {"list", "[options]", "list the lessons: number, title, stages", cmd_list},
-        {"lesson", "N|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson},
+        {"lesson", "N|NAME|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson},
         {"run", "FILE.toml [options]", "run a lesson file from anywhere (same options as lesson)", cmd_run},
         {"validate", "FILE... [options]", "check lesson, scenario and exercise files; list every problem", cmd_validate},
         {"scenario", "--tokens \"A B C\" [options]", "write a scenario for your own sentence", cmd_scenario},
@@ -36,7 +37,7 @@ const std::vector<command>& commands() {
         {"check", "ID ANSWER | ID --file FILE [options]", "check an answer; a wrong one is explained", cmd_check},
         {"hint", "ID [options]", "the hints for an exercise so far, and the next one", cmd_hint},
         {"solution", "ID [options]", "the worked solution of an exercise (recorded as seen)", cmd_solution},
-        {"grade", "SHEET.toml [options]", "grade an answer sheet of \"ID\" = \"ANSWER\" lines", cmd_grade},
+        {"grade", "SHEET.toml|DIR... [options]", "grade answer sheets of \"ID\" = \"ANSWER\" lines (a class's too)", cmd_grade},
         {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
         {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next},
         {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench},
@@ -68,12 +69,34 @@ void greet(const console& io) {
     }
 }
 
+[[noreturn]] void unknown_command(const std::string& name) {
+    std::vector<std::string> names;
+    for (const command& c : commands()) names.emplace_back(c.name);
+    std::string near = nearest(name, names);
+    throw usage_error(fmt::format("unknown command '{}'{}; see qkv --help", name,
+                                  near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+}
+
+// QKV_RANK_TIMEOUT=abc read as 0 and quietly became the 60 s default: a value set must be seconds
+// above 0 (checked for every command, as every command may run under mpirun).
+void check_environment() {
+    const char* v = std::getenv("QKV_RANK_TIMEOUT");
+    if (!v) return;
+    char* end = nullptr;
+    errno = 0;
+    const double s = std::strtod(v, &end);
+    if (*v == '\0' || *end != '\0' || errno != 0 || !(s > 0 && s <= 1e9))
+        throw input_error(fmt::format("QKV_RANK_TIMEOUT must be the seconds a rank waits, a number above 0, not '{}'", v));
+}
+
 int dispatch(const args& argv, const console& io) {
     std::string name = argv.empty() ? "" : argv.front();
     args rest(argv.begin() + (argv.empty() ? 0 : 1), argv.end());
     if (name == "help" && !rest.empty()) {  // qkv help lesson = qkv lesson --help; qkv help formulas
         for (const command& c : commands())
             if (c.name == rest.front()) return c.name == "formulas" ? c.run({}, io) : c.run({"--help"}, io);
+        // a word that is no command: the general help with status 0 would hide the typo
+        if (rest.front() != "--help" && rest.front() != "-h") unknown_command(rest.front());
     }
     if (name.empty()) {  // a learner who just types qkv: where they left off, then the commands
         greet(io);
@@ -89,12 +112,8 @@ int dispatch(const args& argv, const console& io) {
         return 0;
     }
     for (const command& c : commands())
-        if (c.name == name) return c.run(rest, io);
-    std::vector<std::string> names;
-    for (const command& c : commands()) names.emplace_back(c.name);
-    std::string near = nearest(name, names);
-    throw usage_error(fmt::format("unknown command '{}'{}; see qkv --help", name,
-                                  near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+        if (c.name == name) return check_environment(), c.run(rest, io);
+    unknown_command(name);
 }
 
 // "qkv lesson: …" for a known command; an unknown one is quoted (escaped) in the message.
@@ -154,6 +173,36 @@ void refuse_negative_unsigned(const po::parsed_options& parsed, const po::variab
     }
 }
 
+// `--save ""`, `--lang ""`, `-o ""` named nothing and were taken as "not given" (the default
+// language, no file, standard output): an option typed with an empty value is refused. Positional
+// arguments are left to their commands (an empty answer has its own words), and so is --tokens.
+void refuse_empty_values(const po::parsed_options& parsed) {
+    for (const po::option& o : parsed.options) {
+        if (o.position_key != -1 || o.string_key == "tokens" || o.value.empty()) continue;
+        if (trim(o.value.front()).empty())
+            throw usage_error(fmt::format("--{} needs a value; an empty one names nothing", o.string_key));
+    }
+}
+
+// The help's option list without the positional arguments: `qkv lesson 3` takes its lesson as a
+// word, and "--lesson arg" in the list suggested an option nobody types. A description with
+// positionals is flat (a caption "Options" and its options), so it is rebuilt without them.
+std::string help_text(const po::options_description& desc, const po::positional_options_description& pos) {
+    std::ostringstream help;
+    if (pos.max_total_count() == 0) {
+        help << desc;  // a description of groups only (train's) starts with the blank line before its first
+        std::string text = help.str();
+        return text.starts_with('\n') ? text.substr(1) : text;
+    }
+    std::vector<std::string> hidden;
+    for (unsigned i = 0; i < pos.max_total_count() && i < 8; ++i) hidden.push_back(pos.name_for_position(i));
+    po::options_description shown("Options");
+    for (const auto& o : desc.options())
+        if (std::find(hidden.begin(), hidden.end(), o->long_name()) == hidden.end()) shown.add(o);
+    help << shown;
+    return help.str();
+}
+
 }  // namespace
 
 bool parse(const console& io, std::string_view cmd, const args& a, const po::options_description& desc,
@@ -163,12 +212,13 @@ bool parse(const console& io, std::string_view cmd, const args& a, const po::opt
         po::store(parsed, vm);
         po::notify(vm);
         refuse_negative_unsigned(parsed, vm);
+        if (!vm.count("help")) refuse_empty_values(parsed);
     } catch (const po::error& e) {
         throw usage_error(fmt::format("{}; see qkv {} --help", e.what(), cmd));
     }
     if (vm.count("help")) {
         std::ostringstream help;
-        help << desc;
+        help << help_text(desc, pos);
         for (const command& c : commands())
             if (c.name == cmd) io.print(fmt::format("Usage: qkv {} {}\n{}\n\n{}", c.name, c.usage, c.summary, help.str()));
         return false;
@@ -246,8 +296,13 @@ output resolve_output(const output_choice& c, const console& io, formats allowed
         const char* no_color = std::getenv("NO_COLOR");
         const char* force = std::getenv("CLICOLOR_FORCE");
         const char* term = std::getenv("TERM");
+        // Open MPI gives each rank a pseudo-terminal even when mpirun's own output goes to a file
+        // (`mpirun -np 2 qkv lesson 11 > f` got escape codes), so a rank's terminal says nothing
+        // about where the words end up: under mpirun, auto means no colour.
+        const bool under_mpirun = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr;
         o.color = (force && *force && std::string_view(force) != "0") ||
-                  (terminal::is_tty(io.out_fd) && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb"));
+                  (terminal::is_tty(io.out_fd) && !under_mpirun && !(no_color && *no_color) &&
+                   !(term && std::string_view(term) == "dumb"));
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
     o.depth = color_depth_from_env();
     const format form = allowed == formats::all ? any_format(c.format) : text_or_json(c.format);

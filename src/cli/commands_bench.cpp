@@ -68,10 +68,10 @@ std::string time_left_estimate::tail(const std::vector<std::pair<std::string, st
 }
 
 peaks measure_peaks(const status_line& line, int threads) {
-    line.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", threads));
+    line.show(fmt::format("measuring the machine's FMA peak on {} …", threads_text(threads)));
     peaks pk;
     pk.machine = bench::measure_machine_peak(threads);
-    line.show(fmt::format("measuring the sgemm peak on {} thread(s) …", threads));
+    line.show(fmt::format("measuring the sgemm peak on {} …", threads_text(threads)));
     pk.sgemm = bench::measure_peak(threads);
     pk.corename = blas::corename();
     pk.kernel_bits = bench::kernel_bits(pk.corename);
@@ -140,9 +140,17 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     add_lang_option(desc, b.lang_name);
     desc.add_options()
         ("dump-dir", po::value(&b.dump_dir), "also write X, the weights and each output as .npy files here (bench/compare_torch.py)");
-    help = !parse(io, "bench", a, desc, "mode", 1);
+    po::positional_options_description pos;
+    pos.add("mode", 1);
+    po::variables_map vm;
+    help = !parse(io, "bench", a, desc, pos, vm);
     if (help) return b;
     if (!b.mode.empty() && b.mode != "kv") throw usage_error(fmt::format("unknown mode '{}'; the one mode is kv", b.mode));
+    // bench kv decodes --tokens one at a time, forward only: --n and --backward were taken and ignored
+    if (b.mode == "kv")
+        for (const char* o : {"n", "backward"})
+            if (vm.count(o) && !vm[o].defaulted())
+                throw usage_error(fmt::format("--{} is not for bench kv, which decodes --tokens tokens forward only", o));
     b.form = text_or_json(b.format_name);
     b.width = terminal::width(io.out_fd);
     b.language = language_of(b.lang_name);
@@ -364,8 +372,8 @@ int run_kv(const console& io, const bench_args& b) {
     }
     const lang l = b.language;
     std::string out = fmt::format(fmt::runtime(pick(l, "qkv bench kv：逐个解码 {} 个词，d_model = {}，h = {}，{} 个线程\n\n",
-                                                    "qkv bench kv: decoding {} tokens one at a time, d_model = {}, h = {}, {} thread(s)\n\n")),
-                                  T, d, b.heads, b.threads);
+                                                    "qkv bench kv: decoding {} tokens one at a time, d_model = {}, h = {}, {}\n\n")),
+                                  T, d, b.heads, l == lang::zh ? std::to_string(b.threads) : threads_text(b.threads));
     out += fmt::format("{:>8} {:>16} {:>18} {:>9}\n", pick(l, "位置", "position"), pick(l, "有缓存 ms", "with cache ms"),
                        pick(l, "无缓存 ms", "without cache ms"), pick(l, "倍数", "speed-up"));
     for (auto& pt : points)

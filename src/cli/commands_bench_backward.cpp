@@ -142,8 +142,9 @@ std::string render_text(const bench_args& b, const peaks& pk, const std::vector<
         b.d_model, b.heads, b.d_model / b.heads, b.threads,
         b.causal ? pick(l, "因果掩码", "causal mask") : pick(l, "无掩码", "no mask"), b.threads == 1 ? "" : "s");
     out += fmt::format(fmt::runtime(pick(l, "机器峰值：{0} 位 {1} 的乘加（FMA），{2} 个线程：{3:.1f} GFLOP/s\n",
-                                         "machine peak: {0}-bit {1} fused multiply-adds on {2} thread(s): {3:.1f} GFLOP/s\n")),
-                       pk.machine.isa.bits, pk.machine.isa.name, pk.machine.threads, pk.machine.gflops);
+                                         "machine peak: {0}-bit {1} fused multiply-adds on {2} thread{4}: {3:.1f} GFLOP/s\n")),
+                       pk.machine.isa.bits, pk.machine.isa.name, pk.machine.threads, pk.machine.gflops,
+                       pk.machine.threads == 1 ? "" : "s");
     out += fmt::format(fmt::runtime(pick(l, "乘积用 qkv 自己的 {} 分块内核", "products on qkv's own {} tile kernels")),
                        attention::fused_kernels_in_use());
     out = wrap_each_line(out, b.width, "  ") + "\n";  // the header's facts fit the terminal; the table is 71 columns
@@ -215,7 +216,7 @@ int run_backward(const console& io, const bench_args& b) {
         check_memory(bench::io_bytes(n, b.d_model) * 4 + pass_extra(pass::both, n, b),
                      fmt::format("the backward at n = {}", n), b);
     const status_line bar{io};
-    bar.show(fmt::format("measuring the machine's FMA peak on {} thread(s) …", b.threads));
+    bar.show(fmt::format("measuring the machine's FMA peak on {} …", threads_text(b.threads)));
     peaks pk;  // the machine's only: the fused passes run on qkv's own kernels, not OpenBLAS's sgemm
     pk.machine = bench::measure_machine_peak(b.threads);
     bar.clear();

@@ -28,8 +28,8 @@ struct tp_args {
 std::string text_of(const ranks::tensor_parallel_run& t, lang l) {
     std::string out = fmt::format(
         fmt::runtime(pick(l, "qkv bench --tensor-parallel：融合注意力，n = {}，d_model = {}，h = {}，按头分给 P = {} 个 rank（每个 {} 个线程），{} 次的中位数\n\n",
-                          "qkv bench --tensor-parallel: fused attention, n = {}, d_model = {}, h = {}, split by heads over P = {} rank(s) ({} thread(s) each), median of {} runs\n\n")),
-        t.n, t.d_model, t.heads, t.ranks, t.threads, t.runs);
+                          "qkv bench --tensor-parallel: fused attention, n = {0}, d_model = {1}, h = {2}, split by heads over P = {3} rank{6} ({4} thread{7} each), median of {5} runs\n\n")),
+        t.n, t.d_model, t.heads, t.ranks, t.threads, t.runs, t.ranks == 1 ? "" : "s", t.threads == 1 ? "" : "s");
     out += fmt::format("{:>5} {:>6} {:>12} {:>15} {:>12} {:>12}\n", "rank", pick(l, "头", "heads"), pick(l, "计算 ms", "compute ms"),
                        pick(l, "all-reduce ms", "all-reduce ms"), pick(l, "发送", "sent"), pick(l, "接收", "received"));
     for (std::size_t q = 0; q < t.per_rank.size(); ++q) {

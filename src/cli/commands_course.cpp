@@ -27,7 +27,9 @@ int cmd_progress(const args& a, const console& io) {
     std::string path = progress_path();
     if (reset) {
         reset_progress(path);
-        io.print(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), escape_controls(path)));
+        if (form == format::json)  // a script asked for json: it gets json, not the sentence
+            io.print(render_json(ojson{{"reset", true}, {"path", escape_controls(path)}}) + "\n");
+        else io.print(fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), escape_controls(path)));
         return 0;
     }
     exercise_set set = load_exercises(exercises_dir());

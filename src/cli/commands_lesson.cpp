@@ -164,12 +164,18 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
 
 }  // namespace
 
+// The list takes only the options it honours: --color (it has no colour), --precision (no
+// numbers) and --format html (no page of it) were taken and did nothing.
 int cmd_list(const args& a, const console& io) {
     output_choice choice;
+    choice.color = "never";
     po::options_description desc("Options");
     add_help_option(desc);
-    add_output_options(desc, choice);
+    add_lang_option(desc, choice.lang);
+    add_format_option(desc, choice.format, "text, markdown or json");
+    desc.add_options()("full", po::bool_switch(&choice.full), "whole titles, never cut to the terminal's width");
     if (!parse(io, "list", a, desc)) return 0;
+    if (choice.format == "html") throw usage_error("--format must be text, markdown or json, not 'html': the list has no page of its own");
     const auto [o, form] = resolve_output(choice, io);
     std::vector<lesson> lessons;
     for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));
@@ -192,7 +198,7 @@ int cmd_list(const args& a, const console& io) {
         const std::size_t used = 3 + 2 + name_width + 2 + 2 + display_width(stages) + 2;  // "  1  name  title  (n stages)"
         out += form == format::markdown ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
                                         : fmt::format("{:>3}  {}  {}  ({})\n", l.number, pad(name_of(l), name_width),
-                                                      elide(title, o.width > used + 10 ? o.width - used : 10), stages);
+                                                      o.full ? title : elide(title, o.width > used + 10 ? o.width - used : 10), stages);
     }
     if (form == format::markdown) out = "| # | title | stages |\n|---|---|---|\n" + out;
     io.print(out);

@@ -1,13 +1,17 @@
 // `qkv train`: trains a small attention-only transformer from scratch and shows what its heads
 // learned; --save / --load a model, --scenario a trained layer for the lessons, --live to watch.
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <optional>
+#include <system_error>
 
 #include <fmt/format.h>
 
 #include "qkv/cli.hpp"
+#include "qkv/file_check.hpp"
 #include "qkv/head_scores.hpp"
+#include "qkv/matrix.hpp"
 #include "qkv/model_file.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/stop_request.hpp"
@@ -78,26 +82,44 @@ void file_options(po::options_description& d, train_args& t) {
         ("record-batches", po::bool_switch(&t.record_batches), "--format json: each step's tokens too");
     add_format_option(d, t.out.format, "text or json");
     add_lang_option(d, t.out.lang);
-    add_color_option(d, t.out.color, "auto, always or never (auto: only on a terminal, never with NO_COLOR)");
-    d.add_options()("help", "this help");
+    add_color_option(d, t.out.color);
+    add_help_option(d);  // -h too, as every other command takes it
 }
 
-// "4-10" -> 4, 10; "6" -> 6, 6
+// "4-10" -> 4, 10; "6" -> 6, 6. A length below 2 or a MIN above MAX is refused here: 0 means "the
+// default" inside train_config, so 0-0 and 4-0 quietly ran the default while 1-1 was refused.
 void parse_segment(const std::string& text, train_config& c) {
     const std::size_t dash = text.find('-');
     const std::string lo = text.substr(0, dash), hi = dash == std::string::npos ? lo : text.substr(dash + 1);
+    const std::string form = fmt::format("--segment wants MIN-MAX, whole numbers with 2 <= MIN <= MAX (as 4-10), not '{}'", text);
     auto whole = [&](const std::string& s) {
-        if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
-            throw usage_error(fmt::format("--segment wants MIN-MAX, two whole numbers, not '{}'", text));
+        if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos) throw usage_error(form);
         return std::stoul(s);
     };
     c.segment_min = whole(lo), c.segment_max = whole(hi);
+    if (c.segment_min < 2 || c.segment_min > c.segment_max) throw usage_error(form);
 }
 
+// A model file is at most its weights (max_cells floats, the largest model check_config lets a
+// step hold) and a header; a bigger file is not one, and /dev/zero would be read for ever.
+constexpr std::uintmax_t max_model_bytes = max_cells * sizeof(float) + (std::uintmax_t{1} << 20);
+
+// The model file, refused in one line naming it when it is not a regular file (a FIFO would block
+// for ever, a folder gave the C++ library's words without the name) or is too big to be one.
 std::string read_whole(const std::string& path) {
+    if (auto no = unreadable_file(path)) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {}", *no));
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    if (size > max_model_bytes)
+        throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {} bytes is more than any model holds (at most {} MiB)", size,
+                                                             max_model_bytes >> 20));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string bytes(size, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(size));
+    if (in.gcount() != static_cast<std::streamsize>(size)) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    return bytes;
 }
 
 // A loaded model keeps its sizes: one given on the command line must agree with the file's.
@@ -134,8 +156,16 @@ void settle_config(train_args& t, const po::variables_map& vm, format form, cons
         keep_sizes(vm, t.c.size, loaded->config.size, t.load);
         t.c = merge_loaded(t.c, loaded->config, vm);
     }
-    if (!t.segment.empty()) parse_segment(t.segment, t.c);
+    if (vm.count("segment")) parse_segment(t.segment, t.c);
     resolve_segments(t.c);
+    // -1 reached check_config as 0 and was called "not 0"; say what was typed
+    if (vm.count("threads") && (t.c.threads < 1 || t.c.threads > 64))
+        throw usage_error(fmt::format("--threads must be 1 to 64, not {}", t.c.threads));
+    // 0 is the run's own "steps / 20" inside, so a typed 0 would silently mean something else
+    if (vm.count("checkpoint-every") && t.checkpoint_every == 0)
+        throw usage_error("--checkpoint-every must be 1 step or more (leave it out for steps / 20)");
+    if (t.record_batches && form != format::json)
+        throw usage_error("--record-batches adds each step's tokens to the json: it goes with --format json");
     try {
         check_config(t.c);
     } catch (const input_error& e) {
@@ -189,7 +219,7 @@ int cmd_train(const args& a, const console& io) {
     model_options(model, t);
     training_options(training, t.c, t.checkpoint_every);
     file_options(files, t);
-    po::options_description all("Options");
+    po::options_description all;  // no caption: the groups below carry the headings
     all.add(model).add(training).add(files);
     po::variables_map vm;
     if (!parse(io, "train", a, all, {}, vm)) return 0;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
@@ -41,9 +42,10 @@ struct session {
     std::string out;
     termios before{};
 
-    // term: TERM for qkv, or nullptr to leave it unset.
+    // term: TERM for qkv, or nullptr to leave it unset; env: more variables, set after the
+    // defaults (NO_COLOR "" lets colour through, as qkv reads an empty one as unset).
     session(const std::vector<std::string>& args, unsigned short cols = 80, unsigned short rows = 24,
-            const char* term = "xterm-256color") {
+            const char* term = "xterm-256color", const std::vector<std::pair<std::string, std::string>>& env = {}) {
         winsize ws{rows, cols, 0, 0};
         BOOST_REQUIRE(openpty(&master, &slave, nullptr, nullptr, &ws) == 0);
         BOOST_REQUIRE(tcgetattr(slave, &before) == 0);
@@ -57,6 +59,7 @@ struct session {
             setenv("QKV_LANG", "en", 1);
             if (term) setenv("TERM", term, 1);
             else unsetenv("TERM");
+            for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
             const char* bin = std::getenv("QKV_BIN");
             std::vector<std::string> copy = args;
             std::vector<char*> argv{const_cast<char*>(bin)};

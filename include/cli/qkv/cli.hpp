@@ -87,8 +87,12 @@ bool parse(const console& io, std::string_view cmd, const args& a, const boost::
 void add_help_option(boost::program_options::options_description& desc);
 void add_lang_option(boost::program_options::options_description& desc, std::string& lang);
 inline constexpr const char* color_help_short = "auto, always or never";
+// CLICOLOR_FORCE forces colour with any value but "" and "0" (resolve_output), so the help says so.
+inline constexpr const char* color_help_long =
+    "auto, always or never (auto: only on a terminal, not under mpirun, never with NO_COLOR, always with "
+    "CLICOLOR_FORCE set and not 0)";
 void add_color_option(boost::program_options::options_description& desc, std::string& color,
-                      const char* help = "auto, always or never (auto: only on a terminal, never with NO_COLOR, always with CLICOLOR_FORCE=1)");
+                      const char* help = color_help_long);
 void add_format_option(boost::program_options::options_description& desc, std::string& format, const char* formats);
 // --lang as typed: QKV_LANG and the locale (default_lang) when empty, else zh or en or a usage_error.
 lang language_of(std::string_view typed);
