@@ -21,7 +21,7 @@ _qkv() {
         --task) COMPREPLY=($(compgen -W "induction reverse copy" -- "$cur")); return ;;
         --format)  # the formats the command's own --help names, so none it refuses is offered
             local formats
-            formats=$("$qkv" "${words[1]}" --help 2>/dev/null | grep -- '--format' | grep -oE '\<(text|markdown|json|html|csv)\>' | sort -u)
+            formats=$("$qkv" "${words[1]}" --help 2>/dev/null | grep -E -- '^ *--format ' | grep -oE '\<(text|markdown|json|html|csv)\>' | awk '!seen[$0]++')
             COMPREPLY=($(compgen -W "${formats:-text}" -- "$cur")); return ;;
         --data|-o|--output|--file|--save|--load|--scenario|--assignment) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --precision|--stage|--auto|--d-model|--heads|--seed|--tokens|--student|--lesson) return ;;

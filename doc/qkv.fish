@@ -34,7 +34,7 @@ end
 # the formats the command's own --help names, so none it refuses is offered
 function __qkv_formats
     set -l q (__qkv_bin)
-    $q (__qkv_command) --help 2>/dev/null | string match -e -- '--format' | string match -ar '\b(?:text|markdown|json|html|csv)\b' | sort -u
+    $q (__qkv_command) --help 2>/dev/null | string match -r -- '^ *--format .*' | string match -ar '\b(?:text|markdown|json|html|csv)\b' | awk '!seen[$0]++'
 end
 
 complete -c qkv -f

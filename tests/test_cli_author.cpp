@@ -320,6 +320,9 @@ BOOST_AUTO_TEST_CASE(bash_completes_commands_lessons_and_options) {
     BOOST_TEST(complete("lesson 3 --format \"\"", 4) == "text markdown json html\n");
     BOOST_TEST(complete("grade s.toml --format \"\"", 4) == "text json csv\n");
     BOOST_TEST(complete("train --format \"\"", 3) == "text json\n");
+    // the formats each command's --help names: markdown and html were offered for these, and refused
+    BOOST_TEST(complete("bench --format \"\"", 3) == "text json\n");
+    BOOST_TEST(complete("exercise 3.1 --format \"\"", 4) == "text json\n");
     BOOST_TEST(complete("train --task \"\"", 3) == "induction reverse copy\n");
     BOOST_TEST(complete("train --ini", 2) == "--init-embedding --init-gain --init-position\n");
     // exercise ids, from the exercise files (the ids of lesson 3 there, counted by the test)
