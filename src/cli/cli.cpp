@@ -146,7 +146,9 @@ int run(const args& argv, const console& io) {
             if (e.code().value() == EPIPE) return 141;  // fmt::print met a closed pipe
             io.tell(fmt::format("qkv: {}\n", input_error(e.what()).what()));  // escaped and clipped as ours are
         } catch (const std::bad_alloc&) {
-            io.tell("qkv: out of memory\n");
+            // memory can still run out where no budget looks (a reader, a renderer): say which
+            // command it was, in the user's own words, escaped and clipped as every message is
+            io.tell(fmt::format("qkv: {}\n", input_error(fmt::format("out of memory running `qkv {}`", fmt::join(argv, " "))).what()));
         } catch (const std::exception& e) {
             io.tell(fmt::format("qkv: {}\n", input_error(e.what()).what()));
         }

@@ -2,6 +2,8 @@
 // cblas is column-major at heart; CblasRowMajor lets us pass our row-major blocks as they are.
 #include "qkv/blas.hpp"
 
+#include "qkv/work_budget.hpp"
+
 #include <climits>
 #include <stdexcept>
 
@@ -50,6 +52,7 @@ void gemm(matrix& C, const matrix& A, trans ta, const matrix& B, trans tb, float
     }
     if (m == 0 || n == 0) return;
     if (k == 0) return scale_rows(m, n, beta, C.data.data(), n);
+    charge_work(2.0 * double(m) * double(n) * double(k));  // m·n·k multiply-adds, before they run
 
     // Row-major C (m, n) = alpha * op(A) (m, k) @ op(B) (k, n) + beta * C:
     // M = m, N = n, K = k; each leading dimension is its stored matrix's column count
@@ -64,6 +67,7 @@ void gemm_raw(std::size_t m, std::size_t n, std::size_t k, float alpha,
               float beta, float* C, std::size_t ldc) {
     if (m == 0 || n == 0) return;
     if (k == 0) return scale_rows(m, n, beta, C, ldc);
+    charge_work(2.0 * double(m) * double(n) * double(k));
 
     // Row-major block C (m, n; stride ldc) = alpha * op(A) @ op(B) + beta * C, A stored (m, k)
     // or (k, m), B (k, n) or (n, k), each with its stride: M = m, N = n, K = k, leading dims as

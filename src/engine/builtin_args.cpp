@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "qkv/keep_budget.hpp"
+
 namespace qkv {
 
 void formula_error(const eval_context& ctx, const std::string& message) {
@@ -74,6 +76,7 @@ qkv_mats need_qkv(const args_t& a, const char* name, const char* fn, const eval_
 
 void need_cells(std::size_t r, std::size_t c, const char* fn, const eval_context& ctx) {
     if (!within_cell_limit(r, c)) formula_error(ctx, fmt::format("{}: {}", fn, cell_limit_message(r, c)));
+    check_keep(ctx, r * c * sizeof(float));
 }
 
 }  // namespace builtin_detail

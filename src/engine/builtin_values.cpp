@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "qkv/blas.hpp"
+#include "qkv/keep_budget.hpp"
 
 namespace qkv::builtin_detail {
 
@@ -44,7 +45,13 @@ value labelled(matrix m, labels rows, labels cols) {
 }
 
 void record(eval_context& ctx, std::string label, std::vector<std::pair<std::string, value>> values) {
-    if (ctx.steps) ctx.steps->push_back({std::move(label), std::move(values)});
+    if (!ctx.steps) return;
+    // recorded steps are what a run keeps beside its workspace: a decode of n tokens records n of them
+    std::size_t more = 0;
+    for (const auto& [name, v] : values) more += bytes_of(v);
+    check_keep(ctx, more);
+    ctx.steps->push_back({std::move(label), std::move(values)});
+    ctx.recorded_bytes += more;
 }
 
 }  // namespace qkv::builtin_detail

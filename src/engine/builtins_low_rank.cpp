@@ -11,6 +11,7 @@
 #include "qkv/builtin_values.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/lapack.hpp"
+#include "qkv/work_budget.hpp"
 
 namespace qkv::builtin_functions {
 
@@ -30,6 +31,8 @@ lapack::svd_result svd_of(const matrix& A, const char* fn, const eval_context& c
     if (A.size() == 0) formula_error(ctx, fmt::format("{}: A has no entries ({})", fn, shape_str(A)));
     try {
         return lapack::svd(A);
+    } catch (const work_exceeded&) {
+        throw;  // the evaluator names the operation and the limit
     } catch (const std::exception& e) {
         formula_error(ctx, fmt::format("{}: {}", fn, e.what()));
     }

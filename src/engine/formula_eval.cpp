@@ -11,8 +11,10 @@
 
 #include "qkv/blas.hpp"
 #include "qkv/builtins.hpp"
+#include "qkv/keep_budget.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/suggest.hpp"
+#include "qkv/work_budget.hpp"
 #include "formula_tree.hpp"
 
 namespace qkv {
@@ -97,6 +99,8 @@ private:
     std::size_t position(const expr& ie, std::size_t count, const expr& base, const char* what);
     std::size_t heads(const expr& e, const value& a, const value& b);
     void check_cells(std::size_t h, std::size_t r, std::size_t c, const expr& e) const;
+    template <typename F>
+    value metered(const expr& e, F&& run);
     value elementwise(const expr& e, const value& a, const value& b);
     value matmul(const expr& e, const value& a, const value& b);
 };
@@ -112,7 +116,8 @@ value evaluator::eval(const expr& e) {
     case expr::kind::binary: {
         value a = eval(*e.args[0]);
         value b = eval(*e.args[1]);
-        return e.op == '@' ? matmul(e, a, b) : elementwise(e, a, b);
+        if (e.op != '@') return elementwise(e, a, b);
+        return metered(e, [&] { return matmul(e, a, b); });
     }
     }
     fail("internal error: unknown expression kind");
@@ -157,8 +162,30 @@ value evaluator::call(const expr& e) {
         fail(fmt::format("{} takes {}, as in {}; got {}", b->name, takes, b->signature, n));
     }
     std::vector<value> args;
-    for (const expr_ptr& a : e.args) args.push_back(eval(*a));
-    return b->fn(args, ctx_);
+    std::size_t passed = 0;  // the arguments are copies beside the workspace's values, as long as the call runs
+    for (const expr_ptr& a : e.args) {
+        args.push_back(eval(*a));
+        passed += bytes_of(args.back());
+    }
+    check_keep(ctx_, passed);
+    value out = metered(e, [&] { return b->fn(args, ctx_); });
+    // a built-in that makes a value as large as its argument (softmax of a 1 GiB S) checked no
+    // shape first: what it made is counted now, before the next value is made beside it
+    check_keep(ctx_, passed + bytes_of(out));
+    return out;
+}
+
+// One operation (an @, a built-in) run within the work one operation may do (work_budget.hpp):
+// the doors to BLAS and LAPACK refuse a call that would go over before it runs.
+template <typename F>
+value evaluator::metered(const expr& e, F&& run) {
+    try {
+        const operation_work op;
+        return run();
+    } catch (const work_exceeded& w) {
+        fail(fmt::format("{} would do {:.0f} GFLOP of arithmetic or more, past the {:.0f} GFLOP one operation may do "
+                         "(lessons are small by design)", e.text, w.flops() / 1e9, max_flops_per_operation / 1e9));
+    }
 }
 
 value evaluator::negate(const expr& e) {
@@ -234,6 +261,7 @@ std::size_t evaluator::heads(const expr& e, const value& a, const value& b) {
 // of a column and a row could ask for terabytes, and eight heads of it for eight times as much.
 void evaluator::check_cells(std::size_t h, std::size_t r, std::size_t c, const expr& e) const {
     if (!within_cell_limit(r, c, h)) fail(fmt::format("{}: {}", e.text, cell_limit_message(r, c, h)));
+    check_keep(ctx_, h * r * c * sizeof(float));
 }
 
 value evaluator::elementwise(const expr& e, const value& a, const value& b) {
@@ -288,6 +316,7 @@ value evaluator::matmul(const expr& e, const value& a, const value& b) {
 }  // namespace
 
 value evaluate(const expr& e, const workspace& ws, eval_context& ctx) {
+    ctx.ws = &ws;
     return evaluator(ws, ctx).eval(e);
 }
 

@@ -2,6 +2,8 @@
 // LAPACK is column-major; we copy in and out explicitly rather than play transpose tricks.
 #include "qkv/lapack.hpp"
 
+#include "qkv/work_budget.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -38,6 +40,8 @@ svd_result svd(const matrix& A) {
             throw std::domain_error(fmt::format("A[{}, {}] is {}; the SVD needs finite entries", c / A.cols + 1, c % A.cols + 1,
                                                 std::isnan(A.data[c]) ? "NaN" : A.data[c] > 0 ? "inf" : "-inf"));
     const std::size_t r = std::min(A.rows, A.cols);
+    // sgesvd with both thin factors: about 4·m·n·r + 8·r³ flops (Golub and Van Loan), before it runs
+    charge_work(4.0 * double(A.rows) * double(A.cols) * double(r) + 8.0 * double(r) * double(r) * double(r));
     svd_result out{matrix(A.rows, r), std::vector<float>(r), matrix(r, A.cols)};
     if (r == 0) return out;
     // Column-major: A is (m, n) with lda = m; jobu = jobvt = 'S' asks for the thin factors,

@@ -40,6 +40,8 @@ struct eval_context {
     std::string stage_id;                // for messages: "stage 'scores'"
     std::string statement_text;          // for messages: "S = Q @ K"
     std::vector<sub_step>* steps = nullptr;  // null: built-ins record nothing
+    std::size_t recorded_bytes = 0;      // what *steps holds (keep_budget.hpp), counted as record() adds to it
+    const workspace* ws = nullptr;       // set by evaluate(): what the run holds, for its memory budget
 };
 
 struct statement {
@@ -62,7 +64,9 @@ formula parse_formula(std::string_view text, const source_loc& where);
 expr_ptr parse_expression(std::string_view text, const source_loc& where);
 
 // Evaluate an expression on the workspace. Throws input_error naming ctx.where, the stage, the
-// statement, and both shapes on a mismatch; an unknown name lists the nearest known one.
+// statement, and both shapes on a mismatch; an unknown name lists the nearest known one; and
+// when a value would take the run past what it may keep (keep_budget.hpp) or an operation would
+// do more work than one may (work_budget.hpp). Sets ctx.ws to &ws.
 value evaluate(const expr& e, const workspace& ws, eval_context& ctx);
 
 // Run every statement in order, assigning each target in ws.
