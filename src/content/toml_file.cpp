@@ -91,7 +91,6 @@ std::optional<duplicate_key> duplicate_of(const toml::parse_error& e, std::strin
     return duplicate_key(source_loc{origin, static_cast<int>(e.source().begin.line), column}, std::string(key), "key");
 }
 
-
 // toml++ makes a table of each part of a dotted key and recurses through them: a key of 50 000
 // parts overflows the stack. Arrays and inline tables it refuses past 256 levels; a key gets the
 // same bound here, before the library sees the text, counting the levels its header, the dotted

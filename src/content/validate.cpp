@@ -56,9 +56,6 @@ void run_on_other_sentences(const lesson& l, const scenario& own, validation& v)
     }
 }
 
-// Every problem the lesson loader finds; then, when there is none, the lesson is run in both
-// languages on its scenario and on sentences of other lengths, so names resolve, shapes agree and
-// every quote in its text is filled in.
 // A lesson file named NN-name.toml is one of its folder's lessons, which may not share a number
 // (lesson_files refuses the folder): the clashes that fall on this file, the later of two.
 std::vector<problem> number_clashes(const std::string& file) {
@@ -72,6 +69,9 @@ std::vector<problem> number_clashes(const std::string& file) {
     return out;
 }
 
+// Every problem the lesson loader finds; then, when there is none, the lesson is run in both
+// languages on its scenario and on sentences of other lengths, so names resolve, shapes agree and
+// every quote in its text is filled in.
 validation check_lesson(const toml_document& doc, const std::string& data_file) {
     validation v{"lesson", "", number_clashes(doc.file), {}};
     const std::size_t clashes = v.problems.size();
