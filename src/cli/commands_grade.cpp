@@ -48,7 +48,12 @@ struct sheet {
 // The answers of a sheet; an id no exercise has is a problem of this sheet, not of the class.
 sheet read_sheet(const std::string& path, const exercise_set& set, lang l) {
     sheet s{path, fs::path(path).stem().string(), false, {}, {}, {}};
-    toml::table doc = parse_toml_file(path, "answer sheet");  // unreadable: the caller reports it
+    toml::table doc;
+    try {
+        doc = parse_toml_file(path, "answer sheet");  // unreadable: the caller reports it
+    } catch (const duplicate_key& twice) {  // in the teacher's words, not TOML's
+        throw input_error(twice.where(), fmt::format(fmt::runtime(pick(l, "答案 {} 写了两次", "answer {} is given twice")), twice.key()));
+    }
     for (auto&& [k, v] : doc) {
         source_loc at{path, static_cast<int>(v.source().begin.line), static_cast<int>(v.source().begin.column)};
         std::string id(k.str());
@@ -235,6 +240,12 @@ grade_format grade_format_of(std::string_view name) {
 // lessons = [3, …]) and of --lesson; without either, every exercise of the lessons any sheet answers.
 std::vector<const exercise*> assignment_of(const std::string& file, const std::vector<int>& lessons_given,
                                            const std::vector<sheet>& sheets, const exercise_set& set, lang l) {
+    // A lesson with no exercises would grade every sheet 0/0 and call it a failed check: it is a
+    // usage error, as it is for `qkv exercises --lesson N`.
+    auto has_exercises = [&](int n) { return std::any_of(set.all.begin(), set.all.end(), [&](const exercise& e) { return e.lesson == n; }); };
+    for (int n : lessons_given)
+        if (!has_exercises(n))
+            throw usage_error(fmt::format(fmt::runtime(pick(l, "第 {} 课没有练习；qkv exercises 列出全部", "lesson {} has no exercises; qkv exercises lists them all")), n));
     std::vector<int> lessons = lessons_given;
     std::vector<std::string> ids;
     if (!file.empty()) {
@@ -246,9 +257,10 @@ std::vector<const exercise*> assignment_of(const std::string& file, const std::v
                 throw input_error(at, pick(l, "作业文件只有 exercises = [\"3.1\", …] 和 lessons = [3, …] 两项",
                                            "an assignment holds exercises = [\"3.1\", …] and lessons = [3, …], nothing else"));
             for (auto&& item : *list) {
-                if (k.str() == "lessons" && item.is_integer()) lessons.push_back(static_cast<int>(*item.value<std::int64_t>()));
+                if (k.str() == "lessons" && item.is_integer() && has_exercises(static_cast<int>(*item.value<std::int64_t>())))
+                    lessons.push_back(static_cast<int>(*item.value<std::int64_t>()));
                 else if (k.str() == "exercises" && item.is_string() && find_exercise(set, *item.value<std::string>())) ids.push_back(*item.value<std::string>());
-                else throw input_error(at, fmt::format(fmt::runtime(pick(l, "{} 里有一项不是练习编号或课号", "{} holds an item that is no exercise id or lesson number")), k.str()));
+                else throw input_error(at, fmt::format(fmt::runtime(pick(l, "{} 里有一项既不是练习编号，也不是有练习的课号", "{} holds an item that is neither an exercise id nor a lesson with exercises")), k.str()));
             }
         }
     }

@@ -3,6 +3,7 @@
 #include "qkv/exercise.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
@@ -133,8 +134,8 @@ void read_computed(const toml_reader& rd, const toml::table& t, exercise& e, con
     if (const toml::node* s = t.get("setup"))
         if (auto source = rd.string(*s, where + ": setup")) rd.attempt([&] { e.setup = parse_formula(*source, rd.content_start(*s)); });
     if (const toml::node* tol = t.get("tolerance")) {
-        auto x = tol->value<double>();
-        if (!x || !(*x >= 0)) rd.report(rd.at(*tol), fmt::format("{}: tolerance must be a number ≥ 0", where));
+        auto x = tol->value<double>();  // inf would take every answer as right
+        if (!x || !(*x >= 0) || !std::isfinite(*x)) rd.report(rd.at(*tol), fmt::format("{}: tolerance must be a finite number ≥ 0", where));
         else e.tolerance = *x;
     }
     if (const toml::node* m = t.get("mistakes")) e.mistakes = mistakes_of(rd, *m, book, where);
@@ -178,7 +179,7 @@ void read_common(const toml_reader& rd, const toml::table& t, exercise& e, const
         if (!a) rd.report(rd.at(*s), fmt::format("{}: shows must be a list of names", where));
         else
             for (auto& n : *a)
-                if (auto name = rd.string(n, where + ": shows")) e.shows.push_back(*name);
+                if (auto name = rd.string(n, where + ": shows")) e.shows.push_back(*name), e.shows_at.push_back(rd.at(n));
     }
 }
 
@@ -249,6 +250,7 @@ std::vector<exercise> read_exercises(const toml_document& doc, const mistake_boo
     const toml::array* list = listn ? listn->as_array() : nullptr;
     if (listn && (!list || list->empty())) rd.report(source_loc{doc.file, 1, 1}, "exercise file: no [[exercise]] tables");
     std::vector<exercise> out;
+    std::set<std::string> ids;  // across files, load_exercises checks them; within one, here
     for (std::size_t i = 0; list && i < list->size(); ++i) {
         const toml::table* t = (*list)[i].as_table();
         if (!t) {
@@ -257,6 +259,7 @@ std::vector<exercise> read_exercises(const toml_document& doc, const mistake_boo
         }
         std::size_t before = rd.problem_count();
         exercise e = exercise_of(rd, *t, *lesson, i + 1, book);
+        if (!e.id.empty() && !ids.insert(e.id).second) rd.report(rd.at(*t->get("id")), fmt::format("exercise id '{}' is used twice", e.id));
         if (rd.problem_count() == before) out.push_back(std::move(e));
     }
     return out;

@@ -69,6 +69,11 @@ exercise_run run_exercise(const exercise& e, const lesson& l, const scenario& s,
     ctx.where = e.where;
     ctx.stage_id = "exercise " + e.id;
     if (e.setup) run_formula(*e.setup, r.run.ws, ctx);
+    // What the question shows must be there, or `qkv exercise` would stop with no file or line.
+    for (std::size_t i = 0; i < e.shows.size(); ++i)
+        if (!r.run.ws.count(e.shows[i]))
+            throw input_error(i < e.shows_at.size() ? e.shows_at[i] : e.where,
+                              fmt::format("exercise {} shows '{}', which neither the lesson nor the setup computes", e.id, e.shows[i]));
     if (!e.expected) return r;
     ctx.statement_text = e.expected_source;
     r.expected = evaluate(*e.expected, r.run.ws, ctx);

@@ -11,6 +11,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <map>
 #include "qkv/toml_file.hpp"
 
 #include "qkv_config.hpp"
@@ -39,12 +40,18 @@ void read_formula(const toml_reader& rd, const toml::table& t, stage& s, const s
 }
 
 // An array of names (a stage's show, a lesson's token_rows); `what` names it in messages.
-void read_names(const toml_reader& rd, const toml::node& node, std::vector<std::string>& out, const std::string& what) {
+// With `places`, where each name stands.
+void read_names(const toml_reader& rd, const toml::node& node, std::vector<std::string>& out, const std::string& what,
+                std::vector<source_loc>* places = nullptr) {
     const toml::array* a = node.as_array();
     if (!a) return rd.report(rd.at(node), fmt::format("{} must be an array of names", what));
     for (auto& n : *a) {
-        if (!n.is_string()) rd.report(rd.at(n), fmt::format("{} must list names (strings)", what));
-        else out.push_back(n.as_string()->get());
+        if (!n.is_string()) {
+            rd.report(rd.at(n), fmt::format("{} must list names (strings)", what));
+            continue;
+        }
+        out.push_back(n.as_string()->get());
+        if (places) places->push_back(rd.at(n));
     }
 }
 
@@ -71,6 +78,7 @@ void read_axes(const toml_reader& rd, const toml::node& axes, stage& s, const st
                 s.stack_axes[std::string(name.str())] = stack;
         }
         s.axes[std::string(name.str())] = {word(first), word(first + 1)};
+        s.axes_at[std::string(name.str())] = rd.at(v);
     }
 }
 
@@ -144,7 +152,7 @@ lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
     }
     if (const toml::node* rows = doc.table.get("token_rows")) {
         l.token_rows.clear();
-        read_names(rd, *rows, l.token_rows, "lesson: token_rows");
+        read_names(rd, *rows, l.token_rows, "lesson: token_rows", &l.token_rows_at);
         if (l.token_rows.empty() && rows->is_array()) rd.report(rd.at(*rows), "lesson: token_rows must name at least one value");
     }
     read_stages(rd, doc.table, l);
@@ -167,14 +175,46 @@ std::vector<std::pair<int, std::string>> numbered_files(const std::string& dir, 
     return out;
 }
 
+namespace {
+
+// Where a lesson file says `number = N`, and N; nullopt when it does not read or says no number
+// (loading that lesson reports why).
+std::optional<std::pair<int, source_loc>> declared_number(const std::string& path) {
+    try {
+        const toml_document doc = read_toml_file(path, "lesson file");
+        const toml::node* n = doc.table.get("number");
+        if (!n || !n->is_integer()) return std::nullopt;
+        return std::pair{static_cast<int>(n->as_integer()->get()), loc_of(path, *n)};
+    } catch (const input_error&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+std::vector<problem> shared_numbers(const std::vector<std::pair<int, std::string>>& files) {
+    std::vector<problem> out;
+    std::map<int, std::string> first;  // number -> the file that said it first
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const auto& [n, path] = files[i];
+        if (i > 0 && n == files[i - 1].first) {  // two names, one NN: 03-a.toml and 03-b.toml
+            out.push_back({source_loc{path, 0, 0}, fmt::format("lesson number {} is also used by {}", n, files[i - 1].second)});
+            continue;
+        }
+        const auto said = declared_number(path);
+        if (!said) continue;
+        if (auto [it, fresh] = first.emplace(said->first, path); !fresh)
+            out.push_back({said->second, fmt::format("lesson number {} is also used by {} (two lesson files may not share one)",
+                                                     said->first, it->second)});
+    }
+    return out;
+}
+
 std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw input_error(source_loc{dir, 0, 0}, "lessons folder not found (set QKV_LESSONS)");
-    auto out = numbered_files(dir, R"(^(\d{1,4})-[^/]*\.toml$)");
-    for (std::size_t i = 1; i < out.size(); ++i)
-        if (out[i].first == out[i - 1].first)
-            throw input_error(source_loc{out[i].second, 0, 0},
-                              fmt::format("lesson number {} is also used by {}", out[i].first, out[i - 1].second));
+    auto out = numbered_files(dir, lesson_file_pattern);
+    if (auto clash = shared_numbers(out); !clash.empty()) throw input_error(clash.front().where, clash.front().message);
     return out;
 }
 

@@ -90,24 +90,26 @@ bool is_identifier(std::string_view s) {
     return true;
 }
 
+// The design's shapes: X is [n, d_model], and each projection, when given, is [d_model, d_model]
+// (head i uses columns i·d_k … of W_Q, W_K, W_V and rows i·d_k … of W_O). A wrong one is refused
+// here, at its own line, rather than by some lesson's formula, which would blame the lesson file.
 void check_shapes(const scenario& s, const toml::table& mats) {
     const matrix& X = s.matrices.at("X");
-    std::size_t d_model = X.cols;
-    auto where = [&](const std::string& name) { return loc_of(s.file, *mats.get(name)); };
-    for (const char* w : {"W_Q", "W_K", "W_V"}) {
+    const std::size_t d_model = X.cols;
+    for (const char* w : {"W_Q", "W_K", "W_V", "W_O"}) {
         auto it = s.matrices.find(w);
-        if (it != s.matrices.end() && it->second.rows != d_model)
-            throw input_error(where(w), fmt::format("{} is {} but X is {}: {} needs d_model = {} rows (Q = X @ W_Q)",
-                                                    w, shape_str(it->second), shape_str(X), w, d_model));
+        if (it == s.matrices.end() || (it->second.rows == d_model && it->second.cols == d_model)) continue;
+        throw input_error(loc_of(s.file, *mats.get(w)),
+                          fmt::format("{} is {} but X is {}: {} must be [d_model, d_model] = [{}, {}]", w,
+                                      shape_str(it->second), shape_str(X), w, d_model, d_model));
     }
-    auto q = s.matrices.find("W_Q"), k = s.matrices.find("W_K");
-    if (q != s.matrices.end() && k != s.matrices.end() && q->second.cols != k->second.cols)
-        throw input_error(where("W_K"), fmt::format("W_Q is {} but W_K is {}: queries and keys need the same d_k",
-                                                    shape_str(q->second), shape_str(k->second)));
-    if (auto o = s.matrices.find("W_O"); o != s.matrices.end() && o->second.cols != d_model)
-        throw input_error(where("W_O"), fmt::format("W_O is {}: it must map back to d_model = {} columns", shape_str(o->second), d_model));
-    if (s.heads && d_model % *s.heads != 0)
-        throw input_error(source_loc{s.file, 0, 0}, fmt::format("heads ({}) must divide d_model ({})", *s.heads, d_model));
+}
+
+// heads = h splits d_model into h heads of d_model / h columns each.
+void check_heads(const scenario& s, const toml::node& heads) {
+    const std::size_t d_model = s.matrices.at("X").cols;
+    if (d_model % *s.heads != 0)
+        throw input_error(loc_of(s.file, heads), fmt::format("heads ({}) must divide d_model ({})", *s.heads, d_model));
 }
 
 std::vector<std::string> token_list(const std::string& file, const char* key, const toml::array& a) {
@@ -150,10 +152,18 @@ scenario read_scenario(const toml_document& file) {
     for (auto&& [k, v] : doc)
         if (k != "name" && k != "tokens" && k != "source_tokens" && k != "heads" && k != "matrices")
             throw input_error(loc_of(path, v), fmt::format("unknown key '{}' (expected name, tokens, source_tokens, heads, [matrices])", k.str()));
-    s.name = doc["name"].value_or(fs::path(path).stem().string());
-    const toml::array* tokens = doc["tokens"].as_array();
+    s.name = fs::path(path).stem().string();  // without a name, the file's
+    if (const toml::node* name = doc.get("name")) {
+        if (!name->is_string())
+            throw input_error(loc_of(path, *name), fmt::format("name must be a string, not {}", kind_of(*name)));
+        s.name = name->as_string()->get();
+    }
+    const toml::node* tokens = doc.get("tokens");
     if (!tokens) throw input_error(source_loc{path, 0, 0}, "missing 'tokens = [...]' (one token per row of X)");
-    s.tokens = token_list(path, "tokens", *tokens);
+    if (!tokens->is_array())
+        throw input_error(loc_of(path, *tokens), fmt::format("tokens must be an array of strings (one per row of X), not {}",
+                                                             kind_of(*tokens)));
+    s.tokens = token_list(path, "tokens", *tokens->as_array());
     if (auto src = doc.get("source_tokens")) {
         if (!src->is_array()) throw input_error(loc_of(path, *src), "source_tokens must be an array of strings (one per row of X_src)");
         s.source_tokens = token_list(path, "source_tokens", *src->as_array());
@@ -163,8 +173,12 @@ scenario read_scenario(const toml_document& file) {
             throw input_error(loc_of(path, *h), "heads must be a positive integer");
         s.heads = static_cast<std::size_t>(h->as_integer()->get());
     }
-    const toml::table* mats = doc["matrices"].as_table();
-    if (!mats) throw input_error(source_loc{path, 0, 0}, "missing [matrices] table (at least X)");
+    const toml::node* matrices = doc.get("matrices");
+    if (!matrices) throw input_error(source_loc{path, 0, 0}, "missing [matrices] table (at least X)");
+    const toml::table* mats = matrices->as_table();
+    if (!mats)
+        throw input_error(loc_of(path, *matrices), fmt::format("matrices must be a table ([matrices], then X = …), not {}",
+                                                               kind_of(*matrices)));
     for (auto&& [k, v] : *mats) {
         std::string name(k.str());
         if (!is_identifier(name)) throw input_error(loc_of(path, v), fmt::format("'{}' is not a usable matrix name (letters, digits, _)", name));
@@ -175,6 +189,7 @@ scenario read_scenario(const toml_document& file) {
     if (x->second.rows != s.tokens.size())
         throw input_error(loc_of(path, *mats->get("X")), fmt::format("X has {} rows but there are {} tokens", x->second.rows, s.tokens.size()));
     check_shapes(s, *mats);
+    if (s.heads) check_heads(s, *doc.get("heads"));
     check_source(s, *mats);
     return s;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -24,12 +25,71 @@ source_loc loc_of(const std::string& file, const toml::node& n) {
     return {file, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
 }
 
-static input_error error_of(const toml::parse_error& e, const std::string& origin) {
-    return input_error(source_loc{origin, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
-                       std::string(e.description()));
+std::string_view kind_of(const toml::node& n) {
+    switch (n.type()) {
+        case toml::node_type::string: return "a string";
+        case toml::node_type::integer: return "an integer";
+        case toml::node_type::floating_point: return "a number with a decimal point";
+        case toml::node_type::boolean: return "a boolean";
+        case toml::node_type::array: return "an array";
+        case toml::node_type::table: return "a table";
+        case toml::node_type::date: return "a date";
+        case toml::node_type::time: return "a time";
+        case toml::node_type::date_time: return "a date-time";
+        case toml::node_type::none: break;
+    }
+    return "nothing";
 }
 
+duplicate_key::duplicate_key(const source_loc& where, std::string key, std::string what)
+    : input_error(where, fmt::format("{} {} is given twice", what, key)), key_(std::move(key)) {}
+
 namespace {
+
+// The line `line` (from 1) of the text, without its newline.
+std::string_view line_of(std::string_view text, std::size_t line) {
+    std::size_t start = 0;
+    for (std::size_t n = 1; n < line && start != std::string_view::npos; ++n) {
+        start = text.find('\n', start);
+        if (start != std::string_view::npos) ++start;
+    }
+    if (start == std::string_view::npos || start > text.size()) return {};
+    return text.substr(start, text.find('\n', start) - start);
+}
+
+// The byte where the character of `column` (from 1, as toml++ counts) starts.
+std::size_t byte_at(std::string_view line, std::size_t column) {
+    std::size_t i = 0;
+    for (std::size_t c = 1; c < column && i < line.size(); ++c) i = utf8::next(line, i);
+    return i;
+}
+
+std::string_view trimmed(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t"), last = s.find_last_not_of(" \t\r");
+    return first == std::string_view::npos ? std::string_view{} : s.substr(first, last - first + 1);
+}
+
+// toml++ says a key given twice with the key garbled ("cannot redefine existing string '"3.3.1" '"
+// for "3.1" twice): the key is read back from the line instead, as the author wrote it, and the
+// place moved to its start. A value's error stands where its value starts, after "KEY ="; a
+// table's at its header. Nullopt when the line does not read that way.
+std::optional<duplicate_key> duplicate_of(const toml::parse_error& e, std::string_view text, const std::string& origin) {
+    if (std::string_view(e.description()).find("cannot redefine existing") == std::string_view::npos) return std::nullopt;
+    const std::string_view line = line_of(text, e.source().begin.line);
+    const std::size_t at = byte_at(line, e.source().begin.column);
+    if (trimmed(line).starts_with("[")) {  // [table] or [[array]] again
+        const std::string_view header = trimmed(line.substr(0, line.find('#')));
+        const int column = static_cast<int>(utf8::count(line.substr(0, line.find('['))) + 1);
+        return duplicate_key(source_loc{origin, static_cast<int>(e.source().begin.line), column}, std::string(header), "table");
+    }
+    const std::size_t equals = line.substr(0, at).rfind('=');
+    if (equals == std::string_view::npos) return std::nullopt;
+    const std::size_t begin = line.substr(0, equals).find_last_of("{,") + 1;  // npos + 1 = 0: the line's start
+    const std::string_view key = trimmed(line.substr(begin, equals - begin));
+    if (key.empty()) return std::nullopt;
+    const int column = static_cast<int>(utf8::count(line.substr(0, key.data() - line.data())) + 1);
+    return duplicate_key(source_loc{origin, static_cast<int>(e.source().begin.line), column}, std::string(key), "key");
+}
 
 // toml++ makes a table of each part of a dotted key and recurses through them: a key of 50 000
 // parts overflows the stack. Arrays and inline tables it refuses past 256 levels; a key gets the
@@ -125,7 +185,9 @@ toml::table parse_toml_text(std::string_view text, const std::string& origin) {
     try {
         return toml::parse(text, origin);
     } catch (const toml::parse_error& e) {
-        throw error_of(e, origin);
+        if (auto twice = duplicate_of(e, text, origin)) throw *twice;
+        throw input_error(source_loc{origin, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
+                          std::string(e.description()));
     }
 }
 

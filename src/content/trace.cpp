@@ -49,6 +49,37 @@ void check_needs(const lesson& l, const scenario& s, const workspace& ws) {
     }
 }
 
+// token_rows names the values whose rows are the tokens quotes count: each must be one the
+// scenario gives or a formula of the lesson assigns, or a quote would count through nothing.
+void check_token_rows(const lesson& l, const workspace& given) {
+    std::set<std::string> known;
+    for (const auto& [name, v] : given) known.insert(name);
+    for (const stage& st : l.stages)
+        for (const statement& stmt : st.f.statements) known.insert(stmt.target);
+    for (std::size_t i = 0; i < l.token_rows.size(); ++i)
+        if (!known.count(l.token_rows[i]))
+            throw input_error(i < l.token_rows_at.size() ? l.token_rows_at[i] : source_loc{l.file, 0, 0},
+                              fmt::format("lesson {}: token_rows names '{}', which neither the scenario nor any formula "
+                                          "of the lesson gives", l.number, l.token_rows[i]));
+}
+
+// A stage's axes describe values there are (a misspelt name would say nothing, silently), and
+// three words (a stack's) cannot describe a matrix, nor any words a number.
+void check_axes(const lesson& l, const stage& st, const workspace& ws) {
+    for (const auto& [name, words] : st.axes) {
+        const source_loc& at = st.axes_at.count(name) ? st.axes_at.at(name) : st.where;
+        const std::string where = fmt::format("lesson {}, stage '{}': axes.{}", l.number, st.id, name);
+        auto it = ws.find(name);
+        if (it == ws.end())
+            throw input_error(at, fmt::format("{}: no formula up to here assigns '{}' and the scenario has no such matrix", where, name));
+        const value& v = it->second;
+        if (v.is_scalar()) throw input_error(at, fmt::format("{}: {} is a number, which has no rows or columns", where, name));
+        if (st.stack_axes.count(name) && !v.is_stack())
+            throw input_error(at, fmt::format("{}: three words describe a stack, but {} is {}, a matrix: give [\"rows\", \"columns\"]",
+                                              where, name, v.shape_str()));
+    }
+}
+
 // The default of `show`: the matrices the stage reads (scalars read are not worth a table), then
 // everything it assigns.
 std::vector<std::string> default_show(const stage& st, const workspace& before) {
@@ -108,6 +139,10 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
         if (it == ws.end())
             throw input_error(st.where, fmt::format("lesson {}, stage '{}' shows '{}', but no formula up to here assigns it "
                                                     "and the scenario has no such matrix", l.number, st.id, name));
+    }
+    check_axes(l, st, ws);
+    for (const std::string& name : show) {
+        auto it = ws.find(name);
         shown_value sv{name, assigned.count(name) ? role::output : role::input, it->second, std::nullopt};
         if (auto ax = st.axes.find(name); ax != st.axes.end()) {
             sv.v.rows.axis = ax->second.first;
@@ -126,6 +161,7 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     lesson_run r;
     r.ws = initial_workspace(s);
     check_needs(l, s, r.ws);
+    check_token_rows(l, r.ws);
     if (s.tokens.size() < l.min_tokens)
         throw input_error(source_loc{s.file, 0, 0},
                           fmt::format("lesson {} needs at least {} tokens; this sentence has {}", l.number, l.min_tokens,

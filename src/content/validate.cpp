@@ -4,6 +4,7 @@
 #include "qkv/validate.hpp"
 
 #include <filesystem>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -55,13 +56,27 @@ void run_on_other_sentences(const lesson& l, const scenario& own, validation& v)
     }
 }
 
+// A lesson file named NN-name.toml is one of its folder's lessons, which may not share a number
+// (lesson_files refuses the folder): the clashes that fall on this file, the later of two.
+std::vector<problem> number_clashes(const std::string& file) {
+    std::error_code ec;
+    const fs::path path(file);
+    if (!std::regex_match(path.filename().string(), std::regex(lesson_file_pattern))) return {};
+    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    std::vector<problem> out;
+    for (problem& p : shared_numbers(numbered_files(dir.string(), lesson_file_pattern)))
+        if (fs::equivalent(p.where.file, path, ec)) out.push_back({source_loc{file, p.where.line, p.where.column}, p.message});
+    return out;
+}
+
 // Every problem the lesson loader finds; then, when there is none, the lesson is run in both
 // languages on its scenario and on sentences of other lengths, so names resolve, shapes agree and
 // every quote in its text is filled in.
 validation check_lesson(const toml_document& doc, const std::string& data_file) {
-    validation v{"lesson", "", {}, {}};
+    validation v{"lesson", "", number_clashes(doc.file), {}};
+    const std::size_t clashes = v.problems.size();
     lesson l = read_lesson(doc, &v.problems);
-    if (!v.problems.empty()) return v;
+    if (v.problems.size() > clashes) return v;
     for (const stage& st : l.stages) {
         warn_decimals(st.title, v.warnings);
         warn_decimals(st.text, v.warnings);

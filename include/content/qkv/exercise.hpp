@@ -13,8 +13,8 @@
 //                                       in one line (default the lesson's min_tokens)
 //   setup = "Q_100 = zeros(100, 512) @ zeros(512, 64)"   # optional statements, run first
 //   expected = "S[2, 3]"                # shape/number/matrix: an expression, never a typed number
-//   tolerance = 0.01                    # number/matrix: largest |answer - expected| accepted
-//   shows = ["Q", "K"]                  # values shown with the question
+//   tolerance = 0.01                    # number/matrix: largest |answer - expected| accepted (finite)
+//   shows = ["Q", "K"]                  # values shown with the question (the lesson's, or the setup's)
 //   mistakes = { k_not_transposed = "(K @ Q^T)[2, 3]" }   # or a list of expressions per mistake;
 //                                       a shape exercise may also give "shape(1, 8, 10, 10)"
 //   choices = [{ zh, en }, …]           # choice: A, B, … in order
@@ -66,6 +66,7 @@ struct exercise {
     double tolerance = 0.01;
     std::size_t min_tokens = 1;  // a sentence with fewer (or fewer than the lesson's) is refused
     std::vector<std::string> shows;
+    std::vector<source_loc> shows_at;  // where each is named: a name the lesson lacks is refused there
     std::vector<mistake_rule> mistakes;
     std::vector<bilingual> choices;  // A, B, … in order
     char answer = 0;                 // 'A'…

@@ -44,6 +44,7 @@ struct stage {
     std::vector<std::string> show;   // as given, or the default (see above)
     std::map<std::string, std::pair<std::string, std::string>> axes;  // name -> (rows, cols)
     std::map<std::string, std::string> stack_axes;  // name -> what its stack holds: heads, devices, samples
+    std::map<std::string, source_loc> axes_at;      // name -> where its axes are given
     source_loc where;                // of the [[stage]] table
 };
 
@@ -59,12 +60,13 @@ struct lesson {
     // order, "苹果" in a quote is its row in the first that has it. A scenario labels X's rows with
     // its tokens and X_src's with its source tokens.
     std::vector<std::string> token_rows = {"X", "X_src"};
+    std::vector<source_loc> token_rows_at;  // where each is named (empty for the default)
     std::vector<stage> stages;
 };
 
 // Read and check a lesson file: every key known, both languages written, formulas parse, stage
-// ids unique (that each shown name exists is checked when it runs, by run_lesson). Throws
-// input_error with file:line:column.
+// ids unique (that each name shown, given axes or named in token_rows exists is checked when it
+// runs, by run_lesson). Throws input_error with file:line:column.
 lesson load_lesson(const std::string& path);
 // The same checks on a file already read. With `problems`, every problem is added to it instead
 // of the first being thrown (`qkv validate`); the lesson returned then holds the stages that read
@@ -72,7 +74,15 @@ lesson load_lesson(const std::string& path);
 lesson read_lesson(const toml_document& doc, std::vector<problem>* problems = nullptr);
 
 // The lesson files in a folder, by number: (number, path). Files not named NN-*.toml are ignored.
+// Two files may not share a number, by name (03-a.toml, 03-b.toml) or by their `number = N`:
+// input_error at the second.
 std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir);
+// The names of lesson files: NN-name.toml, the number first.
+inline constexpr const char* lesson_file_pattern = R"(^(\d{1,4})-[^/]*\.toml$)";
+// Every file of `files` (as lesson_files lists them, by the number of their names) whose number
+// one before it has already: its `number = N` line, or the file when the names clash. `qkv
+// validate` lists them; lesson_files throws the first.
+std::vector<problem> shared_numbers(const std::vector<std::pair<int, std::string>>& files);
 // The files of a folder whose names match `pattern` (a regular expression whose first group is
 // the number), by number: (number, path). A missing folder has none.
 std::vector<std::pair<int, std::string>> numbered_files(const std::string& dir, const std::string& pattern);

@@ -36,9 +36,9 @@ struct scenario {
     std::map<std::string, matrix> matrices;  // X, W_Q, W_K, W_V, W_O, ... as given
 };
 
-// Read and check a scenario: X present with one row per token, every matrix rectangular and
-// finite, W_Q, W_K, W_V with d_model rows, W_Q and W_K with one d_k, W_O with d_model columns;
-// heads divides d_model. Throws input_error with file:line.
+// Read and check a scenario: every key of the right type, X present with one row per token, every
+// matrix rectangular and finite, W_Q, W_K, W_V and W_O (each optional) [d_model, d_model], heads
+// dividing d_model. Throws input_error with file:line.
 scenario load_scenario(const std::string& path);
 // The same on a file already read.
 scenario read_scenario(const toml_document& doc);

@@ -27,6 +27,21 @@ struct problem {
 // Where a node starts in `file`.
 source_loc loc_of(const std::string& file, const toml::node& n);
 
+// What a node is, for "tokens must be an array, not a string": "a string", "an integer", "a table"…
+std::string_view kind_of(const toml::node& n);
+
+// A key (or a [table]) written twice in one file: "key X is given twice" at the second one. A
+// reader that knows what its keys are says it in its own words (an answer sheet: "answer "3.1"
+// is given twice") from key(), the key as the file writes it.
+class duplicate_key : public input_error {
+public:
+    duplicate_key(const source_loc& where, std::string key, std::string what);
+    const std::string& key() const { return key_; }
+
+private:
+    std::string key_;
+};
+
 // Parse the file at `path`; `what` names it when it is missing ("lesson file" -> "lesson file not found").
 toml::table parse_toml_file(const std::string& path, std::string_view what);
 

@@ -16,9 +16,10 @@ struct validation {
     std::vector<problem> warnings;  // worth a look, not wrong: a decimal written into a text instead of quoted
 };
 
-// A lesson: every problem the lesson loader finds (each listed, not only the first); when there
-// is none, the lesson is run on its scenario (or on `data_file`), so names resolve and shapes agree,
-// and on generated sentences of min_tokens and of 64 tokens, so its quotes hold on any sentence.
+// A lesson: a number an earlier NN-name.toml of its folder already has, and every problem the
+// lesson loader finds (each listed, not only the first); when the loader finds none, the lesson
+// is run on its scenario (or on `data_file`), so names resolve and shapes agree, and on generated
+// sentences of min_tokens and of 64 tokens, so its quotes hold on any sentence.
 // Exercises and the mistake book: every problem the loader finds, then each good exercise is
 // evaluated on its lesson. A scenario: it loads (its first problem). In every kind of file, a
 // control or bidi character in any string (ESC, CR, NUL, U+202E…) is a problem too, at its
