@@ -6,12 +6,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <regex>
 #include <set>
 
 #include <fmt/format.h>
-#include <map>
+
 #include "qkv/toml_file.hpp"
 
 #include "qkv_config.hpp"
