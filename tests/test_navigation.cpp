@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE navigation
 #include <boost/test/unit_test.hpp>
 
+#include <csignal>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "qkv/navigation.hpp"
+#include "qkv/terminal.hpp"
 
 namespace {
 
@@ -329,4 +331,27 @@ BOOST_AUTO_TEST_CASE(the_key_list_names_each_modes_own_keys) {
     auto step = qkv::key_list(qkv::lang::zh, qkv::key_set::stepper, false);
     BOOST_TEST(step.front().keys == "空格  回车");
     BOOST_TEST(step.front().what == "下一阶段");
+}
+
+namespace {
+volatile std::sig_atomic_t stops_seen = 0;
+extern "C" void count_stop(int) { stops_seen = stops_seen + 1; }
+}  // namespace
+
+// A screen is drawn under hold_stop (screen_loop::draw): a Ctrl-Z that comes while it is drawn
+// waits until the screen is whole, then is taken. Here SIGTSTP goes to a counting handler instead
+// of stopping the test.
+BOOST_AUTO_TEST_CASE(ctrl_z_waits_for_a_screen_under_hold_stop) {
+    struct sigaction count {}, before {};
+    count.sa_handler = count_stop;
+    sigemptyset(&count.sa_mask);
+    sigaction(SIGTSTP, &count, &before);
+    stops_seen = 0;
+    {
+        const qkv::terminal::hold_stop whole;
+        std::raise(SIGTSTP);
+        BOOST_TEST(stops_seen == 0);  // held while the screen is drawn
+    }
+    BOOST_TEST(stops_seen == 1);  // taken as soon as it is whole
+    sigaction(SIGTSTP, &before, nullptr);
 }

@@ -54,6 +54,7 @@ live_view::live_view(const train::train_config& c, const render_options& r, int 
     : config_(c), options_(r), out_fd_(out_fd), in_fd_(in_fd), screen_(in_fd, terminal::screen::full, out_fd), held_(train::held_out(c)) {}
 
 void live_view::operator()(const train::run_state& s) {
+    const terminal::hold_stop whole;      // a Ctrl-Z now stops the run after this screen, not inside it
     if (terminal::given_back()) return;  // continued in the background: the terminal is the shell's
     char key = 0;
     while (terminal::wait_byte(in_fd_, 0, key) == terminal::wait_result::byte)

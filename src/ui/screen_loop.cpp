@@ -101,6 +101,7 @@ std::string screen_loop::status() const {
 // printed under the last, a line shorter so that the cursor's line keeps it all in sight. False
 // when the output is gone.
 bool screen_loop::draw() {
+    const terminal::hold_stop whole;  // a Ctrl-Z now stops the job after this screen, not inside it
     if (terminal::given_back()) return true;  // in the background: drawn when fg takes the terminal again
     const std::size_t cols = terminal::width(out_, 80), rows = terminal::height(out_, 24);
     return draw_frame(out_, frame(cols, escapes_ ? rows : rows - 1), escapes_);

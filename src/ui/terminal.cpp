@@ -256,4 +256,13 @@ bool resized() {
 
 bool given_back() { return suspended != 0; }
 
+hold_stop::hold_stop() {
+    sigset_t tstp;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    sigprocmask(SIG_BLOCK, &tstp, &before_);
+}
+
+hold_stop::~hold_stop() { sigprocmask(SIG_SETMASK, &before_, nullptr); }
+
 }  // namespace qkv::terminal

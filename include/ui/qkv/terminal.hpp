@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <csignal>
 #include <optional>
 
 namespace qkv::terminal {
@@ -60,5 +61,18 @@ bool resized();
 // While the terminal is given back (stopped by Ctrl-Z, or continued in the background): nothing
 // may be drawn on it, the shell owns it.
 bool given_back();
+
+// While one lives, Ctrl-Z (SIGTSTP) waits: a screen checked with given_back() and then drawn is
+// drawn whole before the job stops, never finished from the background after `bg`.
+class hold_stop {
+public:
+    hold_stop();
+    ~hold_stop();
+    hold_stop(const hold_stop&) = delete;
+    hold_stop& operator=(const hold_stop&) = delete;
+
+private:
+    sigset_t before_;
+};
 
 }  // namespace qkv::terminal
