@@ -196,11 +196,11 @@ int cmd_list(const args& a, const console& io) {
         std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
         const std::string title = escape_controls(l.title.in(o.language));
         const std::size_t used = 3 + 2 + name_width + 2 + 2 + display_width(stages) + 2;  // "  1  name  title  (n stages)"
-        out += form == format::markdown ? fmt::format("| {} | {} | {} |\n", l.number, title, l.stages.size())
+        out += form == format::markdown ? fmt::format("| {} | {} | {} | {} |\n", l.number, name_of(l), title, l.stages.size())
                                         : fmt::format("{:>3}  {}  {}  ({})\n", l.number, pad(name_of(l), name_width),
                                                       o.full ? title : elide(title, o.width > used + 10 ? o.width - used : 10), stages);
     }
-    if (form == format::markdown) out = "| # | title | stages |\n|---|---|---|\n" + out;
+    if (form == format::markdown) out = "| # | name | title | stages |\n|---|---|---|---|\n" + out;  // the text's columns
     io.print(out);
     return 0;
 }
