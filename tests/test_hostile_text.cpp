@@ -1,6 +1,6 @@
-// Hostile input, round three (issue 27), items 8-14: text that would drive the terminal or a
-// reader (controls in tokens, names and paths, a name that is not UTF-8, Markdown in a token), and
-// numbers and arguments out of their range. Every case runs in a scratch folder of its own.
+// Hostile text: text that would drive the terminal or a reader (controls in tokens, names and
+// paths, a name that is not UTF-8, Markdown in a token), and numbers and arguments out of their
+// range. Every case runs in a scratch folder of its own.
 #define BOOST_TEST_MODULE hostile_text
 #include <boost/test/unit_test.hpp>
 

@@ -1,4 +1,4 @@
-// The text renderer on a screen (issue 15): prose reflowed to the width as each language breaks,
+// The text renderer on a screen: prose reflowed to the width as each language breaks,
 // heatmaps that say what they show, colour as deep as the terminal can show, and nothing from a
 // file that drives the terminal.
 #define BOOST_TEST_MODULE render_text_screen

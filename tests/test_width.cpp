@@ -1,4 +1,4 @@
-// Issue 27, item 15: what qkv prints fits the terminal's width. Entries near 3e38, a 300-character
+// What qkv prints fits the terminal's width. Entries near 3e38, a 300-character
 // token, emoji, an exercise's long question and bench's explanation all stay within COLUMNS=80, and
 // a table's rows stay in line. Widths are measured here on their own (code points, two columns for
 // the CJK and emoji blocks the inputs use), not with qkv's display_width.

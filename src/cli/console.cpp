@@ -14,6 +14,7 @@
 
 #include "qkv/cli.hpp"
 #include "qkv/ranks.hpp"
+#include "qkv/write_all.hpp"
 
 namespace qkv::cli {
 
@@ -49,18 +50,7 @@ public:
 
 protected:
     std::streamsize xsputn(const char* s, std::streamsize n) override {
-        std::streamsize done = 0;
-        while (done < n) {
-            const ssize_t k = ::write(fd_, s + done, static_cast<std::size_t>(n - done));
-            if (k < 0 && errno == EINTR) continue;
-            if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {  // a non-blocking pipe that is full: wait for room
-                pollfd p{fd_, POLLOUT, 0};
-                if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
-            }
-            if (k <= 0) break;
-            done += k;
-        }
-        return done;
+        return static_cast<std::streamsize>(write_some_of(fd_, std::string_view(s, static_cast<std::size_t>(n))));
     }
     int_type overflow(int_type c) override {
         if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);

@@ -11,6 +11,7 @@
 #include "qkv/train_builtins.hpp"
 #include "qkv/styled_text.hpp"
 #include "train_report.hpp"
+#include "qkv/write_all.hpp"
 
 namespace qkv::cli {
 
@@ -27,14 +28,6 @@ bool due(clock::time_point& last, clock::duration every, bool last_step) {
     if (!last_step && now - last < every) return false;
     last = now;
     return true;
-}
-
-void write_fd(int fd, const std::string& text) {
-    for (std::size_t done = 0; done < text.size();) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n <= 0) return;  // the screen went away: the run goes on, unwatched
-        done += static_cast<std::size_t>(n);
-    }
 }
 
 }  // namespace
@@ -76,7 +69,7 @@ void live_view::operator()(const train::run_state& s) {
     std::string frame = "\033[H";
     for (std::size_t i = 0; i < lines.size() && i + 1 < rows; ++i) frame += fmt::format("{}\033[K\n", clip(lines[i], options_.width));
     frame += "\033[J";
-    write_fd(out_fd_, frame);
+    (void)write_all(out_fd_, frame);  // the screen went away: the run goes on, unwatched
 }
 
 }  // namespace qkv::cli

@@ -1,7 +1,8 @@
-// Heatmap cells and legend at the terminal's colour depth. Colours are viridis (dark purple →
-// teal → yellow): it reads on dark and light terminals alike and from the back of a classroom.
+// Heatmap cells and legend at the terminal's colour depth. Colours are viridis (colour_map.hpp, the
+// same as the HTML page's): it reads on dark and light terminals alike and from the back of a classroom.
 #include "heatmap.hpp"
 
+#include "qkv/colour_map.hpp"
 #include "qkv/display_width.hpp"
 #include "render_cells.hpp"
 
@@ -15,18 +16,6 @@
 
 namespace qkv::detail {
 namespace {
-
-struct rgb8 {
-    int r, g, b;
-};
-
-rgb8 viridis(float t) {
-    constexpr std::array<std::array<float, 3>, 3> stops{{{68, 1, 84}, {33, 145, 140}, {253, 231, 37}}};
-    std::size_t k = t < 0.5f ? 0 : 1;
-    float u = t < 0.5f ? t * 2 : (t - 0.5f) * 2;
-    auto mix = [&](int ch) { return static_cast<int>(std::lround(stops[k][ch] + u * (stops[k + 1][ch] - stops[k][ch]))); };
-    return {mix(0), mix(1), mix(2)};
-}
 
 // The nearest colour of the xterm-256color cube (16 + 36·r + 6·g + b, levels 0, 95, 135, …, 255).
 int palette_index(rgb8 c) {

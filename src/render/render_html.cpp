@@ -10,11 +10,13 @@
 
 #include <fmt/format.h>
 
+#include "qkv/colour_map.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/plot.hpp"
 #include "qkv/prose.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/token_span.hpp"
+#include "qkv/trim.hpp"
 #include "render_cells.hpp"
 #include "summary.hpp"
 
@@ -64,21 +66,8 @@ details.more > summary { cursor: pointer; color: var(--accent); margin: .75rem 0
 
 // The say-it-once words of the page that i18n does not have.
 
-// A weight in [0, 1] on viridis (five stops): it reads on paper, on a projector and for the
-// common kinds of colour blindness. Not a number of the lesson: only how a cell is painted.
-std::array<int, 3> viridis(float w) {
-    static constexpr std::array<std::array<float, 3>, 5> stops{
-        {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
-    float t = std::isfinite(w) ? std::clamp(w, 0.0f, 1.0f) : 0.0f;
-    std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(t * 4), 3);
-    float u = t * 4 - static_cast<float>(k);
-    std::array<int, 3> rgb{};
-    for (int ch = 0; ch < 3; ++ch) rgb[ch] = static_cast<int>(std::lround(stops[k][ch] + u * (stops[k + 1][ch] - stops[k][ch])));
-    return rgb;
-}
-
 std::string heat_style(float w) {
-    auto [r, g, b] = viridis(w);
+    const auto [r, g, b] = viridis(w);
     bool light = std::isfinite(w) && w >= 0.55f;  // yellow and green cells take dark text
     return fmt::format("background:#{:02x}{:02x}{:02x};color:{}", r, g, b, light ? "#000" : "#fff");
 }
@@ -87,7 +76,7 @@ std::string legend(lang l) {
     std::string out = fmt::format("<div class=\"legend\"><span class=\"legend-label\">{}</span><span>0</span>",
                                   html_escape(pick(l, "图例：权重", "legend: weight")));
     for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) {
-        auto [r, g, b] = viridis(w);
+        const auto [r, g, b] = viridis(w);
         out += fmt::format("<span class=\"swatch\" style=\"background:#{:02x}{:02x}{:02x}\" title=\"{:.2f}\"></span>", r, g, b, w);
     }
     return out + "<span>1</span></div>\n";
@@ -154,11 +143,6 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
     return out + "</figure>\n";
 }
 
-std::string trimmed_end(std::string_view s) {
-    std::size_t end = s.find_last_not_of(" \t\r\n");
-    return end == std::string_view::npos ? std::string() : std::string(s.substr(0, end + 1));
-}
-
 // Prose filled from the run: the learner's tokens escaped like all of it, each set off as a token.
 std::string html_prose(std::string_view text) {
     return map_tokens(text, [](std::string_view p) { return html_escape(p); }, [](const token_piece& t) {
@@ -172,7 +156,7 @@ std::string anchor(const trace& t, const stage_trace& s) { return fmt::format("l
 std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
     std::string out = fmt::format("<section class=\"stage\" id=\"{}\">\n<h2><span class=\"index\">{}/{}</span>{}</h2>\n",
                                   anchor(t, s), s.index, detail::stage_total(t), html_prose(s.title));
-    if (std::string f = trimmed_end(s.formula); !f.empty())
+    if (std::string f = std::string(trim_end(s.formula)); !f.empty())
         out += fmt::format("<pre class=\"formula\"><code>{}</code></pre>\n", html_escape(f));
     for (const auto& p : detail::paragraphs(s.text)) out += fmt::format("<p class=\"text\">{}</p>\n", html_prose(p));
     render_options here = o;

@@ -12,6 +12,7 @@
 #include "qkv/control_text.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/token_span.hpp"
+#include "qkv/trim.hpp"
 #include "render_cells.hpp"
 
 namespace qkv {
@@ -91,11 +92,6 @@ std::string markdown_code(std::string_view body, std::string_view info) {
 
 namespace {
 
-std::string trimmed_end(std::string_view s) {
-    std::size_t end = s.find_last_not_of(" \t\r\n");
-    return end == std::string_view::npos ? std::string() : std::string(s.substr(0, end + 1));
-}
-
 // Handouts have no screen width: more than a dozen rows or columns is elided unless --full.
 // The heatmap of a weights table: a shade character per cell (a plain table renders anywhere),
 // on the scale the text heatmap uses, and its legend.
@@ -168,8 +164,8 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
 
 std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
     std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), with_tokens(s.title, cell));
-    if (std::string f = trimmed_end(s.formula); !f.empty()) out += "\n" + markdown_code(escape_controls(f, true) + "\n");
-    if (std::string text = trimmed_end(s.text); !text.empty()) out += '\n' + prose_with_quotes(text, s.text_quotes) + '\n';
+    if (std::string f = std::string(trim_end(s.formula)); !f.empty()) out += "\n" + markdown_code(escape_controls(f, true) + "\n");
+    if (std::string text = std::string(trim_end(s.text)); !text.empty()) out += '\n' + prose_with_quotes(text, s.text_quotes) + '\n';
     for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
     for (const auto& step : s.steps) {
         out += fmt::format("\n**{}**\n", cell(step.label));

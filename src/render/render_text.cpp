@@ -19,6 +19,7 @@
 #include "qkv/styled_text.hpp"
 #include "qkv/token_span.hpp"
 #include "qkv/wrap.hpp"
+#include "qkv/trim.hpp"
 #include "render_cells.hpp"
 #include "summary.hpp"
 
@@ -249,11 +250,6 @@ std::string joined(const std::vector<std::string>& lines) {
     return out;
 }
 
-std::string trimmed_end(std::string_view s) {
-    std::size_t end = s.find_last_not_of(" \t\r\n");
-    return end == std::string_view::npos ? std::string() : std::string(s.substr(0, end + 1));
-}
-
 // A heading or note wrapped to the screen, each line in style st.
 std::string wrapped(std::string_view s, fmt::text_style st, const render_options& o) {
     if (display_width(s) <= o.width) return styled(s, st, o.color) + '\n';  // as written: "3/7  title"
@@ -340,8 +336,8 @@ std::string render_text_stage(const trace& t, std::size_t stage, const render_op
     const stage_trace& s = t.stages.at(stage);
     std::string out = wrapped(fmt::format("{}/{}  {}", s.index, detail::stage_total(t), escape_controls(plain_tokens(s.title))),
                               bold, o);
-    if (std::string f = trimmed_end(s.formula); !f.empty()) out += formula_lines(escape_controls(f, true), o);
-    if (std::string text = trimmed_end(s.text); !text.empty()) {
+    if (std::string f = std::string(trim_end(s.formula)); !f.empty()) out += formula_lines(escape_controls(f, true), o);
+    if (std::string text = std::string(trim_end(s.text)); !text.empty()) {
         out += '\n';
         for (const auto& line : reflow(escape_controls(text, true), o.width)) out += line + '\n';
     }

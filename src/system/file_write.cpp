@@ -1,6 +1,7 @@
 // The one writer (file_write.hpp): what may be replaced, the temporary beside it, and the signals
 // held while it exists.
 #include "qkv/file_write.hpp"
+#include "qkv/write_all.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -55,16 +56,6 @@ std::optional<std::string> refusal(const std::string& path, struct stat& st, boo
     if (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0)
         return "read-only; give another name or make it writable";
     return std::nullopt;
-}
-
-bool write_all(int fd, std::string_view bytes) {
-    for (std::size_t done = 0; done < bytes.size();) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
 }
 
 // The temporary's mode and owner are the old file's; a new file's mode is what the umask allows.

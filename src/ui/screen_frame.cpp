@@ -14,6 +14,7 @@
 #include "qkv/wrap.hpp"
 #include "qkv/styled_text.hpp"
 #include "ui_words.hpp"
+#include "qkv/write_all.hpp"
 
 namespace qkv {
 namespace {
@@ -30,16 +31,6 @@ std::string bottom_line(const frame_parts& p, std::size_t cols, const frame_stat
     std::size_t sw = visible_width(state);
     std::size_t kw = cols > sw + 2 ? cols - sw - 2 : 0;
     return pad_to(styled(clip(keys, kw), fmt::emphasis::faint, color), kw) + "  " + clip(state, cols > kw + 2 ? cols - kw - 2 : 0);
-}
-
-bool write_all(int fd, std::string_view s) {
-    while (!s.empty()) {
-        ssize_t k = ::write(fd, s.data(), s.size());
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        s.remove_prefix(static_cast<std::size_t>(k));
-    }
-    return true;
 }
 
 }  // namespace

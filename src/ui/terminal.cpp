@@ -4,6 +4,7 @@
 // before the process stops, and `fg` (SIGCONT, after Ctrl-Z or SIGSTOP) takes them again and asks
 // for a redraw.
 #include "qkv/terminal.hpp"
+#include "qkv/write_all.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -34,15 +35,6 @@ int wake[2] = {-1, -1};
 constexpr char enter_screen[] = "\x1b[?1049h\x1b[?25l";
 constexpr char leave_screen[] = "\x1b[?25h\x1b[0m\x1b[?1049l";
 
-void write_all(int fd, const char* s, std::size_t n) {
-    while (n > 0) {
-        ssize_t k = ::write(fd, s, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return;
-        s += k, n -= static_cast<std::size_t>(k);
-    }
-}
-
 // Whether qkv's process group holds the terminal on fd (or fd is no terminal): a job in the
 // background must not take it, or the shell's screen and mode are ours again while it prompts.
 bool in_foreground(int fd) {
@@ -66,7 +58,7 @@ void put_mode(int fd, const struct termios& mode) {
 // terminal is given back for Ctrl-Z.
 void restore_all() {
     if (suspended) return;
-    if (screen_fd >= 0) write_all(screen_fd, leave_screen, sizeof leave_screen - 1);
+    if (screen_fd >= 0) write_all(screen_fd, std::string_view(leave_screen, sizeof leave_screen - 1));
     if (saved_fd >= 0) put_mode(saved_fd, saved_mode);
 }
 
@@ -111,7 +103,7 @@ void take_back() {
         return;
     }
     suspended = 0;
-    if (screen_fd >= 0) write_all(screen_fd, enter_screen, sizeof enter_screen - 1);
+    if (screen_fd >= 0) write_all(screen_fd, std::string_view(enter_screen, sizeof enter_screen - 1));
     if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &raw_termios);
     resize_seen = 1;
     wake_up();
@@ -200,7 +192,7 @@ raw_mode::raw_mode(int fd, screen s, int out_fd) : fd_(fd) {
     if (full) {
         handle(SIGWINCH, note_resize);
         screen_fd = out_fd;
-        write_all(out_fd, enter_screen, sizeof enter_screen - 1);
+        write_all(out_fd, std::string_view(enter_screen, sizeof enter_screen - 1));
     }
     if (keys) {
         struct termios raw = saved_mode;

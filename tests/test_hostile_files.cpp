@@ -1,9 +1,8 @@
-// Hostile input, round three (issue 27), items 1-7: the kinds of input the bad-input suite did
-// not try yet — a key nested past any stack, counts in the progress file beyond what an exercise
-// has, files planted where qkv writes, a closed or full standard output. Text that would drive
-// the terminal and numbers out of range are in test_hostile_text.cpp. Every case runs in a
-// scratch folder of its own.
-#define BOOST_TEST_MODULE hostile
+// Hostile files and outputs: the kinds of input the bad-input suite does not try — a key nested
+// past any stack, counts in the progress file beyond what an exercise has, files planted where qkv
+// writes, a closed or full standard output. Text that would drive the terminal and numbers out of
+// range are in test_hostile_text.cpp. Every case runs in a scratch folder of its own.
+#define BOOST_TEST_MODULE hostile_files
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Lessons 12–14 (low rank: SVD, Linformer, Performer; tiled softmax; positions) and their
 // built-ins, each central claim held against plain loops, the reference kernels or arithmetic
 // worked by hand in the comments.
-#define BOOST_TEST_MODULE lessons_12_to_14
+#define BOOST_TEST_MODULE lessons_low_rank_tiles_positions
 #include <boost/test/unit_test.hpp>
 
 #include "qkv/builtins.hpp"
