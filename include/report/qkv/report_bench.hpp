@@ -1,7 +1,6 @@
-// `qkv bench`'s results in words: the forward bench, --backward, kv and --tensor-parallel, each as
-// text (a header of facts, a table, the growth in n, a log-log chart, the prose of
-// lessons/prose/bench.toml) and as JSON (the fields the README lists; what the browser reads).
-// Every number is the result's: nothing here measures or derives a figure.
+// `qkv bench`'s results in words — the forward bench, --backward, kv, --tensor-parallel — as text
+// (facts, a table, the growth, a log-log chart, the prose of lessons/prose/bench.toml) and as the
+// JSON the README lists. Every number is the result's: nothing here measures or derives one.
 #pragma once
 
 #include <string>

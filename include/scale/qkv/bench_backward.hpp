@@ -1,7 +1,6 @@
-// `qkv bench --backward`'s measurement: the fused backward (no n × n matrix) timed beside the
-// forward that keeps what it needs, each alone and the two together, against the machine's FMA
-// peak, with the memory each takes, how time and memory grow with n, and where the backward's time
-// went. Plain values, no words: report_bench.hpp turns them into text or JSON.
+// `qkv bench --backward`'s measurement: the fused backward, the forward that keeps what it needs,
+// and both, against the machine's FMA peak, with their memory, growth in n and where the backward's
+// time went. Plain values, no words: report_bench.hpp turns them into text or JSON.
 #pragma once
 
 #include <cstddef>
