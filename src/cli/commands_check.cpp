@@ -51,7 +51,7 @@ int cmd_check(const args& all, const console& io) {
     std::string id, file, data, student;
     std::vector<std::string> words;
     po::options_description desc("Options");
-    add_options(desc, choice, false);
+    add_options(desc, choice, true);
     add_student_options(desc, data, student);
     desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2")
         ("answer", po::value(&words), "the answer (several words are joined: 100 100)")
@@ -61,7 +61,7 @@ int cmd_check(const args& all, const console& io) {
     po::variables_map vm;
     if (!parse(io, "check", a, desc, pos, vm)) return 0;
     for (const std::string& w : words) typed += (typed.empty() ? "" : " ") + w;
-    const render_options o = resolve(choice, io).options;
+    const auto [o, form] = resolve(choice, io);
     const lang l = o.language;
     if (id.empty()) throw usage_error(pick(l, "哪一道练习？qkv check 编号 答案，如 qkv check 3.2 1.57",
                                            "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));
@@ -78,7 +78,7 @@ int cmd_check(const args& all, const console& io) {
     } catch (const input_error& err) {  // an answer that cannot be compared: the learner's to fix
         throw usage_error(err.what());
     }
-    const std::string out = verdict_text(v, o);
+    const std::string out = form == format::json ? verdict_json(v) : verdict_text(v, o);
     // recorded once the verdict is on screen (a check whose output could not be written is not),
     // under the lock, so an unusable progress file stops it before anything is printed
     change_progress(io, progress_path(), [&](progress& p) {
