@@ -1,7 +1,6 @@
-// Grading answer sheets (`qkv grade`): sheets of "3.2" = "0.25" lines, each graded on one
-// assignment for the whole class (the same questions for every student, an unanswered one counted),
-// on the student's own numbers when the sheet names them; then, per question, how many got it
-// right and the mistakes the class made most. Plain values: the report puts them into words.
+// Grading answer sheets (`qkv grade`) on one assignment for the whole class, each on its student's
+// own numbers when it names them; then, per question, how many got it right and the mistakes made
+// most. Plain values: the report puts them into words.
 #pragma once
 
 #include <cstddef>
