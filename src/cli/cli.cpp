@@ -13,11 +13,12 @@
 
 #include <fmt/format.h>
 
+#include "qkv/course.hpp"
+#include "qkv/report_course.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/trim.hpp"
 #include "qkv_config.hpp"
-#include "course.hpp"
 #include "train_watch.hpp"
 
 namespace qkv::cli {
@@ -62,9 +63,8 @@ void print_main_help(const console& io) {
 void greet(const console& io) {
     try {
         lang l = default_lang();
-        std::vector<course_lesson> course = load_course(l);
-        progress p = load_progress(progress_path());
-        io.print(where_you_are(course, p, find_next(course, p), l, terminal::width(io.out_fd)) + "\n\n");
+        const course_position at = position_in(load_course(l), load_progress(progress_path()));
+        io.print(position_text(at, l, terminal::width(io.out_fd)) + "\n\n");
     } catch (const input_error&) {
     }
 }

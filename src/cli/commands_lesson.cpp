@@ -10,6 +10,7 @@
 
 #include "qkv/cli.hpp"
 #include "qkv/control_text.hpp"
+#include "qkv/course.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/render_format.hpp"
@@ -19,7 +20,7 @@
 #include "qkv/suggest.hpp"
 #include "qkv/trace.hpp"
 #include "qkv/render_json.hpp"
-#include "course.hpp"
+#include "exercise_common.hpp"
 #include "screen.hpp"
 
 namespace qkv::cli {
