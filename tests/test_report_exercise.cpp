@@ -196,11 +196,11 @@ BOOST_AUTO_TEST_CASE(one_sheet_alone_is_shown_answer_by_answer) {
     graded_class one = three_students();
     one.sheets.erase(one.sheets.begin());  // bob, then carl: keep bob alone
     one.sheets.pop_back();
-    const std::string text = grade_report(one, grade_format::text, plain_en());
+    const std::string text = grade_report(one, format::text, plain_en());
     BOOST_TEST(text.starts_with("Answer sheet: class/bob.toml\n"), text);
     BOOST_TEST(has(text, "  3.1   shape   64x64               wrong\n"), text);  // answers padded to 19
     BOOST_TEST(text.ends_with("Total: 0/2\n"), text);
-    const json j = json::parse(grade_report(one, grade_format::json, plain_en()));
+    const json j = json::parse(grade_report(one, format::json, plain_en()));
     BOOST_TEST(j["student"] == "bob");  // a sheet alone, not a class
     BOOST_TEST(!j.contains("questions"));
 }

@@ -92,7 +92,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
         ("tokens", po::value(&s.tokens)->default_value(2048), "bench kv: tokens to decode")
         ("kernels", po::value(&kernels), "qkv's own kernels (fused products, softmax exps): avx512, avx2 or plain (default: the widest this CPU runs)")
         ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory");
-    add_format_option(desc, b.format_name, "text or json");
+    add_format_option(desc, b.format_name, text_and_json);
     add_lang_option(desc, b.lang_name);
     desc.add_options()
         ("dump-dir", po::value(&s.dump_dir), "also write X, the weights and each output as .npy files here (bench/compare_torch.py)");
@@ -107,7 +107,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
         for (const char* o : {"n", "backward"})
             if (vm.count(o) && !vm[o].defaulted())
                 throw usage_error(fmt::format("--{} is not for bench kv, which decodes --tokens tokens forward only", o));
-    b.form = text_or_json(b.format_name);
+    b.form = format_of(b.format_name, text_and_json);
     b.words.width = terminal::width(io.out_fd);
     b.words.language = language_of(b.lang_name);
     check_shape(s.d_model, s.heads, s.threads);

@@ -26,10 +26,10 @@ int cmd_bench_tensor_parallel(const args& a, const console& io) {
     desc.add_options()
         ("threads", po::value(&threads)->default_value(1), "threads per rank")
         ("repeats", po::value(&repeats)->default_value(3), "timed runs (after one that warms up)");
-    add_format_option(desc, format_name, "text or json");
+    add_format_option(desc, format_name, text_and_json);
     add_lang_option(desc, lang_name);
     if (!parse(io, "bench", a, desc)) return 0;
-    const format form = text_or_json(format_name);
+    const format form = format_of(format_name, text_and_json);
     render_options words;
     words.language = language_of(lang_name);
     if (n < 1 || n > (1u << 20)) throw usage_error("--n must be 1 to 1048576");

@@ -1,8 +1,6 @@
 // qkv grade: answer sheets graded, for one student or a class, against one assignment (--assignment,
 // --lesson, else every lesson any sheet answers). The grading is content's (grading.hpp), the words
 // the report's (report_grade.hpp); this parses, checks the arguments and hands one to the other.
-#include <optional>
-
 #include <fmt/format.h>
 
 #include "qkv/grading.hpp"
@@ -13,19 +11,6 @@ namespace qkv::cli {
 
 namespace po = boost::program_options;
 
-namespace {
-
-// --format of grade: text and json as for every command (parse_format), and csv.
-grade_format grade_format_of(std::string_view name) {
-    if (name == "csv") return grade_format::csv;
-    const std::optional<format> form = parse_format(name);
-    if (form == format::text) return grade_format::text;
-    if (form == format::json) return grade_format::json;
-    throw usage_error(fmt::format("--format must be text, json or csv, not '{}'", name));
-}
-
-}  // namespace
-
 int cmd_grade(const args& a, const console& io) {
     output_choice choice;
     std::string form_name, assignment;
@@ -35,13 +20,14 @@ int cmd_grade(const args& a, const console& io) {
     add_help_option(desc);
     add_lang_option(desc, choice.lang);
     add_color_option(desc, choice.color, color_help_short);
-    add_format_option(desc, form_name, "text, json or csv (a row per student, a column per question)");
+    const format_list writes{format::text, format::json, format::csv};
+    add_format_option(desc, form_name, writes, "(a row per student, a column per question)");
     desc.add_options()
         ("assignment", po::value(&assignment), "grade every sheet on these questions: exercises = [\"3.1\", …], lessons = [3, …]")
         ("lesson", po::value(&lessons), "grade every sheet on this lesson's exercises (again for more lessons)")
         ("sheet", po::value(&named), "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them");
     if (!parse(io, "grade", a, desc, "sheet")) return 0;
-    const grade_format form = grade_format_of(form_name);
+    const format form = format_of(form_name, writes);
     const render_options o = resolve(choice, io).options;
     const lang l = o.language;
     const std::vector<std::string> files = sheet_files(named);

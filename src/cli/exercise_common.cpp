@@ -20,7 +20,7 @@ void add_options(po::options_description& desc, output_choice& c, bool with_json
     desc.add_options()
         ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
         ("full", po::bool_switch(&c.full), "show every row and column, never elide");
-    if (with_json) add_format_option(desc, c.format, "text or json");
+    if (with_json) add_format_option(desc, c.format, text_and_json);
 }
 
 output resolve(const output_choice& c, const console& io) { return resolve_output(c, io, formats::text_or_json); }

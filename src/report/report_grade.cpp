@@ -100,14 +100,11 @@ std::string class_csv(const graded_class& c) {
     return out;
 }
 
-std::string grade_report(const graded_class& c, grade_format form, const render_options& o) {
+std::string grade_report(const graded_class& c, format form, const render_options& o) {
     const bool one = c.sheets.size() == 1;
-    switch (form) {
-    case grade_format::csv: return class_csv(c);
-    case grade_format::json: return one ? sheet_json(c.sheets.front()) : class_json(c);
-    case grade_format::text: return one ? sheet_text(c.sheets.front(), o.language) : class_text(c, o);
-    }
-    return "";
+    if (form == format::csv) return class_csv(c);
+    if (form == format::json) return one ? sheet_json(c.sheets.front()) : class_json(c);
+    return one ? sheet_text(c.sheets.front(), o.language) : class_text(c, o);
 }
 
 }  // namespace qkv

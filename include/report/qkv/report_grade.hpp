@@ -7,6 +7,7 @@
 
 #include "qkv/grading.hpp"
 #include "qkv/render.hpp"
+#include "qkv/render_format.hpp"
 
 namespace qkv {
 
@@ -26,8 +27,7 @@ std::string class_json(const graded_class& c);
 std::string class_csv(const graded_class& c);
 
 // What grade prints: one sheet alone in text or JSON as a sheet, several as a class; CSV always
-// the class's rows.
-enum class grade_format { text, json, csv };
-std::string grade_report(const graded_class& c, grade_format form, const render_options& o);
+// the class's rows (format::text, json or csv; another format writes text).
+std::string grade_report(const graded_class& c, format form, const render_options& o);
 
 }  // namespace qkv
