@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "qkv/suggest.hpp"
+#include "qkv/tasks.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/trim.hpp"
 #include "qkv_config.hpp"
@@ -25,6 +26,7 @@ namespace qkv::cli {
 namespace po = boost::program_options;
 
 const std::vector<command>& commands() {
+    static const std::string train_usage = fmt::format("[--task {}] [options]", train::task_list("|", "|"));
     static const std::vector<command> table = {
         {"list", "[options]", "list the lessons: number, title, stages", cmd_list},
         {"lesson", "N|NAME|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson},
@@ -41,7 +43,7 @@ const std::vector<command>& commands() {
         {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
         {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next},
         {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench},
-        {"train", "[--task induction|reverse|copy] [options]", "train a small transformer and watch its heads learn", cmd_train},
+        {"train", train_usage, "train a small transformer and watch its heads learn", cmd_train},
     };
     return table;
 }

@@ -15,6 +15,7 @@
 #include "qkv/model_file.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/stop_request.hpp"
+#include "qkv/tasks.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/trainer.hpp"
 #include "file_output.hpp"
@@ -49,7 +50,8 @@ constexpr size_option size_options[] = {
     {"layers", &model_size::layers, "attention layers (default 2)"}};
 
 void model_options(po::options_description& d, train_args& t) {
-    d.add_options()("task", po::value(&t.task), "induction, reverse or copy (default induction)");
+    const std::string tasks_help = fmt::format("{} (default {})", task_list(", ", " or "), tasks().front().name);
+    d.add_options()("task", po::value(&t.task), tasks_help.c_str());
     for (const size_option& o : size_options) d.add_options()(o.name, po::value(&(t.c.size.*o.field)), o.help);
     d.add_options()("segment", po::value(&t.segment), "induction: the repeated segment's lengths, MIN-MAX (default 4-(seq-4)/2)");
 }
@@ -150,7 +152,7 @@ train_config merge_loaded(const train_config& given, const train_config& file, c
 }
 
 void settle_config(train_args& t, const po::variables_map& vm, format form, const console& io, std::optional<loaded_model>& loaded) {
-    if (!parse_task(t.task, t.c.what)) throw usage_error(fmt::format("--task must be induction, reverse or copy, not '{}'", t.task));
+    if (!parse_task(t.task, t.c.what)) throw usage_error(fmt::format("--task must be {}, not '{}'", task_list(", ", " or "), t.task));
     if (!t.load.empty()) {
         loaded = read_model(read_whole(t.load), t.load);
         keep_sizes(vm, t.c.size, loaded->config.size, t.load);

@@ -2,6 +2,7 @@
 #include "train_report.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "qkv/heat_panels.hpp"
 #include "qkv/log_curve.hpp"
 #include "qkv/model_file.hpp"
+#include "qkv/tasks.hpp"
 #include "qkv/wrap.hpp"
 
 namespace qkv::cli {
@@ -45,10 +47,38 @@ std::string lines(const std::vector<std::string>& ls) {
     return out;
 }
 
-// What the predictions that can be right are called: the repeated copy, or reverse's and copy's second half.
-std::string predictable_part(task t, lang l) {
-    return t == task::induction ? pick(l, "重复的那一段", "the repeated copy") : pick(l, "后一半", "the second half");
+struct zh_en {
+    std::string_view zh, en;
+};
+
+// What the report says of each task: what its predictions that can be right are called, where the
+// held-out sequence's two copies stand (its length and both starts, from 1), and the prose key that
+// explains its drop.
+struct task_words {
+    task id;
+    zh_en predictable_part, where;
+    std::string_view drop_prose;
+};
+constexpr task_words words[] = {
+    {task::induction, {"重复的那一段", "the repeated copy"},
+     {"长 {} 的一段从位置 {} 开始，又在位置 {} 出现", "its segment of {} starts at position {} and again at {}"}, "drop"},
+    {task::reverse, {"后一半", "the second half"},
+     {"前 {} 个词从位置 {} 开始，从位置 {} 起倒过来再出现", "its first {} tokens start at position {} and come again backwards from {}"},
+     "drop_source"},
+    {task::copy, {"后一半", "the second half"},
+     {"前 {} 个词从位置 {} 开始，从位置 {} 起再出现一次", "its first {} tokens start at position {} and come again from {}"},
+     "drop_source"},
+};
+
+const task_words& words_of(task t) {
+    for (const task_words& w : words)
+        if (w.id == t) return w;
+    throw std::logic_error("a task without words in the report");
 }
+
+std::string say(lang l, zh_en p) { return pick(l, p.zh, p.en); }
+
+std::string predictable_part(task t, lang l) { return say(l, words_of(t).predictable_part); }
 
 std::string header(const train_outcome& o, lang l) {
     const train_config& c = o.config;
@@ -76,10 +106,7 @@ std::string held_out_text(const train_outcome& o, lang l) {
         if (!seq.empty()) seq += ' ';
         seq += t;
     }
-    const std::string where =
-        o.config.what == task::induction ? pick(l, "长 {} 的一段从位置 {} 开始，又在位置 {} 出现", "its segment of {} starts at position {} and again at {}")
-        : o.config.what == task::reverse ? pick(l, "前 {} 个词从位置 {} 开始，从位置 {} 起倒过来再出现", "its first {} tokens start at position {} and come again backwards from {}")
-                                         : pick(l, "前 {} 个词从位置 {} 开始，从位置 {} 起再出现一次", "its first {} tokens start at position {} and come again from {}");
+    const std::string where = say(l, words_of(o.config.what).where);
     return fmt::format("{}\n  {}\n  {}\n", pick(l, "不参加训练的序列（下面每个头都在它上面）：", "The held-out sequence (every head below is shown on it):"), seq,
                        fmt::format(fmt::runtime(where), s.length, s.first + 1, s.second + 1));
 }
@@ -100,7 +127,7 @@ std::string checkpoints_text(const train_outcome& o, const render_options& r) {
 
 std::string scores_text(const train_outcome& o, const render_options& r) {
     const lang l = r.language;
-    const bool source = o.config.what != task::induction;
+    const bool source = rule_of(o.config.what).by_source;
     const named_heads& n = o.run.names;
     std::string out = fmt::format("\n{:<10}{:>16}{:>12}{}\n", "", pick(l, "前一个词", "previous-token"), pick(l, "归纳", "induction"),
                                   source ? fmt::format("{:>10}", pick(l, "源", "source")) : "");
@@ -127,7 +154,7 @@ std::string outcome_text(const train_outcome& o, const render_options& r) {
         out += fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，{4}的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。\n",
                                              "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.\n")),
                            *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l), window == 1 ? "" : "s") +
-               prose(o.config.what == task::induction ? "drop" : "drop_source", r);
+               prose(words_of(o.config.what).drop_prose, r);
     else
         out += prose("no_drop", r);
     if (o.run.steps.empty()) return out;
@@ -147,7 +174,7 @@ json head_json(const head_view& v, task t) {
     for (std::size_t i = 0; i < v.A.rows; ++i) A.push_back(std::vector<float>(v.A.row(i), v.A.row(i) + v.A.cols));
     json h = {{"layer", v.layer}, {"head", v.head}, {"A", std::move(A)}, {"previous_token_score", v.previous_token},
               {"induction_score", v.induction}};
-    if (t != task::induction) h["source_score"] = v.source;
+    if (rule_of(t).by_source) h["source_score"] = v.source;
     return h;
 }
 
@@ -158,7 +185,7 @@ std::vector<std::string> head_panels(const train_config& c, const std::vector<he
     std::vector<heat_panel> panels;
     for (const head_view& v : heads) {
         std::string title = fmt::format("{}.{} p {:.2f} i {:.2f}", v.layer, v.head, v.previous_token, v.induction);
-        if (c.what != task::induction) title = fmt::format("{}.{} p {:.2f} s {:.2f}", v.layer, v.head, v.previous_token, v.source);
+        if (rule_of(c.what).by_source) title = fmt::format("{}.{} p {:.2f} s {:.2f}", v.layer, v.head, v.previous_token, v.source);
         panels.push_back({std::move(title), v.A});
     }
     return heat_panel_lines(panels, token_labels(c, held), r);
@@ -196,7 +223,7 @@ std::string train_json(const train_outcome& o, bool with_batches) {
                 {"tokens", o.run.held.tokens}, {"repeat", {{"first", r.first + 1}, {"second", r.second + 1}, {"length", r.length}}},
                 {"previous_token_head", {n.previous_token[0], n.previous_token[1]}},
                 {"induction_head", {n.induction[0], n.induction[1]}}};
-    if (o.config.what != task::induction) doc["source_head"] = {n.source[0], n.source[1]};
+    if (rule_of(o.config.what).by_source) doc["source_head"] = {n.source[0], n.source[1]};
     doc["drop_step"] = o.run.drop ? json(*o.run.drop) : json(nullptr);
     doc["loss_repeated_final"] = o.run.steps.empty() ? json(nullptr) : json(smoothed_repeated(o.run.steps).back());
     doc["steps_done"] = o.first_step + o.run.steps.size();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/error.hpp"
+#include "qkv/tasks.hpp"
 
 namespace qkv::train {
 
@@ -47,7 +48,7 @@ train_config config_from(const json& j, const std::string& name) {
         out = j[key].get<float>();
     };
     if (!j.contains("task") || !j["task"].is_string() || !parse_task(j["task"].get<std::string>(), c.what))
-        bad(name, "the config names no task qkv knows (induction, reverse, copy)");
+        bad(name, fmt::format("the config names no task qkv knows ({})", task_list(", ", ", ")));
     size("vocab", c.size.vocab), size("seq", c.size.seq), size("d_model", c.size.d_model);
     size("heads", c.size.heads), size("layers", c.size.layers), size("batch", c.batch), size("steps", c.steps);
     size("segment_min", c.segment_min), size("segment_max", c.segment_max), size("warmup", c.adam.warmup);
