@@ -1,25 +1,19 @@
 // `qkv train`: trains a small attention-only transformer from scratch and shows what its heads
 // learned; --save / --load a model, --scenario a trained layer for the lessons, --live to watch.
-#include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <system_error>
 
 #include <fmt/format.h>
 
 #include "qkv/cli.hpp"
-#include "qkv/file_check.hpp"
 #include "qkv/head_scores.hpp"
-#include "qkv/matrix.hpp"
 #include "qkv/model_file.hpp"
-#include "qkv/scenario_gen.hpp"
 #include "qkv/stop_request.hpp"
 #include "qkv/tasks.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/trainer.hpp"
+#include "qkv/train_progress.hpp"
+#include "qkv/train_report.hpp"
 #include "file_output.hpp"
-#include "train_report.hpp"
 #include "train_watch.hpp"
 
 namespace qkv::cli {
@@ -102,28 +96,6 @@ void parse_segment(const std::string& text, train_config& c) {
     if (c.segment_min < 2 || c.segment_min > c.segment_max) throw usage_error(form);
 }
 
-// A model file is at most its weights (max_cells floats, the largest model check_config lets a
-// step hold) and a header; a bigger file is not one, and /dev/zero would be read for ever.
-constexpr std::uintmax_t max_model_bytes = max_cells * sizeof(float) + (std::uintmax_t{1} << 20);
-
-// The model file, refused in one line naming it when it is not a regular file (a FIFO would block
-// for ever, a folder gave the C++ library's words without the name) or is too big to be one.
-std::string read_whole(const std::string& path) {
-    if (auto no = unreadable_file(path)) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {}", *no));
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
-    if (size > max_model_bytes)
-        throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {} bytes is more than any model holds (at most {} MiB)", size,
-                                                             max_model_bytes >> 20));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
-    std::string bytes(size, '\0');
-    in.read(bytes.data(), static_cast<std::streamsize>(size));
-    if (in.gcount() != static_cast<std::streamsize>(size)) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
-    return bytes;
-}
-
 // A loaded model keeps its sizes: one given on the command line must agree with the file's.
 void keep_sizes(const po::variables_map& vm, const model_size& given, const model_size& file, const std::string& path) {
     for (const size_option& o : size_options) {
@@ -154,7 +126,7 @@ train_config merge_loaded(const train_config& given, const train_config& file, c
 void settle_config(train_args& t, const po::variables_map& vm, format form, const console& io, std::optional<loaded_model>& loaded) {
     if (!parse_task(t.task, t.c.what)) throw usage_error(fmt::format("--task must be {}, not '{}'", task_list(", ", " or "), t.task));
     if (!t.load.empty()) {
-        loaded = read_model(read_whole(t.load), t.load);
+        loaded = read_model_file(t.load);
         keep_sizes(vm, t.c.size, loaded->config.size, t.load);
         t.c = merge_loaded(t.c, loaded->config, vm);
     }
@@ -180,20 +152,6 @@ void settle_config(train_args& t, const po::variables_map& vm, format form, cons
         throw usage_error("--live draws on a terminal that takes escapes, with --format text");
     if (!t.save.empty()) check_writable(t.save, "--save writes a model to a regular file");
     if (!t.scenario.empty()) check_writable(t.scenario, "--scenario writes a scenario to a regular file");
-}
-
-// Layer t.layer's input on the held-out sequence and its weights, as a scenario the lessons read.
-std::string layer_scenario(const train_args& t, trainer& tr, const run_result& run) {
-    const layer_export x = export_layer(t.c, tr.weights(), run.held, t.layer);
-    scenario s;
-    s.name = fmt::format("qkv train: layer {} of {} ({} task, seed {}, {} steps)", t.layer, t.c.size.layers, task_name(t.c.what), t.c.seed,
-                         tr.steps_done());
-    for (int tok : run.held.tokens) s.tokens.push_back(token_label(tok, t.c.size.vocab));
-    s.heads = t.c.size.heads;
-    s.matrices = {{"X", x.X}, {"W_Q", x.W_Q}, {"W_K", x.W_K}, {"W_V", x.W_V}, {"W_O", x.W_O}};
-    return scenario_toml(s, fmt::format("X is the residual stream entering layer {} on the held-out sequence; trained with the "
-                                        "causal mask (lesson 7). Try: qkv lesson 8 --data FILE",
-                                        t.layer));
 }
 
 // The run itself, watched by the progress line or the live view, stoppable by Ctrl-C (and q).
@@ -231,14 +189,14 @@ int cmd_train(const args& a, const console& io) {
     settle_config(t, vm, out.form, io, loaded);
     trainer tr = loaded ? trainer(t.c, std::move(loaded->weights), loaded->steps_done) : trainer(t.c);
     const std::size_t first = tr.steps_done();
-    const run_result run = run_training(tr, t, r, io);
-    const train_outcome outcome{t.c, run, first};
+    const train_outcome outcome{t.c, run_training(tr, t, r, io), first};
     // the files first: a reader of the report who goes away (| head) must not cost the trained model
     if (!t.save.empty()) write_file_atomically(t.save, model_bytes(t.c, tr.weights(), tr.steps_done()), "--save writes a model to a regular file");
     if (!t.scenario.empty())
-        write_file_atomically(t.scenario, layer_scenario(t, tr, run), "--scenario writes a scenario to a regular file");
+        write_file_atomically(t.scenario, layer_scenario(outcome, export_layer(t.c, tr.weights(), outcome.run.held, t.layer), t.layer),
+                              "--scenario writes a scenario to a regular file");
     io.print(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));
-    return run.stopped ? 130 : 0;
+    return outcome.run.stopped ? 130 : 0;
 }
 
 }  // namespace qkv::cli

@@ -1,16 +1,12 @@
 // The progress line and the live view of a training run (train_watch.hpp).
 #include "train_watch.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "qkv/cli.hpp"
-#include "qkv/log_curve.hpp"
-#include "qkv/train_builtins.hpp"
 #include "qkv/styled_text.hpp"
-#include "train_report.hpp"
+#include "qkv/train_builtins.hpp"
+#include "qkv/train_progress.hpp"
 #include "qkv/write_all.hpp"
 
 namespace qkv::cli {
@@ -55,17 +51,9 @@ void live_view::operator()(const train::run_state& s) {
     if (!due(last_, live_every, s.step == s.last_step)) return;
     options_.width = terminal::width(out_fd_, options_.width);
     const std::size_t rows = terminal::height(out_fd_, 24);
-    std::vector<std::string> lines{fmt::format("qkv train  {}  ({})", progress_text(s, options_.language),
+    std::vector<std::string> lines{fmt::format("{}  ({})", live_title(s, options_.language, std::string::npos),
                                                pick(options_.language, "q 或 Ctrl-C 停止", "q or Ctrl-C stops"))};
-    std::vector<double> all, repeated;
-    for (const train::step_record& r : *s.steps) all.push_back(r.loss), repeated.push_back(r.loss_repeated);
-    const lang l = options_.language;
-    for (auto& line : log_curve_lines({{pick(l, "整个序列", "whole sequence"), "·", all}, {pick(l, "重复的那一段", "repeated copy"), "*", repeated}},
-                                   curve_guide{fmt::format("ln {}", config_.size.vocab), std::log(double(config_.size.vocab))},
-                                   options_, 8))
-        lines.push_back(std::move(line));
-    if (s.latest)
-        for (auto& line : head_panels(config_, s.latest->heads, held_, options_)) lines.push_back(std::move(line));
+    for (auto& line : live_body(config_, s, held_, options_)) lines.push_back(std::move(line));
     std::string frame = "\033[H";
     for (std::size_t i = 0; i < lines.size() && i + 1 < rows; ++i) frame += fmt::format("{}\033[K\n", clip(lines[i], options_.width));
     frame += "\033[J";

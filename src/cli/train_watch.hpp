@@ -1,7 +1,7 @@
 // Watching `qkv train` while it runs: the progress line on standard error (a terminal only), and
 // --live, which redraws the loss curve and every head on the held-out sequence in the alternate
 // screen every few steps (q stops the run as Ctrl-C does; the screen comes back however it ends).
-// Private to src/cli.
+// What they show is the report's (train_progress.hpp). Private to src/cli.
 #pragma once
 
 #include <chrono>

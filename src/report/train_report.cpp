@@ -1,5 +1,5 @@
-// The report of a training run as text and as JSON, and the progress line (train_report.hpp).
-#include "train_report.hpp"
+// The report of a training run as text and as JSON, and a trained layer as a scenario (train_report.hpp).
+#include "qkv/train_report.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -8,14 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/command_text.hpp"
-#include "qkv/display_width.hpp"
-#include "qkv/heat_panels.hpp"
 #include "qkv/log_curve.hpp"
 #include "qkv/model_file.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "qkv/tasks.hpp"
+#include "qkv/train_heads.hpp"
 #include "qkv/wrap.hpp"
 
-namespace qkv::cli {
+namespace qkv {
 
 using namespace qkv::train;
 // float as the number type, as the JSON trace has it: 0.1f prints as 0.1, not 0.10000000149011612
@@ -29,12 +29,6 @@ std::string prose(std::string_view key, const render_options& r) {
         out += line;
         out += '\n';
     }
-    return out;
-}
-
-std::vector<std::string> token_labels(const train_config& c, const batch& held) {
-    std::vector<std::string> out;
-    for (int t : held.tokens) out.push_back(token_label(t, c.size.vocab));
     return out;
 }
 
@@ -102,7 +96,7 @@ std::string loss_chart(const train_outcome& o, const render_options& r) {
 std::string held_out_text(const train_outcome& o, lang l) {
     const repeat_span& s = o.run.held.spans[0];
     std::string seq;
-    for (const auto& t : token_labels(o.config, o.run.held)) {
+    for (const auto& t : held_out_labels(o.config, o.run.held)) {
         if (!seq.empty()) seq += ' ';
         seq += t;
     }
@@ -180,18 +174,6 @@ json head_json(const head_view& v, task t) {
 
 }  // namespace
 
-std::vector<std::string> head_panels(const train_config& c, const std::vector<head_view>& heads, const batch& held,
-                                     const render_options& r) {
-    std::vector<heat_panel> panels;
-    for (const head_view& v : heads) {
-        std::string title = fmt::format("{}.{} p {:.2f} i {:.2f}", v.layer, v.head, v.previous_token, v.induction);
-        if (rule_of(c.what).by_source) title = fmt::format("{}.{} p {:.2f} s {:.2f}", v.layer, v.head, v.previous_token, v.source);
-        panels.push_back({std::move(title), v.A});
-    }
-    return heat_panel_lines(panels, token_labels(c, held), r);
-}
-
-
 std::string train_text(const train_outcome& o, const render_options& r) {
     std::string out = header(o, r.language);
     if (o.run.stopped) out += prose("stopped", r);
@@ -226,31 +208,23 @@ std::string train_json(const train_outcome& o, bool with_batches) {
     if (rule_of(o.config.what).by_source) doc["source_head"] = {n.source[0], n.source[1]};
     doc["drop_step"] = o.run.drop ? json(*o.run.drop) : json(nullptr);
     doc["loss_repeated_final"] = o.run.steps.empty() ? json(nullptr) : json(smoothed_repeated(o.run.steps).back());
-    doc["steps_done"] = o.first_step + o.run.steps.size();
+    doc["steps_done"] = o.steps_done();
     doc["stopped"] = o.run.stopped;
     doc["seconds"] = o.run.seconds;
     return doc.dump() + "\n";
 }
 
-std::string progress_text(const run_state& s, lang l, std::size_t width) {
-    const std::size_t done = s.steps ? s.steps->size() : 0, total = s.last_step - (s.step - done);
-    auto text = [&](bool repeated, bool induction) {
-        std::string out = fmt::format("{} {}/{}", pick(l, "第", "step"), s.step, s.last_step);
-        if (done > 0) {
-            const step_record& r = s.steps->back();
-            out += fmt::format(fmt::runtime(pick(l, "  损失 {:.2f}", "  loss {:.2f}")), r.loss);
-            if (repeated) out += fmt::format(fmt::runtime(pick(l, "（重复的 {:.2f}）", " (repeated {:.2f})")), r.loss_repeated);
-        }
-        if (induction) out += fmt::format(fmt::runtime(pick(l, "  最好的归纳分数 {:.2f}", "  best induction {:.2f}")), s.best_induction);
-        out += fmt::format(fmt::runtime(pick(l, "  {:.1f} 秒", "  {:.1f} s")), s.seconds);
-        if (done > 0 && total > done)
-            out += fmt::format(fmt::runtime(pick(l, "，还要 {:.1f} 秒", ", {:.1f} s left")), s.seconds / double(done) * double(total - done));
-        return out;
-    };
-    std::string out = text(true, true);
-    if (display_width(out) > width) out = text(false, true);
-    if (display_width(out) > width) out = text(false, false);
-    return out;
+std::string layer_scenario(const train_outcome& o, const layer_export& x, std::size_t layer) {
+    const train_config& c = o.config;
+    scenario s;
+    s.name = fmt::format("qkv train: layer {} of {} ({} task, seed {}, {} steps)", layer, c.size.layers, task_name(c.what), c.seed,
+                         o.steps_done());
+    s.tokens = held_out_labels(c, o.run.held);
+    s.heads = c.size.heads;
+    s.matrices = {{"X", x.X}, {"W_Q", x.W_Q}, {"W_K", x.W_K}, {"W_V", x.W_V}, {"W_O", x.W_O}};
+    return scenario_toml(s, fmt::format("X is the residual stream entering layer {} on the held-out sequence; trained with the "
+                                        "causal mask (lesson 7). Try: qkv lesson 8 --data FILE",
+                                        layer));
 }
 
-}  // namespace qkv::cli
+}  // namespace qkv
