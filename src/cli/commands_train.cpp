@@ -6,6 +6,7 @@
 
 #include "qkv/cli.hpp"
 #include "qkv/head_scores.hpp"
+#include "qkv/live_screen.hpp"
 #include "qkv/model_file.hpp"
 #include "qkv/stop_request.hpp"
 #include "qkv/tasks.hpp"
@@ -154,18 +155,27 @@ void settle_config(train_args& t, const po::variables_map& vm, format form, cons
     if (!t.scenario.empty()) check_writable(t.scenario, "--scenario writes a scenario to a regular file");
 }
 
-// The run itself, watched by the progress line or the live view, stoppable by Ctrl-C (and q).
+// The run itself, watched by the progress line or the live screen, stoppable by Ctrl-C (and q).
 run_result run_training(trainer& tr, const train_args& t, const render_options& r, const console& io) {
     run_options o;
     o.checkpoint_every = t.checkpoint_every;
     o.record_batches = t.record_batches;
-    std::optional<live_view> live;
-    if (t.live) live.emplace(t.c, r, io.out_fd, io.in_fd);  // the screen first, so that Ctrl-C is ours while it is taken
+    std::optional<live_screen> live;
+    if (t.live) live.emplace(r.language, r.color, io.in_fd, io.out_fd);  // the screen first, so that Ctrl-C is ours while it is taken
     terminal::stop_request stop;
     o.stop = &stop.flag();
     progress_line line(io, r.language);
-    if (live) live->stop_with(stop), o.watch = [&](const run_state& s) { (*live)(s); };
-    else o.watch = [&](const run_state& s) { line(s); };
+    const batch held = held_out(t.c);
+    if (live) {
+        live->stop_with(stop);
+        o.watch = [&](const run_state& s) {
+            live->update(s.step == s.last_step, [&](std::size_t cols) {
+                render_options in = r;
+                in.width = cols;
+                return live_content{{live_title(s, r.language, cols)}, live_body(t.c, s, held, in)};
+            });
+        };
+    } else o.watch = [&](const run_state& s) { line(s); };
     run_result run = train_run(tr, o);
     line.clear();
     return run;

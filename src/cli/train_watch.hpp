@@ -1,17 +1,12 @@
-// Watching `qkv train` while it runs: the progress line on standard error (a terminal only), and
-// --live, which redraws the loss curve and every head on the held-out sequence in the alternate
-// screen every few steps (q stops the run as Ctrl-C does; the screen comes back however it ends).
-// What they show is the report's (train_progress.hpp). Private to src/cli.
+// Watching a training run (`qkv train`, lesson 18) on the progress line: on standard error, a
+// terminal only, its words the report's (train_progress.hpp); `qkv train --live` draws through
+// ui's live screen instead. Private to src/cli.
 #pragma once
 
 #include <chrono>
 #include <functional>
-#include <optional>
 
 #include "qkv/cli.hpp"
-#include "qkv/render.hpp"
-#include "qkv/stop_request.hpp"
-#include "qkv/terminal.hpp"
 #include "qkv/training_run.hpp"
 #include "status_line.hpp"
 
@@ -39,24 +34,6 @@ public:
     ~training_builtins();
     training_builtins(const training_builtins&) = delete;
     training_builtins& operator=(const training_builtins&) = delete;
-};
-
-class live_view {
-public:
-    // Takes the screen (alternate screen, keys one at a time) until it is destroyed.
-    live_view(const train::train_config& c, const render_options& r, int out_fd, int in_fd);
-    // Call after the screen is taken: q then asks `stop` to end the run.
-    void stop_with(terminal::stop_request& stop) { stop_ = &stop; }
-    void operator()(const train::run_state& s);
-
-private:
-    const train::train_config& config_;
-    render_options options_;
-    int out_fd_, in_fd_;
-    terminal::raw_mode screen_;
-    train::batch held_;
-    terminal::stop_request* stop_ = nullptr;
-    std::chrono::steady_clock::time_point last_{};
 };
 
 }  // namespace qkv::cli
