@@ -15,7 +15,7 @@
 #include "qkv/train_progress.hpp"
 #include "qkv/train_report.hpp"
 #include "file_output.hpp"
-#include "train_watch.hpp"
+#include "progress_line.hpp"
 
 namespace qkv::cli {
 namespace {

@@ -1,7 +1,6 @@
-// The progress line of a training run (train_watch.hpp).
-#include "train_watch.hpp"
+// The progress line of a training run (progress_line.hpp).
+#include "progress_line.hpp"
 
-#include "qkv/train_builtins.hpp"
 #include "qkv/train_progress.hpp"
 
 namespace qkv::cli {
@@ -26,11 +25,5 @@ void progress_line::operator()(const train::run_state& s) {
     if (!line_.on() || !due(last_, line_every, s.step == s.last_step)) return;
     line_.show(progress_text(s, language_, line_.columns()));
 }
-
-training_builtins::training_builtins(std::function<void(const train::run_state&)> watch) {
-    train::add_training_builtins(std::move(watch));
-}
-
-training_builtins::~training_builtins() { train::add_training_builtins({}); }
 
 }  // namespace qkv::cli

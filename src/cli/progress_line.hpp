@@ -1,10 +1,8 @@
 // Watching a training run (`qkv train`, lesson 18) on the progress line: on standard error, a
-// terminal only, its words the report's (train_progress.hpp); `qkv train --live` draws through
-// ui's live screen instead. Private to src/cli.
+// terminal only, its words the report's (train_progress.hpp). Private to src/cli.
 #pragma once
 
 #include <chrono>
-#include <functional>
 
 #include "qkv/cli.hpp"
 #include "qkv/training_run.hpp"
@@ -24,16 +22,6 @@ private:
     status_line line_;
     lang language_;
     std::chrono::steady_clock::time_point last_{};
-};
-
-// The training built-ins in the engine's table, their runs watched by `watch` while this lives
-// (lesson 18's progress line), and by nobody after: no run reports to a console that is gone.
-class training_builtins {
-public:
-    explicit training_builtins(std::function<void(const train::run_state&)> watch);
-    ~training_builtins();
-    training_builtins(const training_builtins&) = delete;
-    training_builtins& operator=(const training_builtins&) = delete;
 };
 
 }  // namespace qkv::cli
