@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE report_train
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -44,9 +45,10 @@ train_outcome by_hand(task t = task::induction) {
     c.batch = 3, c.steps = 2, c.segment_min = 2, c.segment_max = 2, c.seed = 7, c.threads = 2;
     run_result& r = o.run;
     r.steps = {{1, 1.5f, 1.2f, 0.001f, 0}, {2, 0.9f, 0.5f, 0.002f, 0}};
-    for (std::size_t step : {0u, 1u, 2u})
-        r.checkpoints.push_back({step, {{1, 1, looking_back(1, 0.8f), 0.8f, 0.1f, 0.3f}, {1, 2, looking_back(2, 0.9f), 0.2f, 0.9f, 0.7f}},
-                                 float(2 - step), float(2 - step) / 2});
+    const head_view previous{1, 1, looking_back(1, 0.8f), 0.8f, 0.1f, 0.3f};  // layer, head, A, scores p, i, s
+    const head_view induction{1, 2, looking_back(2, 0.9f), 0.2f, 0.9f, 0.7f};
+    for (std::size_t step : {0u, 1u, 2u})  // losses on the held-out sequence 2, 1, 0 and half of them
+        r.checkpoints.push_back({step, {previous, induction}, float(2 - step), float(2 - step) / 2});
     r.held = {1, 6, {0, 1, 2, 3, 1, 2}, {{1, 4, 2}}};
     r.names.previous_token[0] = 1, r.names.previous_token[1] = 1;
     r.names.induction[0] = 1, r.names.induction[1] = 2;
@@ -57,6 +59,17 @@ train_outcome by_hand(task t = task::induction) {
     r.seconds = 0.5;
     o.first_step = 0;
     return o;
+}
+
+// "a b c" as {"a", "b", "c"}.
+std::vector<std::string> words(const std::string& text) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find(' ', at), text.size());
+        out.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
 }
 
 std::vector<std::string> keys_of(const json& j) {
@@ -72,37 +85,38 @@ bool has(const std::string& text, const std::string& piece) { return text.find(p
 BOOST_AUTO_TEST_CASE(the_json_has_every_documented_field_with_the_figures_given) {
     const json j = json::parse(train_json(by_hand(), false));
     // README.md, "--format json", in its order
-    BOOST_TEST(keys_of(j) == (std::vector<std::string>{"config", "steps", "checkpoints", "tokens", "repeat", "previous_token_head",
-                                                        "induction_head", "drop_step", "loss_repeated_final", "steps_done", "stopped",
-                                                        "seconds"}));
+    BOOST_TEST(keys_of(j) ==
+               words("config steps checkpoints tokens repeat previous_token_head induction_head drop_step "
+                     "loss_repeated_final steps_done stopped seconds"));
     BOOST_TEST(keys_of(j["config"]) ==
-               (std::vector<std::string>{"task", "vocab", "seq", "d_model", "heads", "layers", "batch", "steps", "segment_min",
-                                         "segment_max", "init_embedding", "init_position", "init_gain", "lr", "beta1", "beta2", "eps",
-                                         "warmup", "clip", "seed", "threads", "parameters"}));
+               words("task vocab seq d_model heads layers batch steps segment_min segment_max "
+                     "init_embedding init_position init_gain lr beta1 beta2 eps warmup clip seed "
+                     "threads parameters"));
     BOOST_TEST(j["config"]["task"] == "induction");
     BOOST_TEST(j["config"]["seed"] == 7);
     BOOST_TEST(j["config"]["threads"] == 2);
     // V·C + T·C + L·4·C² + C·V = 4·8 + 6·8 + 1·4·64 + 8·4 = 32 + 48 + 256 + 32
     BOOST_TEST(j["config"]["parameters"] == 368);
     BOOST_TEST_REQUIRE(j["steps"].size() == 2u);
-    BOOST_TEST(keys_of(j["steps"][1]) == (std::vector<std::string>{"step", "loss", "loss_repeated", "lr"}));
+    BOOST_TEST(keys_of(j["steps"][1]) == words("step loss loss_repeated lr"));
     BOOST_TEST(j["steps"][1]["step"] == 2);
     BOOST_TEST(j["steps"][1]["loss"].get<double>() == 0.9);  // a float written as its shortest decimal
     BOOST_TEST(j["steps"][1]["loss_repeated"].get<double>() == 0.5);
     BOOST_TEST(j["steps"][1]["lr"].get<double>() == 0.002);
     BOOST_TEST_REQUIRE(j["checkpoints"].size() == 3u);
     const json& end = j["checkpoints"][2];
-    BOOST_TEST(keys_of(end) == (std::vector<std::string>{"step", "loss", "loss_repeated", "heads"}));
+    BOOST_TEST(keys_of(end) == words("step loss loss_repeated heads"));
     BOOST_TEST(end["step"] == 2);
     BOOST_TEST(end["loss"].get<double>() == 0.0);
     BOOST_TEST_REQUIRE(end["heads"].size() == 2u);
     const json& h = end["heads"][1];
-    BOOST_TEST(keys_of(h) == (std::vector<std::string>{"layer", "head", "A", "previous_token_score", "induction_score"}));
+    BOOST_TEST(keys_of(h) == words("layer head A previous_token_score induction_score"));
     BOOST_TEST(h["layer"] == 1);
     BOOST_TEST(h["head"] == 2);
     BOOST_TEST(h["A"].size() == 6u);
     BOOST_TEST(h["A"][4][2].get<double>() == 0.9, boost::test_tools::tolerance(1e-6));  // two back from position 4
-    BOOST_TEST(h["A"][1][1].get<double>() == 1.0, boost::test_tools::tolerance(1e-6));  // nothing two back: all on itself
+    // nothing two back from position 1: all of it on itself
+    BOOST_TEST(h["A"][1][1].get<double>() == 1.0, boost::test_tools::tolerance(1e-6));
     BOOST_TEST(h["induction_score"].get<double>() == 0.9, boost::test_tools::tolerance(1e-6));
     BOOST_TEST(j["tokens"] == json({0, 1, 2, 3, 1, 2}));
     BOOST_TEST(j["repeat"] == json({{"first", 2}, {"second", 5}, {"length", 2}}));  // positions from 1
@@ -123,7 +137,8 @@ BOOST_AUTO_TEST_CASE(a_loaded_model_counts_its_steps_and_a_run_may_not_drop) {
     BOOST_TEST(j["steps_done"] == 42);
     BOOST_TEST(j["drop_step"].is_null());
     BOOST_TEST(!j["steps"][0].contains("tokens"));  // asked for, but this run recorded none
-    o.run.batches = {{0, 1, 2, 3, 1, 2, 3, 3, 0, 1, 3, 0, 2, 2, 1, 0, 2, 1}, {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3}};
+    o.run.batches = {{0, 1, 2, 3, 1, 2, 3, 3, 0, 1, 3, 0, 2, 2, 1, 0, 2, 1},
+                     {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3}};
     const json with = json::parse(train_json(o, true));
     BOOST_TEST(with["steps"][1]["tokens"].size() == 18u);  // batch 3 · seq 6
     BOOST_TEST(!json::parse(train_json(o, false))["steps"][1].contains("tokens"));
@@ -133,22 +148,29 @@ BOOST_AUTO_TEST_CASE(the_text_says_the_figures_given) {
     render_options r;
     r.width = 100;
     const std::string text = train_text(by_hand(), r);
-    BOOST_TEST(text.rfind("qkv train  induction · vocab 4 · seq 6 · d_model 8 · 1 × 2 heads (layers × heads) · batch 3 · 2 steps · "
-                          "seed 7 · 2 threads\n",
-                          0) == 0u);
-    BOOST_TEST(has(text, "The held-out sequence (every head below is shown on it):\n  a b c d b c\n"
-                         "  its segment of 2 starts at position 2 and again at 5\n"));
+    BOOST_TEST(
+        text.rfind(
+            "qkv train  induction · vocab 4 · seq 6 · d_model 8 · 1 × 2 heads (layers × heads) · batch 3 · 2 steps · "
+            "seed 7 · 2 threads\n",
+            0) == 0u);
+    BOOST_TEST(has(text,
+                   "The held-out sequence (every head below is shown on it):\n  a b c d b c\n"
+                   "  its segment of 2 starts at position 2 and again at 5\n"));
     // the telling checkpoints: before training, the last before the drop (step 1), the end
     BOOST_TEST(has(text, "\nStep 0, before training\n"));
     BOOST_TEST(has(text, "\nStep 1, on the plateau\n"));
     BOOST_TEST(has(text, "\nStep 2, the end\n"));
     // the scores at the end: "head 1.1" in 10 columns, then 16 and 12 right-aligned
-    BOOST_TEST(has(text, "head 1.1" + std::string(14, ' ') + "0.80" + std::string(8, ' ') + "0.10  ← the previous-token head\n"));
-    BOOST_TEST(has(text, "head 1.2" + std::string(14, ' ') + "0.20" + std::string(8, ' ') + "0.90  ← the induction head\n"));
+    BOOST_TEST(has(
+        text, "head 1.1" + std::string(14, ' ') + "0.80" + std::string(8, ' ') + "0.10  ← the previous-token head\n"));
+    BOOST_TEST(
+        has(text, "head 1.2" + std::string(14, ' ') + "0.20" + std::string(8, ' ') + "0.90  ← the induction head\n"));
     // ½ ln 4 = 0.693; over a window of 1 step
-    BOOST_TEST(has(text, "The drop: step 2, where the loss of the repeated copy (a mean of 1 step) fell below ½ ln 4 = 0.69.\n"));
+    BOOST_TEST(has(
+        text, "The drop: step 2, where the loss of the repeated copy (a mean of 1 step) fell below ½ ln 4 = 0.69.\n"));
     // 0.5 / ln 4 = 0.5 / 1.386 = 36 %
-    BOOST_TEST(has(text, "The loss of the repeated copy at the end: 0.50, 36% of ln 4 = 1.39 (the mean of the last 1 step).\n"));
+    BOOST_TEST(has(
+        text, "The loss of the repeated copy at the end: 0.50, 36% of ln 4 = 1.39 (the mean of the last 1 step).\n"));
     // 0.5 s over 2 steps: 250 ms a step
     BOOST_TEST(has(text, "Trained 2 steps in 0.50 s: 250.00 ms a step, 2 threads.\n"));
     BOOST_TEST(!has(text, "source"));
@@ -162,7 +184,8 @@ BOOST_AUTO_TEST_CASE(a_task_judged_by_its_source_reports_the_source_head) {
     const json j = json::parse(train_json(o, false));
     BOOST_TEST(j["config"]["task"] == "reverse");
     BOOST_TEST(j["source_head"] == json({1, 2}));
-    BOOST_TEST(j["checkpoints"][0]["heads"][0]["source_score"].get<double>() == 0.3, boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(j["checkpoints"][0]["heads"][0]["source_score"].get<double>() == 0.3,
+               boost::test_tools::tolerance(1e-6));
     render_options r;
     r.width = 1000;  // the prose on one line each
     const std::string text = train_text(o, r);
@@ -207,7 +230,8 @@ BOOST_AUTO_TEST_CASE(the_progress_line_keeps_what_a_narrow_window_can_show) {
     // 2 of 4 steps done in 1.0 s: 0.5 s a step, 1.0 s for the 2 left
     const std::string full = "step 2/4  loss 0.90 (repeated 0.50)  best induction 0.38  1.0 s, 1.0 s left";
     BOOST_TEST(progress_text(s, lang::en) == full);
-    BOOST_TEST(progress_text(s, lang::en, full.size() - 1) == "step 2/4  loss 0.90  best induction 0.38  1.0 s, 1.0 s left");
+    BOOST_TEST(progress_text(s, lang::en, full.size() - 1) ==
+               "step 2/4  loss 0.90  best induction 0.38  1.0 s, 1.0 s left");
     BOOST_TEST(progress_text(s, lang::en, 40) == "step 2/4  loss 0.90  1.0 s, 1.0 s left");
     BOOST_TEST(live_title(s, lang::en, 200) == "qkv train  " + full);
     render_options r;

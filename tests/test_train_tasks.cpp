@@ -78,7 +78,8 @@ BOOST_AUTO_TEST_CASE(reverse_and_copy_repeat_the_first_half) {
         BOOST_TEST(r.from == 7u);
         BOOST_TEST(r.to == 15u);
         // the token predicted at p stands at source_of(p): for reverse, position 2m − 2 − p
-        for (std::size_t p = r.from; p < r.to; ++p) BOOST_TEST(b.tokens[p + 1] == b.tokens[source_of(t, {b.tokens.data(), 16}, b.spans[0], p)]);
+        const std::span<const int> x0(b.tokens.data(), 16);
+        for (std::size_t p = r.from; p < r.to; ++p) BOOST_TEST(x0[p + 1] == x0[source_of(t, x0, b.spans[0], p)]);
     }
 }
 
@@ -91,7 +92,8 @@ BOOST_AUTO_TEST_CASE(induction_predictions_inside_the_copy_read_after_the_earlie
         BOOST_TEST(r.from == s.second);
         BOOST_TEST(r.to == s.second + s.length - 1);  // the copy's last token predicts what follows it: random
         const int* x = &b.tokens[q * c.size.seq];
-        for (std::size_t p = r.from; p < r.to; ++p) BOOST_TEST(x[p + 1] == x[source_of(task::induction, {x, c.size.seq}, s, p)]);
+        for (std::size_t p = r.from; p < r.to; ++p)
+            BOOST_TEST(x[p + 1] == x[source_of(task::induction, {x, c.size.seq}, s, p)]);
     }
 }
 
@@ -125,7 +127,8 @@ BOOST_AUTO_TEST_CASE(every_task_of_the_table_makes_the_batches_its_source_rule_p
             const prediction_range r = rule.predictable(h.spans[0]);
             for (std::size_t p = r.from; p < r.to; ++p) {
                 const std::size_t from = rule.source_of(h.tokens, h.spans[0], p);
-                for (std::size_t k = 0; k <= p; ++k) BOOST_TEST((h.tokens[k] == h.tokens[p + 1]) == (k == from), "position " << p << ", " << k);
+                for (std::size_t k = 0; k <= p; ++k)
+                    BOOST_TEST((h.tokens[k] == h.tokens[p + 1]) == (k == from), "position " << p << ", " << k);
             }
         }
     }

@@ -125,7 +125,8 @@ train_config merge_loaded(const train_config& given, const train_config& file, c
 }
 
 void settle_config(train_args& t, const po::variables_map& vm, format form, const console& io, std::optional<loaded_model>& loaded) {
-    if (!parse_task(t.task, t.c.what)) throw usage_error(fmt::format("--task must be {}, not '{}'", task_list(", ", " or "), t.task));
+    if (!parse_task(t.task, t.c.what))
+        throw usage_error(fmt::format("--task must be {}, not '{}'", task_list(", ", " or "), t.task));
     if (!t.load.empty()) {
         loaded = read_model_file(t.load);
         keep_sizes(vm, t.c.size, loaded->config.size, t.load);
@@ -155,25 +156,29 @@ void settle_config(train_args& t, const po::variables_map& vm, format form, cons
     if (!t.scenario.empty()) check_writable(t.scenario, "--scenario writes a scenario to a regular file");
 }
 
+// The live screen after a probe, in the columns it has: its content is the report's.
+live_content live_frame(const train_config& c, const run_state& s, const batch& held, render_options r,
+                        std::size_t cols) {
+    r.width = cols;
+    return {{live_title(s, r.language, cols)}, live_body(c, s, held, r)};
+}
+
 // The run itself, watched by the progress line or the live screen, stoppable by Ctrl-C (and q).
 run_result run_training(trainer& tr, const train_args& t, const render_options& r, const console& io) {
     run_options o;
     o.checkpoint_every = t.checkpoint_every;
     o.record_batches = t.record_batches;
     std::optional<live_screen> live;
-    if (t.live) live.emplace(r.language, r.color, io.in_fd, io.out_fd);  // the screen first, so that Ctrl-C is ours while it is taken
+    // the screen first, so that Ctrl-C is ours while it is taken
+    if (t.live) live.emplace(r.language, r.color, io.in_fd, io.out_fd);
     terminal::stop_request stop;
     o.stop = &stop.flag();
     progress_line line(io, r.language);
-    const batch held = held_out(t.c);
+    const batch held = t.live ? held_out(t.c) : batch{};  // every head on the live screen is shown on it
     if (live) {
         live->stop_with(stop);
         o.watch = [&](const run_state& s) {
-            live->update(s.step == s.last_step, [&](std::size_t cols) {
-                render_options in = r;
-                in.width = cols;
-                return live_content{{live_title(s, r.language, cols)}, live_body(t.c, s, held, in)};
-            });
+            live->update(s.step == s.last_step, [&](std::size_t cols) { return live_frame(t.c, s, held, r, cols); });
         };
     } else o.watch = [&](const run_state& s) { line(s); };
     run_result run = train_run(tr, o);
@@ -202,9 +207,10 @@ int cmd_train(const args& a, const console& io) {
     const train_outcome outcome{t.c, run_training(tr, t, r, io), first};
     // the files first: a reader of the report who goes away (| head) must not cost the trained model
     if (!t.save.empty()) write_file_atomically(t.save, model_bytes(t.c, tr.weights(), tr.steps_done()), "--save writes a model to a regular file");
-    if (!t.scenario.empty())
-        write_file_atomically(t.scenario, layer_scenario(outcome, export_layer(t.c, tr.weights(), outcome.run.held, t.layer), t.layer),
-                              "--scenario writes a scenario to a regular file");
+    if (!t.scenario.empty()) {
+        const std::string toml = layer_scenario(outcome, export_layer(t.c, tr.weights(), outcome.run.held, t.layer), t.layer);
+        write_file_atomically(t.scenario, toml, "--scenario writes a scenario to a regular file");
+    }
     io.print(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));
     return outcome.run.stopped ? 130 : 0;
 }

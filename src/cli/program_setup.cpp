@@ -7,7 +7,8 @@ namespace qkv::cli {
 
 program standard_program() { return {{{"training", train::training_group}}, nullptr}; }
 
-program_setup::program_setup(unsigned uses, const program& p, const console& io) : uses_(uses), line_(io, default_lang()) {
+program_setup::program_setup(unsigned uses, const program& p, const console& io)
+    : uses_(uses), line_(io, default_lang()) {
     if (uses_ & use::formulas) {
         for (const formula_group& g : p.formulas) add_builtin_group(g.name, g.make);
         // lesson 18 trains a model while it runs: qkv train's progress line shows it (on a terminal)

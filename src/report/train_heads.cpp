@@ -21,7 +21,8 @@ std::vector<std::string> head_panels(const train_config& c, const std::vector<he
     std::vector<heat_panel> panels;
     for (const head_view& v : heads) {
         std::string title = fmt::format("{}.{} p {:.2f} i {:.2f}", v.layer, v.head, v.previous_token, v.induction);
-        if (rule_of(c.what).by_source) title = fmt::format("{}.{} p {:.2f} s {:.2f}", v.layer, v.head, v.previous_token, v.source);
+        if (rule_of(c.what).by_source)
+            title = fmt::format("{}.{} p {:.2f} s {:.2f}", v.layer, v.head, v.previous_token, v.source);
         panels.push_back({std::move(title), v.A});
     }
     return heat_panel_lines(panels, held_out_labels(c, held), r);

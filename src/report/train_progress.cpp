@@ -20,12 +20,16 @@ std::string progress_text(const run_state& s, lang l, std::size_t width) {
         if (done > 0) {
             const step_record& r = s.steps->back();
             out += fmt::format(fmt::runtime(pick(l, "  损失 {:.2f}", "  loss {:.2f}")), r.loss);
-            if (repeated) out += fmt::format(fmt::runtime(pick(l, "（重复的 {:.2f}）", " (repeated {:.2f})")), r.loss_repeated);
+            if (repeated)
+                out += fmt::format(fmt::runtime(pick(l, "（重复的 {:.2f}）", " (repeated {:.2f})")), r.loss_repeated);
         }
-        if (induction) out += fmt::format(fmt::runtime(pick(l, "  最好的归纳分数 {:.2f}", "  best induction {:.2f}")), s.best_induction);
+        if (induction)
+            out += fmt::format(fmt::runtime(pick(l, "  最好的归纳分数 {:.2f}", "  best induction {:.2f}")),
+                               s.best_induction);
         out += fmt::format(fmt::runtime(pick(l, "  {:.1f} 秒", "  {:.1f} s")), s.seconds);
         if (done > 0 && total > done)
-            out += fmt::format(fmt::runtime(pick(l, "，还要 {:.1f} 秒", ", {:.1f} s left")), s.seconds / double(done) * double(total - done));
+            out += fmt::format(fmt::runtime(pick(l, "，还要 {:.1f} 秒", ", {:.1f} s left")),
+                               s.seconds / double(done) * double(total - done));
         return out;
     };
     std::string out = text(true, true);
@@ -39,13 +43,14 @@ std::string live_title(const run_state& s, lang l, std::size_t width) {
     return name + progress_text(s, l, width > display_width(name) ? width - display_width(name) : 0);
 }
 
-std::vector<std::string> live_body(const train_config& c, const run_state& s, const batch& held, const render_options& o) {
+std::vector<std::string> live_body(const train_config& c, const run_state& s, const batch& held,
+                                   const render_options& o) {
     std::vector<double> all, repeated;
     for (const step_record& r : *s.steps) all.push_back(r.loss), repeated.push_back(r.loss_repeated);
     const lang l = o.language;
-    std::vector<std::string> lines =
-        log_curve_lines({{pick(l, "整个序列", "whole sequence"), "·", all}, {pick(l, "重复的那一段", "repeated copy"), "*", repeated}},
-                        curve_guide{fmt::format("ln {}", c.size.vocab), std::log(double(c.size.vocab))}, o, 8);
+    std::vector<std::string> lines = log_curve_lines(
+        {{pick(l, "整个序列", "whole sequence"), "·", all}, {pick(l, "重复的那一段", "repeated copy"), "*", repeated}},
+        curve_guide{fmt::format("ln {}", c.size.vocab), std::log(double(c.size.vocab))}, o, 8);
     if (s.latest)
         for (auto& line : head_panels(c, s.latest->heads, held, o)) lines.push_back(std::move(line));
     return lines;

@@ -1,4 +1,5 @@
-// The report of a training run as text and as JSON, and a trained layer as a scenario (train_report.hpp).
+// The report of a training run as text and as JSON, and a trained layer as a scenario
+// (train_report.hpp).
 #include "qkv/train_report.hpp"
 
 #include <cmath>
@@ -45,9 +46,10 @@ struct zh_en {
     std::string_view zh, en;
 };
 
-// What the report says of each task: what its predictions that can be right are called, where the
-// held-out sequence's two copies stand (its length and both starts, from 1), and the prose key that
-// explains its drop.
+// What the report says of each task of the tasks' table (tasks.hpp), which a new task gives here
+// (test_report_train asks every task for them): what its predictions that can be right are called,
+// where the held-out sequence's two copies stand (its length and both starts, from 1), and the key
+// of the prose that explains its drop (lessons/prose/train.toml).
 struct task_words {
     task id;
     zh_en predictable_part, where;

@@ -40,7 +40,8 @@ void induction_fill(const train_config& c, const float* u, int* tokens, repeat_s
 }
 
 // A segment of the middle length made of the shuffle's first tokens, which no other position holds.
-void induction_held_out(const train_config& c, const float* u, const std::vector<int>& order, int* tokens, repeat_span& span) {
+void induction_held_out(const train_config& c, const float* u, const std::vector<int>& order, int* tokens,
+                        repeat_span& span) {
     const std::size_t T = c.size.seq, V = c.size.vocab, len = (c.segment_min + c.segment_max) / 2;
     span = draw_span(u, T, len);
     for (std::size_t i = 0; i < T; ++i) tokens[i] = order[whole_in(u[i], len, V - 1)];
@@ -51,12 +52,15 @@ void induction_held_out(const train_config& c, const float* u, const std::vector
 prediction_range induction_predictable(const repeat_span& r) { return {r.second, r.second + r.length - 1}; }
 
 // Just after the earlier occurrence of p's own token.
-std::size_t induction_source(std::span<const int>, const repeat_span& r, std::size_t p) { return r.first + (p - r.second) + 1; }
+std::size_t induction_source(std::span<const int>, const repeat_span& r, std::size_t p) {
+    return r.first + (p - r.second) + 1;
+}
 
 void induction_check(const train_config& c) {
     const std::size_t T = c.size.seq;
     if (c.segment_min < 2 || c.segment_min > c.segment_max)
-        throw input_error(fmt::format("the segment lengths {}-{} must be at least 2 and in order", c.segment_min, c.segment_max));
+        throw input_error(
+            fmt::format("the segment lengths {}-{} must be at least 2 and in order", c.segment_min, c.segment_max));
     if (2 * c.segment_max > T)
         throw input_error(fmt::format("two copies of a segment of {} do not fit in seq {}", c.segment_max, T));
     // the held-out sequence's segment has no token twice and shares none with the rest
@@ -86,7 +90,8 @@ void halves_fill(const train_config& c, const float* u, int* tokens, repeat_span
 
 // A first half of distinct tokens, so that every position of the second has one right source.
 template <std::size_t (*from)(std::size_t, std::size_t)>
-void halves_held_out(const train_config& c, const float*, const std::vector<int>& order, int* tokens, repeat_span& span) {
+void halves_held_out(const train_config& c, const float*, const std::vector<int>& order, int* tokens,
+                     repeat_span& span) {
     for (std::size_t k = 0; k < c.size.seq / 2; ++k) tokens[k] = order[k];
     second_half<from>(c.size.seq, tokens, span);
 }
@@ -102,18 +107,23 @@ std::size_t copy_source(std::span<const int>, const repeat_span& r, std::size_t 
 void halves_check(const train_config& c) {
     const std::size_t T = c.size.seq;
     const std::string_view name = task_name(c.what);
-    if (T % 2 != 0 || T < 4) throw input_error(fmt::format("the {} task needs an even seq of at least 4, not {}", name, T));
+    if (T % 2 != 0 || T < 4)
+        throw input_error(fmt::format("the {} task needs an even seq of at least 4, not {}", name, T));
     if (c.size.vocab < T / 2)
-        throw input_error(fmt::format("the {} task needs vocab of at least seq / 2 = {} (a held-out half of distinct tokens), not {}",
-                                      name, T / 2, c.size.vocab));
+        throw input_error(
+            fmt::format("the {} task needs vocab of at least seq / 2 = {} (a held-out half of distinct tokens), not {}",
+                        name, T / 2, c.size.vocab));
 }
 
 // --- the table -------------------------------------------------------------------------------------
 
 constexpr task_rule table[] = {
-    {task::induction, "induction", induction_fill, induction_held_out, induction_predictable, induction_source, induction_check, false},
-    {task::reverse, "reverse", halves_fill<mirrored>, halves_held_out<mirrored>, halves_predictable, reverse_source, halves_check, true},
-    {task::copy, "copy", halves_fill<in_order>, halves_held_out<in_order>, halves_predictable, copy_source, halves_check, true},
+    {task::induction, "induction", induction_fill, induction_held_out, induction_predictable, induction_source,
+     induction_check, false},
+    {task::reverse, "reverse", halves_fill<mirrored>, halves_held_out<mirrored>, halves_predictable, reverse_source,
+     halves_check, true},
+    {task::copy, "copy", halves_fill<in_order>, halves_held_out<in_order>, halves_predictable, copy_source,
+     halves_check, true},
 };
 
 }  // namespace

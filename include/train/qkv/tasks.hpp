@@ -1,7 +1,7 @@
 // The training tasks, one table: each task's name, how its sequences are drawn, which predictions
 // can be right and where the token each must predict stands, what it asks of the sizes, and how its
 // heads are judged. Everything that differs between tasks reads its entry, so a new task is one
-// entry here and its own code in tasks.cpp (and its words in the report, train_task_words.cpp).
+// entry here and its own code in tasks.cpp (and its words in the report, train_report.cpp).
 #pragma once
 
 #include <cstddef>
@@ -21,7 +21,8 @@ struct task_rule {
     void (*fill)(const train_config& c, const float* u, int* tokens, repeat_span& span);
     // The held-out sequence from the same draws and a shuffle of the vocabulary (`order`: its first
     // tokens, all distinct, make a segment that can be kept out of the rest).
-    void (*fill_held_out)(const train_config& c, const float* u, const std::vector<int>& order, int* tokens, repeat_span& span);
+    void (*fill_held_out)(const train_config& c, const float* u, const std::vector<int>& order, int* tokens,
+                          repeat_span& span);
     // The predictions that can be right (prediction_range, task_data.hpp).
     prediction_range (*predictable)(const repeat_span& r);
     // For a prediction at position p of predictable(r), where the token it must predict stands
