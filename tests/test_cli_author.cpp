@@ -17,6 +17,7 @@
 
 #include "qkv/builtins.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/render_format.hpp"
 #include "support/cli_suite.hpp"
 #include "support/scratch.hpp"
 #include "support/text.hpp"
@@ -305,6 +306,63 @@ BOOST_AUTO_TEST_CASE(the_man_page_covers_every_command_and_renders_cleanly) {
     if (shell("command -v man").empty()) return;
     BOOST_TEST(shell("MANWIDTH=80 man --warnings -l doc/qkv.1 2>&1 >/dev/null") == "");
     BOOST_TEST(shell("MANWIDTH=80 man -l doc/qkv.1 2>/dev/null").find("qkv - self-attention") != std::string::npos);
+}
+
+// The output formats are one table (render_format.hpp). Each command's --help names those it
+// writes, and only names from the table; where the man page's paragraph of a command names formats
+// after --format, they are ones its --help names, and a list of them (two or more) is all of them;
+// each completion script picks the formats out of --help with the table's names, every one.
+BOOST_AUTO_TEST_CASE(help_man_page_and_completions_name_the_formats_of_the_table) {
+    std::vector<std::string> table;
+    for (const qkv::format_entry& e : qkv::format_table()) table.emplace_back(e.name);
+    const std::string alternatives = [&] {
+        std::string out;
+        for (const auto& n : table) out += (out.empty() ? "" : "|") + n;
+        return out;
+    }();
+    // the names of the table that occur as words in text, in the table's order
+    auto named_in = [&](const std::string& text) {
+        std::vector<std::string> out;
+        for (const auto& n : table)
+            if (std::regex_search(text, std::regex("\\b" + n + "\\b"))) out.push_back(n);
+        return out;
+    };
+    const std::string page = read_file("doc/qkv.1");
+    const std::string commands = page.substr(page.find(".SH COMMANDS"), page.find(".SH EXIT STATUS") - page.find(".SH COMMANDS"));
+    for (const auto& cmd : command_names()) {
+        const std::string help = run_qkv({cmd, "--help"}).out;
+        std::smatch line;
+        if (!std::regex_search(help, line, std::regex("\\n *--format[^\\n]*"))) continue;
+        const std::vector<std::string> writes = named_in(line.str());
+        BOOST_TEST(!writes.empty(), cmd << ": " << line.str());
+        BOOST_TEST(writes.front() == "text", cmd);  // the default, first
+        // the command's paragraph in the man page: from its heading to the next command's
+        std::smatch head;
+        if (!std::regex_search(commands, head, std::regex("\\.B[IR]? \"?" + cmd + "\\b"))) continue;
+        const std::size_t from = std::size_t(head.position(0)) + 2;
+        std::size_t to = commands.size();
+        for (const auto& other : command_names()) {
+            std::smatch o;
+            const std::string rest = commands.substr(from);
+            if (other != cmd && std::regex_search(rest, o, std::regex("\\n\\.TP\\n\\.B[IR]? \"?" + other + "\\b")))
+                to = std::min(to, from + std::size_t(o.position(0)));
+        }
+        const std::string paragraph = commands.substr(from, to - from);
+        const std::regex mention(R"(\\-\\-format[" ]*\n?([a-z|, ]+))");
+        for (std::sregex_iterator m(paragraph.begin(), paragraph.end(), mention), end; m != end; ++m) {
+            const std::vector<std::string> man = named_in((*m)[1].str());
+            for (const auto& f : man)
+                BOOST_TEST((std::find(writes.begin(), writes.end(), f) != writes.end()), cmd << ": the man page names " << f);
+            if (man.size() >= 2) BOOST_TEST(man == writes, cmd << ": the man page lists " << (*m)[1].str());
+        }
+    }
+    // each completion script's pattern of format names is the table's
+    for (const char* script : {"doc/qkv.bash", "doc/_qkv", "doc/qkv.fish"}) {
+        const std::string text = read_file(script);
+        std::smatch m;
+        BOOST_REQUIRE_MESSAGE(std::regex_search(text, m, std::regex(R"(\((?:\?:)?((?:[a-z]+\|)+[a-z]+)\))")), script);
+        BOOST_TEST(m[1].str() == alternatives, script << " picks " << m[1].str());
+    }
 }
 
 BOOST_AUTO_TEST_CASE(bash_completes_commands_lessons_and_options) {

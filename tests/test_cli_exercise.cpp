@@ -82,6 +82,41 @@ BOOST_AUTO_TEST_CASE(wrong_answers_say_what_and_which_mistake) {
     BOOST_TEST(st["4.2"] == "wrong");
 }
 
+// The verdict as JSON: the same judgement, status and record as the text, its fields for a program.
+BOOST_AUTO_TEST_CASE(a_verdict_in_json_names_the_mistake_and_keeps_the_answer_back) {
+    fresh f;
+    // s32 = q(甜)·k(很) = 0.145: the transpose in the wrong place, not s23
+    auto wrong = run_qkv({"check", "3.2", "0.145", "--format", "json"});
+    BOOST_TEST(wrong.status == 1, wrong.err);
+    auto w = nlohmann::json::parse(wrong.out);
+    BOOST_TEST(w["id"] == "3.2");
+    BOOST_TEST(w["kind"] == "number");
+    BOOST_TEST(w["answer"] == "0.145");
+    BOOST_TEST(w["correct"] == false);
+    BOOST_TEST(w["student"].is_null());
+    BOOST_TEST_REQUIRE(w["mistakes"].size() == 1u);
+    BOOST_TEST(w["mistakes"][0]["id"] == "k_not_transposed");
+    BOOST_TEST(has(w["mistakes"][0]["text"].get<std::string>(), "put the transpose in the wrong place"));
+    BOOST_TEST(has(w["explanation"][0].get<std::string>(), "0.145 is too low"));
+    BOOST_TEST(w["expected"].is_null());  // as in the text, a wrong answer does not give the right one away
+    BOOST_TEST(w["solution"].is_null());
+    BOOST_TEST(statuses()["3.2"] == "wrong");  // recorded as a text check is
+    // s23 = q(很)·k(甜) = -0.01×1.5 + 0×0.3 + 1.5×1.0 + 0.21×0.39 = -0.015 + 1.5 + 0.0819 = 1.5669
+    auto right = run_qkv({"check", "3.2", "1.567", "--format", "json"});
+    BOOST_TEST(right.status == 0, right.err);
+    auto r = nlohmann::json::parse(right.out);
+    BOOST_TEST(r["correct"] == true);
+    BOOST_TEST(r["mistakes"].empty());
+    BOOST_TEST(r["expected"]["name"] == "S[2, 3]");
+    BOOST_TEST(r["expected"]["data"].get<double>() == 1.5669, boost::test_tools::tolerance(1e-4));
+    BOOST_TEST(has(r["solution"].get<std::string>(), "s23"));
+    BOOST_TEST(statuses()["3.2"] == "correct");
+    // a shape: Q·Kᵀ of [100, 64] and [64, 100] is [100, 100]
+    auto shape = nlohmann::json::parse(run_qkv({"check", "3.1", "100x100", "--format", "json"}).out);
+    BOOST_TEST(shape["expected"]["shape"] == nlohmann::json::array({100, 100}));
+    BOOST_TEST(run_qkv({"check", "3.2", "1", "--format", "markdown"}).status == 2);
+}
+
 BOOST_AUTO_TEST_CASE(unreadable_answers_exit_2_and_leave_progress_alone) {
     fresh f;
     BOOST_REQUIRE(run_qkv({"check", "3.2", "1"}).status == 1);  // progress now has something in it

@@ -13,12 +13,13 @@
 
 #include <fmt/format.h>
 
+#include "qkv/course.hpp"
+#include "qkv/report_course.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/tasks.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/trim.hpp"
 #include "qkv_config.hpp"
-#include "course.hpp"
 #include "program_setup.hpp"
 
 namespace qkv::cli {
@@ -64,9 +65,8 @@ void print_main_help(const console& io) {
 void greet(const console& io) {
     try {
         lang l = default_lang();
-        std::vector<course_lesson> course = load_course(l);
-        progress p = load_progress(progress_path());
-        io.print(where_you_are(course, p, find_next(course, p), l, terminal::width(io.out_fd)) + "\n\n");
+        const course_position at = position_in(load_course(l), load_progress(progress_path()));
+        io.print(position_text(at, l, terminal::width(io.out_fd)) + "\n\n");
     } catch (const input_error&) {
     }
 }
@@ -254,6 +254,25 @@ void add_format_option(po::options_description& desc, std::string& format, const
     desc.add_options()("format", po::value(&format)->default_value("text"), formats);
 }
 
+std::string format_words(const format_list& writes) {
+    std::string out;
+    for (std::size_t i = 0; i < writes.size(); ++i)
+        out += fmt::format("{}{}", i == 0 ? "" : i + 1 == writes.size() ? " or " : ", ", format_name(writes[i]));
+    return out;
+}
+
+void add_format_option(po::options_description& desc, std::string& format, const format_list& writes, std::string_view note) {
+    const std::string help = note.empty() ? format_words(writes) : fmt::format("{} {}", format_words(writes), note);
+    desc.add_options()("format", po::value(&format)->default_value("text"), help.c_str());
+}
+
+format format_of(std::string_view typed, const format_list& writes) {
+    const std::optional<format> form = parse_format(typed);
+    if (!form || std::find(writes.begin(), writes.end(), *form) == writes.end())
+        throw usage_error(fmt::format("--format must be {}, not '{}'", format_words(writes), typed));
+    return *form;
+}
+
 lang language_of(std::string_view typed) {
     if (typed.empty()) return default_lang();
     if (typed == "zh" || typed == "en") return *parse_lang(typed);
@@ -263,7 +282,7 @@ lang language_of(std::string_view typed) {
 void add_output_options(po::options_description& desc, output_choice& c) {
     add_lang_option(desc, c.lang);
     add_color_option(desc, c.color);
-    add_format_option(desc, c.format, "text, markdown, json or html");
+    add_format_option(desc, c.format, lesson_formats);
     desc.add_options()
         ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
         ("full", po::bool_switch(&c.full), "show every row, column, head and step; never elide or summarise");
@@ -281,12 +300,6 @@ color_depth color_depth_from_env() {
     std::string_view term = term_env ? term_env : "";
     if (term == "linux" || term.starts_with("vt") || term == "ansi") return color_depth::basic16;
     return color_depth::palette256;
-}
-
-format any_format(std::string_view name) {
-    const std::optional<format> form = parse_format(name);
-    if (!form) throw usage_error(fmt::format("--format must be text, markdown, json or html, not '{}'", name));
-    return *form;
 }
 
 }  // namespace
@@ -311,7 +324,7 @@ output resolve_output(const output_choice& c, const console& io, formats allowed
                    !(term && std::string_view(term) == "dumb"));
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
     o.depth = color_depth_from_env();
-    const format form = allowed == formats::all ? any_format(c.format) : text_or_json(c.format);
+    const format form = format_of(c.format, allowed == formats::all ? lesson_formats : text_and_json);
     if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));
     o.precision = c.precision;
     o.full = c.full;
@@ -319,11 +332,6 @@ output resolve_output(const output_choice& c, const console& io, formats allowed
     return {o, form};
 }
 
-format text_or_json(std::string_view name) {
-    const std::optional<format> form = parse_format(name);
-    if (form != format::text && form != format::json)
-        throw usage_error(fmt::format("--format must be text or json, not '{}'", name));
-    return *form;
-}
+format text_or_json(std::string_view name) { return format_of(name, text_and_json); }
 
 }  // namespace qkv::cli

@@ -1,21 +1,18 @@
-// qkv check: one answer judged against the exercise computed on its scenario, with what is wrong
-// and which common mistake it matches; recorded in the learner's progress once it is shown.
+// qkv check: one answer read and judged against the exercise computed on its scenario (the
+// verdict, check_verdict.hpp), recorded in the learner's progress once its report is written.
 #include <cctype>
 
 #include <fmt/format.h>
 
 #include "qkv/answer.hpp"
-#include "qkv/control_text.hpp"
-#include "qkv/display_width.hpp"
-#include "qkv/styled_text.hpp"
+#include "qkv/check_verdict.hpp"
+#include "qkv/exercise_words.hpp"
+#include "qkv/report_check.hpp"
 #include "exercise_common.hpp"
-#include "exercise_words.hpp"
 
 namespace qkv::cli {
 
 namespace po = boost::program_options;
-
-// --- check ------------------------------------------------------------------------------------
 
 namespace {
 
@@ -46,20 +43,6 @@ answer read_answer(const exercise& e, const std::string& text, const std::string
     }
 }
 
-// Right, with the worked solution; or not yet, with what is wrong and the way to a hint.
-std::string verdict_text(const verdict& v, const exercise& e, const answer& ans, const exercise_run& run,
-                         const mistake_book& book, const render_options& o) {
-    const lang l = o.language;
-    if (v.correct)
-        return fmt::format("{} {}\n{}\n{}\n{}", styled("✓", fmt::fg(fmt::terminal_color::green) | fmt::emphasis::bold, o.color),
-                           pick(l, "正确！", "Right!"), expected_text(e, run, o), pick(l, "解题过程：", "Worked solution:"),
-                           prose(exercise_words(e.solution, e, run, l), o));
-    std::string out = fmt::format("{} {}\n", styled("✗", fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, o.color),
-                                  pick(l, "还不对。", "Not right yet."));
-    for (const std::string& line : explain(v, e, ans, run, book, l, o.precision)) out += prose(line, o);
-    return out + fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), e.id);
-}
-
 }  // namespace
 
 int cmd_check(const args& all, const console& io) {
@@ -68,7 +51,7 @@ int cmd_check(const args& all, const console& io) {
     std::string id, file, data, student;
     std::vector<std::string> words;
     po::options_description desc("Options");
-    add_options(desc, choice, false);
+    add_options(desc, choice, true);
     add_student_options(desc, data, student);
     desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2")
         ("answer", po::value(&words), "the answer (several words are joined: 100 100)")
@@ -78,8 +61,8 @@ int cmd_check(const args& all, const console& io) {
     po::variables_map vm;
     if (!parse(io, "check", a, desc, pos, vm)) return 0;
     for (const std::string& w : words) typed += (typed.empty() ? "" : " ") + w;
-    const render_options o = resolve(choice, io).options;
-    lang l = o.language;
+    const auto [o, form] = resolve(choice, io);
+    const lang l = o.language;
     if (id.empty()) throw usage_error(pick(l, "哪一道练习？qkv check 编号 答案，如 qkv check 3.2 1.57",
                                            "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));
     if (typed.empty() == file.empty())
@@ -87,15 +70,15 @@ int cmd_check(const args& all, const console& io) {
                                        : pick(l, "答案和 --file 只能给一个", "give the answer or --file, not both"));
     exercise_set set = load_exercises(exercises_dir());
     const exercise& e = need_exercise(set, id, l);
-    answer ans = read_answer(e, typed, file, l);  // an unreadable answer stops here: progress untouched
-    exercise_run run = run_exercise(e, l, data, student_name(student));
-    verdict v;
+    const answer ans = read_answer(e, typed, file, l);  // an unreadable answer stops here: progress untouched
+    const exercise_run run = run_exercise(e, l, data, student_name(student));
+    check_verdict v;
     try {
-        v = judge(e, ans, run);
-    } catch (const input_error& err) {
+        v = check_answer(e, ans, file.empty() ? typed : file, run, set.book, o.precision);
+    } catch (const input_error& err) {  // an answer that cannot be compared: the learner's to fix
         throw usage_error(err.what());
     }
-    const std::string out = verdict_text(v, e, ans, run, set.book, o);
+    const std::string out = form == format::json ? verdict_json(v) : verdict_text(v, o);
     // recorded once the verdict is on screen (a check whose output could not be written is not),
     // under the lock, so an unusable progress file stops it before anything is printed
     change_progress(io, progress_path(), [&](progress& p) {

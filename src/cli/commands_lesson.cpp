@@ -10,6 +10,7 @@
 
 #include "qkv/cli.hpp"
 #include "qkv/control_text.hpp"
+#include "qkv/course.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/render_format.hpp"
@@ -19,7 +20,7 @@
 #include "qkv/suggest.hpp"
 #include "qkv/trace.hpp"
 #include "qkv/render_json.hpp"
-#include "course.hpp"
+#include "exercise_common.hpp"
 #include "screen.hpp"
 
 namespace qkv::cli {
@@ -172,10 +173,12 @@ int cmd_list(const args& a, const console& io) {
     po::options_description desc("Options");
     add_help_option(desc);
     add_lang_option(desc, choice.lang);
-    add_format_option(desc, choice.format, "text, markdown or json");
+    const format_list writes{format::text, format::markdown, format::json};
+    add_format_option(desc, choice.format, writes);
     desc.add_options()("full", po::bool_switch(&choice.full), "whole titles, never cut to the terminal's width");
     if (!parse(io, "list", a, desc)) return 0;
-    if (choice.format == "html") throw usage_error("--format must be text, markdown or json, not 'html': the list has no page of its own");
+    if (choice.format == "html")
+        throw usage_error(fmt::format("--format must be {}, not 'html': the list has no page of its own", format_words(writes)));
     const auto [o, form] = resolve_output(choice, io);
     std::vector<lesson> lessons;
     for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));

@@ -1,27 +1,17 @@
 // The pieces the exercise commands share (exercise_common.hpp).
 #include "exercise_common.hpp"
 
-#include <algorithm>
 #include <cstdlib>
-#include <regex>
 
 #include <fmt/format.h>
 
 #include "qkv/control_text.hpp"
-#include "qkv/display_width.hpp"
-#include "qkv/wrap.hpp"
-#include "qkv/lesson.hpp"
-#include "qkv/number_text.hpp"
-#include "qkv/render_text.hpp"
-#include "qkv/styled_text.hpp"
+#include "qkv/course.hpp"
 #include "qkv/suggest.hpp"
-#include "qkv/utf8.hpp"
-#include "qkv/wrap.hpp"
 
 namespace qkv::cli {
 
 namespace po = boost::program_options;
-
 
 void add_options(po::options_description& desc, output_choice& c, bool with_json) {
     add_help_option(desc);
@@ -57,47 +47,6 @@ std::string student_name(const std::string& given) {
     return env ? env : "";
 }
 
-// "S[2, 3] = 1.5669", or the expected matrix drawn as the lessons draw it.
-std::string expected_text(const exercise& e, const exercise_run& r, const render_options& o) {
-    switch (e.kind) {
-    case answer_kind::choice: {  // the right choice under the letter this student was shown, and for whom
-        const char shown = r.shown_letter(e.answer);
-        const std::size_t file = static_cast<std::size_t>(e.answer - 'A');
-        std::string out = hanging(fmt::format("{}. {}", shown, exercise_words(e.choices.at(file), e, r, o.language)), o, "", "   ");
-        if (!r.student.empty())
-            out += prose(fmt::format(fmt::runtime(pick(o.language, "（{0} 是 {1} 的选项顺序里的字母：每个学生的顺序不同；不带 --student、按练习文件的顺序是 {2}）",
-                                                       "({0} is the letter in {1}'s order of the choices, each student's own; "
-                                                       "without --student, in the exercise file's order, it is {2})")),
-                                 shown, r.student, e.answer),
-                         o);
-        return out;
-    }
-    case answer_kind::shape: return fmt::format("{} = {}\n", e.expected_source, r.expected.shape_str());
-    case answer_kind::number:
-        return fmt::format("{} = {}\n", e.expected_source, number_text(r.expected.number, number_style::fixed, o.precision));
-    case answer_kind::matrix: {
-        workspace ws{{e.expected_source, r.expected}};
-        return values_text({e.expected_source}, ws, o, &r.run.t);
-    }
-    }
-    return "";
-}
-
-
-
-std::string prose(const std::string& text, const render_options& o) {
-    std::string out;
-    for (const std::string& line : reflow(escape_controls(text, true), std::max<std::size_t>(o.width, 20))) out += line + "\n";
-    return out;
-}
-
-std::string hanging(const std::string& text, const render_options& o, std::string_view lead, std::string_view indent) {
-    std::string out;
-    for (const std::string& line : wrap_paragraph(escape_controls(text), std::max<std::size_t>(o.width, lead.size() + 20) - lead.size(), indent))
-        out += std::string(lead) + line + "\n";
-    return out;
-}
-
 progress open_progress(const console& io, const std::string& path) {
     std::string warning;
     progress p = load_progress(path, &warning);
@@ -112,57 +61,12 @@ progress change_progress(const console& io, const std::string& path, const std::
     return p;
 }
 
-std::map<int, std::string> lesson_titles(lang l) {
-    std::map<int, std::string> out;
-    for (auto& [n, path] : lesson_files(lessons_dir())) out[n] = load_lesson(path).title.in(l);
-    return out;
-}
-
-std::string bar(std::size_t done, std::size_t total, bool color) {
-    const std::size_t width = 10;
-    std::size_t full = total ? (done * width + total / 2) / total : 0;
-    std::string filled, empty;
-    for (std::size_t i = 0; i < width; ++i) (i < full ? filled : empty) += i < full ? "█" : "░";
-    return styled(filled, fmt::fg(fmt::terminal_color::green), color) + styled(empty, fmt::emphasis::faint, color);
-}
-
-std::string first_line(const std::string& text, std::size_t columns) {
-    return elide(escape_controls(text.substr(0, text.find('\n'))), columns);
-}
-
-std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o,
-                        const trace* lesson) {
-    return render_values_text(shown_values(names, ws, lesson), o);
-}
-
-namespace {
-
-// "A[3]" -> "A": the value a row is read from; anything else (a name, "S[2, 3]") -> "".
-std::string row_source(const std::string& name) {
-    static const std::regex row(R"(^([A-Za-z_][A-Za-z0-9_]*)\[[^,\[\]]+\]$)");
-    std::smatch m;
-    return std::regex_match(name, m, row) ? m[1].str() : std::string();
-}
-
-}  // namespace
-
-std::vector<shown_value> shown_values(const std::vector<std::string>& names, const workspace& ws, const trace* lesson) {
-    std::vector<shown_value> values;
-    for (const std::string& name : names) {
-        auto it = ws.find(name);
-        if (it == ws.end()) throw input_error(fmt::format("the exercise shows '{}', which the lesson does not compute", name));
-        value v = it->second;
-        // a row read from a value ("A[3]") keeps that value's axes: the row of A is a query's weights
-        const std::string of = row_source(name);
-        if (lesson)  // what the lesson calls its rows and columns (S: queries · keys), not only "tokens"
-            for (const stage_trace& s : lesson->stages)
-                for (const shown_value& sv : s.values)
-                    if (sv.name == name || sv.name == of)
-                        v.rows.axis = sv.v.rows.axis, v.cols.axis = sv.v.cols.axis, v.stack_axis = sv.v.stack_axis;
-        values.push_back({name, role::input, v, row_sums_of(v)});
+void record_lessons_read(const console& io, const std::vector<trace>& traces) {
+    try {
+        update_progress(progress_path(), [&](progress& p) { mark_read(p, traces); });
+    } catch (const input_error& e) {
+        io.tell(fmt::format("qkv: warning: the lesson was shown, but not recorded as read: {}\n", e.what()));
     }
-    return values;
 }
-
 
 }  // namespace qkv::cli

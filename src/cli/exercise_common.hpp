@@ -1,26 +1,20 @@
-// What the exercise commands (commands_exercise, commands_check, commands_grade,
-// commands_course) share: their options, finding an exercise, the learner's progress, the
-// listing pieces (bars, first lines) and the values an exercise shows. Private to src/cli.
+// What the exercise commands (commands_exercise, commands_check, commands_grade, commands_course)
+// share: their options, finding an exercise, and the learner's progress file, its warnings told
+// on the console. Private to src/cli.
 #pragma once
 
-#include <cstddef>
-#include <map>
+#include <functional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <nlohmann/json.hpp>
 
 #include "qkv/cli.hpp"
 #include "qkv/exercise.hpp"
-#include "qkv/judge.hpp"
 #include "qkv/progress.hpp"
-#include "qkv/value.hpp"
+#include "qkv/trace.hpp"
 
 namespace qkv::cli {
-
-using ojson = nlohmann::ordered_json;
 
 // --lang, --color, --precision, --full, and --format text|json when the command has a JSON form.
 void add_options(boost::program_options::options_description& desc, output_choice& c, bool with_json);
@@ -35,31 +29,12 @@ void add_student_options(boost::program_options::options_description& desc, std:
 // The student's name: --student, else QKV_STUDENT, else none (the lessons' own numbers).
 std::string student_name(const std::string& given);
 
-// The right answer as check and solution show it: "S[2, 3] = 1.5669", or the matrix drawn.
-std::string expected_text(const exercise& e, const exercise_run& r, const render_options& o);
-// An exercise's own prose (question, hint, solution) as lesson prose is laid out: the author's
-// lines joined and wrapped to the screen, so a quote that grew a line does not run off it;
-// control characters escaped. Ends with a line end.
-std::string prose(const std::string& text, const render_options& o);
-// One paragraph wrapped to the screen after `lead`, its later lines hanging at `indent` ("  A. …").
-std::string hanging(const std::string& text, const render_options& o, std::string_view lead, std::string_view indent);
-
 // The learner's progress (a warning on the console when an unreadable file was set aside).
 progress open_progress(const console& io, const std::string& path);
 // Change the progress under its lock (update_progress), with the same warning.
 progress change_progress(const console& io, const std::string& path, const std::function<void(progress&)>& change);
-
-// Every lesson's title in the language, by number.
-std::map<int, std::string> lesson_titles(lang l);
-// "███░░░░░░░": done of total in ten cells, the done ones green on a colour terminal.
-std::string bar(std::size_t done, std::size_t total, bool color = false);
-// The first line of a question or an answer, cut to fit a listing, its control characters escaped.
-std::string first_line(const std::string& text, std::size_t columns);
-// The values an exercise shows, drawn as a lesson stage draws them, weights with their row sums;
-// with the lesson's trace, its axes named as the lesson names them (S: queries · keys).
-std::string values_text(const std::vector<std::string>& names, const workspace& ws, const render_options& o,
-                        const trace* lesson = nullptr);
-// The same values as they are drawn, for json.
-std::vector<shown_value> shown_values(const std::vector<std::string>& names, const workspace& ws, const trace* lesson);
+// Mark the lessons shown to the end as read. A progress file that cannot be written is worth a
+// warning, not a failed lesson.
+void record_lessons_read(const console& io, const std::vector<trace>& traces);
 
 }  // namespace qkv::cli

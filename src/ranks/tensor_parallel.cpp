@@ -12,6 +12,7 @@
 #include "qkv/bench.hpp"
 #include "qkv/devices.hpp"
 #include "qkv/error.hpp"
+#include "qkv/ranks.hpp"
 
 namespace qkv::ranks {
 
@@ -43,13 +44,7 @@ constexpr std::size_t figures = 7;  // heads, compute, comm, step, sent, receive
 
 }  // namespace
 
-double tensor_parallel_run::parallel_ms() const {
-    double slowest = 0;
-    for (const rank_split& r : per_rank) slowest = std::max(slowest, r.step_ms);
-    return slowest;
-}
-
-tensor_parallel_run run_tensor_parallel(std::size_t n, std::size_t d_model, std::size_t heads, int threads, int runs) {
+bench::tensor_parallel_result run_tensor_parallel(std::size_t n, std::size_t d_model, std::size_t heads, int threads, int runs) {
     devices::group& g = devices::current();
     const std::size_t P = g.size(), r = g.rank();
     if (heads % P != 0)
@@ -86,7 +81,7 @@ tensor_parallel_run run_tensor_parallel(std::size_t n, std::size_t d_model, std:
         double(mine.head_count), median(compute) * 1e3, median(comm) * 1e3, median(step) * 1e3, double(cost.bytes_sent),
         double(cost.bytes_received), diff});
 
-    tensor_parallel_run out{n, d_model, heads, P, threads, runs, one_rank_ms, {}, all[figures - 1]};
+    bench::tensor_parallel_result out{n, d_model, heads, P, threads, runs, built_with_mpi(), one_rank_ms, {}, all[figures - 1]};
     for (std::size_t q = 0; q < P; ++q) {
         const double* f = all.data() + q * figures;
         out.per_rank.push_back({std::size_t(f[0]), f[1], f[2], f[3], std::size_t(f[4]), std::size_t(f[5])});

@@ -3,7 +3,6 @@
 #include "qkv/render_format.hpp"
 
 #include <array>
-#include <utility>
 
 #include "qkv/render_html.hpp"
 #include "qkv/render_json.hpp"
@@ -14,8 +13,8 @@
 namespace qkv {
 namespace {
 
-constexpr std::array<std::pair<format, std::string_view>, 4> names{{
-    {format::text, "text"}, {format::markdown, "markdown"}, {format::json, "json"}, {format::html, "html"}}};
+constexpr std::array<format_entry, 5> formats{{
+    {format::text, "text"}, {format::markdown, "markdown"}, {format::json, "json"}, {format::html, "html"}, {format::csv, "csv"}}};
 
 std::string render_json_all(const std::vector<trace>& traces) {
     if (traces.size() == 1) return render_json(traces.front()) + "\n";
@@ -37,15 +36,17 @@ std::string one_after_another(const std::vector<trace>& traces, const render_opt
 
 }  // namespace
 
+std::span<const format_entry> format_table() { return formats; }
+
 std::optional<format> parse_format(std::string_view name) {
-    for (const auto& [f, n] : names)
-        if (n == name) return f;
+    for (const format_entry& e : formats)
+        if (e.name == name) return e.id;
     return std::nullopt;
 }
 
 std::string_view format_name(format f) {
-    for (const auto& [g, n] : names)
-        if (g == f) return n;
+    for (const format_entry& e : formats)
+        if (e.id == f) return e.name;
     return "text";
 }
 
@@ -54,7 +55,8 @@ std::string render(const std::vector<trace>& traces, format f, const render_opti
         case format::json: return render_json_all(traces);
         case format::html: return render_html(traces, o);
         case format::markdown: return one_after_another(traces, o, true);
-        case format::text: break;
+        case format::text:
+        case format::csv: break;
     }
     return one_after_another(traces, o, false);
 }

@@ -124,6 +124,17 @@ inline constexpr const char* color_help_long =
     "CLICOLOR_FORCE set and not 0)";
 void add_color_option(boost::program_options::options_description& desc, std::string& color,
                       const char* help = color_help_long);
+// The formats a command writes (render_format.hpp's table), in the order its --help names them.
+using format_list = std::vector<format>;
+inline const format_list lesson_formats{format::text, format::markdown, format::json, format::html};
+inline const format_list text_and_json{format::text, format::json};
+// "text, markdown or json": a command's formats in the words of its help and its errors.
+std::string format_words(const format_list& writes);
+// --format, its help naming the formats the command writes, then `note` ("(a row per student)").
+void add_format_option(boost::program_options::options_description& desc, std::string& format, const format_list& writes,
+                       std::string_view note = {});
+// The format typed, when the command writes it; else a usage_error naming those it does.
+format format_of(std::string_view typed, const format_list& writes);
 void add_format_option(boost::program_options::options_description& desc, std::string& format, const char* formats);
 // --lang as typed: QKV_LANG and the locale (default_lang) when empty, else zh or en or a usage_error.
 lang language_of(std::string_view typed);

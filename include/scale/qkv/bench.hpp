@@ -1,6 +1,7 @@
 // Measurement for `qkv bench`: the machine's own sgemm rate, medians over repeats, the FLOP count
 // of one forward pass (attention_flops), growth exponents, and KV-cache decode timings.
-// Nothing here prints; the command turns these numbers into a table.
+// Nothing here prints; bench_forward.hpp and its siblings gather these numbers into results, and
+// report_bench.hpp turns a result into a table.
 #pragma once
 
 #include <cstddef>

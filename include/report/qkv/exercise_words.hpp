@@ -1,6 +1,6 @@
-// The exercise commands' interface words — kinds of answer, statuses, how to write an answer — in
-// the two languages side by side, through i18n's pick (the exercises' own text is in their
-// files). Private to src/.
+// The exercise reports' interface words — kinds of answer, statuses, grades, how to write an
+// answer — in the two languages side by side, through i18n's pick (the exercises' own text is in
+// their files). The command line says how to write an answer in its errors too.
 #pragma once
 
 #include <span>
@@ -8,10 +8,11 @@
 #include <string_view>
 
 #include "qkv/answer.hpp"
+#include "qkv/grading.hpp"
 #include "qkv/i18n.hpp"
 #include "qkv/progress.hpp"
 
-namespace qkv::cli {
+namespace qkv {
 
 // One value's word in both languages; a table of them is a small glossary.
 template <class E>
@@ -34,6 +35,11 @@ inline constexpr word_pair<answer_kind> kind_words[] = {
 inline constexpr word_pair<status> status_words[] = {
     {status::not_tried, "未做", "not tried"}, {status::wrong, "错误", "wrong"}, {status::correct, "正确", "correct"}};
 
+// What a graded answer came to (grade's "no answer" is the sheet's missing one).
+inline constexpr word_pair<grade_result> result_words[] = {
+    {grade_result::correct, "正确", "correct"}, {grade_result::wrong, "错误", "wrong"},
+    {grade_result::unreadable, "无法读取", "unreadable"}, {grade_result::missing, "未作答", "no answer"}};
+
 // How to write an answer of each kind, for the question and for error messages.
 inline constexpr word_pair<answer_kind> answer_forms[] = {
     {answer_kind::choice, "一个字母，如 B", "one letter, e.g. B"},
@@ -44,6 +50,7 @@ inline constexpr word_pair<answer_kind> answer_forms[] = {
 
 inline std::string kind_word(lang l, answer_kind k) { return word_in<answer_kind>(l, kind_words, k); }
 inline std::string status_word(lang l, status s) { return word_in<status>(l, status_words, s); }
+inline std::string result_word(lang l, grade_result r) { return word_in<grade_result>(l, result_words, r); }
 inline std::string answer_form(lang l, answer_kind k) { return word_in<answer_kind>(l, answer_forms, k); }
 
-}  // namespace qkv::cli
+}  // namespace qkv

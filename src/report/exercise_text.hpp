@@ -1,0 +1,29 @@
+// The pieces the exercise reports lay their text out with: an exercise's own prose wrapped as a
+// lesson's is, a hanging paragraph, a bar of done out of total, a listing's first line, and the
+// right answer as check and solution show it. Private to src/report.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "qkv/exercise_view.hpp"
+#include "qkv/render.hpp"
+
+namespace qkv::detail {
+
+// An exercise's own prose (question, hint, solution) as lesson prose is laid out: the author's
+// lines joined and wrapped to the screen, so a quote that grew a line does not run off it;
+// control characters escaped. Ends with a line end.
+std::string prose(const std::string& text, const render_options& o);
+// One paragraph wrapped to the screen after `lead`, its later lines hanging at `indent` ("  A. …").
+std::string hanging(const std::string& text, const render_options& o, std::string_view lead, std::string_view indent);
+// "███░░░░░░░": done of total in ten cells, the done ones green on a colour terminal.
+std::string bar(std::size_t done, std::size_t total, bool color = false);
+// The first line of a question or an answer, cut to fit a listing, its control characters escaped.
+std::string first_line(const std::string& text, std::size_t columns);
+// The right answer as check and solution show it: "S[2, 3] = 1.5669", a shape, the matrix drawn as
+// the lesson draws it, or the right choice under this student's letter (and whose letter it is).
+std::string expected_text(const expected_answer& x, const render_options& o);
+
+}  // namespace qkv::detail
