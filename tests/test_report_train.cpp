@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "qkv/report_train.hpp"
+#include "qkv/report_train_progress.hpp"
 #include "qkv/tasks.hpp"
-#include "qkv/train_progress.hpp"
-#include "qkv/train_report.hpp"
 
 using namespace qkv;
 using namespace qkv::train;

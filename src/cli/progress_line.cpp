@@ -1,7 +1,7 @@
 // The progress line of a training run (progress_line.hpp).
 #include "progress_line.hpp"
 
-#include "qkv/train_progress.hpp"
+#include "qkv/report_train_progress.hpp"
 
 namespace qkv::cli {
 

@@ -1,5 +1,5 @@
 // Watching a training run (`qkv train`, lesson 18) on the progress line: on standard error, a
-// terminal only, its words the report's (train_progress.hpp). Private to src/cli.
+// terminal only, its words the report's (report_train_progress.hpp). Private to src/cli.
 #pragma once
 
 #include <chrono>

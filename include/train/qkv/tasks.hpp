@@ -1,7 +1,7 @@
 // The training tasks, one table: each task's name, how its sequences are drawn, which predictions
 // can be right and where the token each must predict stands, what it asks of the sizes, and how its
 // heads are judged. Everything that differs between tasks reads its entry, so a new task is one
-// entry here and its own code in tasks.cpp (and its words in the report, train_report.cpp).
+// entry here and its own code in tasks.cpp (and its words in the report, report_train.cpp).
 #pragma once
 
 #include <cstddef>

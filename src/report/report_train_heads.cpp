@@ -1,5 +1,5 @@
-// A training run's heads as heat panels (train_heads.hpp).
-#include "qkv/train_heads.hpp"
+// A training run's heads as heat panels (report_train_heads.hpp).
+#include "qkv/report_train_heads.hpp"
 
 #include <fmt/format.h>
 

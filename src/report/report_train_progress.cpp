@@ -1,5 +1,5 @@
-// The progress line and the live screen's content (train_progress.hpp).
-#include "qkv/train_progress.hpp"
+// The progress line and the live screen's content (report_train_progress.hpp).
+#include "qkv/report_train_progress.hpp"
 
 #include <cmath>
 
@@ -7,7 +7,7 @@
 
 #include "qkv/display_width.hpp"
 #include "qkv/log_curve.hpp"
-#include "qkv/train_heads.hpp"
+#include "qkv/report_train_heads.hpp"
 
 namespace qkv {
 

@@ -1,6 +1,6 @@
 // The report of a training run as text and as JSON, and a trained layer as a scenario
-// (train_report.hpp).
-#include "qkv/train_report.hpp"
+// (report_train.hpp).
+#include "qkv/report_train.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -11,9 +11,9 @@
 #include "qkv/command_text.hpp"
 #include "qkv/log_curve.hpp"
 #include "qkv/model_file.hpp"
+#include "qkv/report_train_heads.hpp"
 #include "qkv/scenario_gen.hpp"
 #include "qkv/tasks.hpp"
-#include "qkv/train_heads.hpp"
 #include "qkv/wrap.hpp"
 
 namespace qkv {
