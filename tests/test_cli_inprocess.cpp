@@ -4,16 +4,21 @@
 #define BOOST_TEST_MODULE cli_inprocess
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <regex>
+#include <span>
 #include <sstream>
 #include <streambuf>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "qkv/builtins.hpp"
 #include "qkv/cli.hpp"
+#include "qkv/devices.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/scenario.hpp"
 #include "qkv/scenario_gen.hpp"
@@ -245,6 +250,67 @@ BOOST_FIXTURE_TEST_CASE(a_lesson_at_real_size_stays_at_its_size_on_any_sentence,
     r = run({"lesson", "1", "--stage", "1", "--tokens", "the cat sat on the mat", "--format", "json"});
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
     BOOST_TEST(x_of(json::parse(r.out))["shape"] == json::array({6, 4}));
+}
+
+namespace {
+
+// The one process, as lesson 11's devices, counting how often a command asked it anything.
+struct counting_devices final : qkv::devices::group {
+    mutable std::size_t asked = 0;
+    std::size_t rank() const override {
+        ++asked;
+        return 0;
+    }
+    std::size_t size() const override {
+        ++asked;
+        return 1;
+    }
+    qkv::devices::message_cost all_gather(std::span<const float> mine, std::span<float> all) override {
+        ++asked;
+        std::copy(mine.begin(), mine.end(), all.begin());
+        return {};
+    }
+    qkv::devices::message_cost all_reduce_sum(std::span<const float> mine, std::span<float> sum) override {
+        ++asked;
+        std::copy(mine.begin(), mine.end(), sum.begin());
+        return {};
+    }
+    std::vector<double> all_gather_figures(std::span<const double> mine) override {
+        ++asked;
+        return {mine.begin(), mine.end()};
+    }
+};
+
+// A group of built-ins of this test's own, which no other program has.
+std::vector<qkv::builtin> tests_own_group() {
+    return {{"only_in_this_test", 0, 0, "only_in_this_test()", "seven, for a test",
+             [](const std::vector<qkv::value>&, qkv::eval_context&) { return qkv::value::scalar(7); }}};
+}
+
+}  // namespace
+
+// Issue 38, item 4: a command computes with the program it is given, composed by its caller, and
+// only a command that uses it puts it in place, only while it runs: `qkv list` adds no built-in and
+// touches no device; lesson 11 runs on the program's devices, which are gone when it returns;
+// `qkv formulas` lists the program's own group.
+BOOST_FIXTURE_TEST_CASE(a_command_computes_with_the_program_it_is_given_while_it_runs, learner) {
+    counting_devices mine;
+    qkv::cli::program p = qkv::cli::standard_program();
+    p.formulas.push_back({"tests_own", tests_own_group});
+    p.ranks = &mine;
+    std::ostringstream out, err;
+    const qkv::cli::console io{out, err};
+    BOOST_TEST_REQUIRE(qkv::cli::run({"list"}, io, p) == 0, err.str());
+    BOOST_TEST(qkv::find_builtin("only_in_this_test") == nullptr);
+    BOOST_TEST(mine.asked == 0u);
+    BOOST_TEST_REQUIRE(qkv::cli::run({"lesson", "11", "--format", "json"}, io, p) == 0, err.str());
+    BOOST_TEST(mine.asked > 0u);
+    BOOST_TEST(&qkv::devices::current() != &mine);
+    out.str("");
+    BOOST_TEST_REQUIRE(qkv::cli::run({"formulas"}, io, p) == 0, err.str());
+    BOOST_TEST(out.str().find("only_in_this_test()") != std::string::npos);
+    BOOST_TEST(out.str().find("train_transformer(steps, seed)") != std::string::npos);  // the standard group too
+    BOOST_TEST(qkv::find_builtin("only_in_this_test") != nullptr);
 }
 
 BOOST_FIXTURE_TEST_CASE(train_runs_in_process_and_its_json_adds_up, learner) {

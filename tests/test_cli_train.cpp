@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/display_width.hpp"
+#include "qkv/tasks.hpp"
 #include "support/files.hpp"
 #include "support/pty_session.hpp"
 #include "support/run_qkv.hpp"
@@ -130,6 +131,28 @@ BOOST_AUTO_TEST_CASE(a_trained_layer_is_a_scenario_lesson_8_runs_on) {
             BOOST_TEST(v["shape"] == json({2, 12, 4}));  // 2 heads, 12 tokens, d_k 4
         }
     BOOST_TEST(seen == 1);
+}
+
+// The tasks' table is what the command knows: each of its tasks is in the usage line and in the
+// help of --task, and --task NAME trains it (the JSON's config says which ran).
+BOOST_AUTO_TEST_CASE(every_task_of_the_table_is_listed_in_the_help_and_accepted) {
+    const auto help = run_qkv({"train", "--help"});
+    BOOST_TEST_REQUIRE(help.status == 0);
+    const std::string usage = help.out.substr(0, help.out.find('\n'));
+    const std::size_t at = help.out.find("--task");
+    BOOST_TEST_REQUIRE(at != std::string::npos);
+    const std::string task_help = help.out.substr(at, help.out.find('\n', at) - at);
+    for (const qkv::train::task_rule& t : qkv::train::tasks()) {
+        const std::string name(t.name);
+        BOOST_TEST_CONTEXT(name) {
+            BOOST_TEST(usage.find(name) != std::string::npos, usage);
+            BOOST_TEST(task_help.find(name) != std::string::npos, task_help);
+            const json j = train_json({"--task", name, "--steps", "2"});
+            BOOST_TEST(j["config"]["task"] == name);
+            BOOST_TEST(j["steps"].size() == 2u);
+            BOOST_TEST(j.contains("source_head") == t.by_source);
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_gets_one_line_and_status_2) {

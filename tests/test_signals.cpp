@@ -467,3 +467,33 @@ BOOST_AUTO_TEST_CASE(ctrl_c_while_training_live_keeps_the_terminal_and_the_saved
     auto reload = qkv::test::run_qkv({"train", "--load", model.string(), "--steps", "1", "--format", "json"});
     BOOST_TEST(reload.status == 0, reload.err);
 }
+
+// `qkv train --live` owns the terminal as --step and --present do (ui's live screen): Ctrl-\ ends
+// it with the mode, the main screen and the cursor given back; Ctrl-Z gives the shell a normal
+// terminal while the job is stopped, and fg takes it again and redraws; q still stops the run (130).
+BOOST_AUTO_TEST_CASE(ctrl_backslash_and_ctrl_z_while_training_live) {
+    {
+        on_pty p({"train", "--live", "--steps", "1000000"});
+        BOOST_REQUIRE(p.until([&] { return p.raw() && has(p.screen(), enter_alternate); }));
+        p.type("\x1c");  // Ctrl-\, SIGQUIT through the line discipline
+        BOOST_TEST(p.wait_status() == 131);
+        BOOST_TEST(p.mode_restored());
+        BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+        BOOST_TEST(p.screen().rfind("\x1b[?25h") > p.screen().rfind("\x1b[?25l"), "the cursor stayed hidden");
+    }
+    on_pty p({"train", "--live", "--steps", "1000000"}, false, true);
+    BOOST_REQUIRE(p.until([&] { return p.raw() && has(p.screen(), "or Ctrl-C stops"); }));
+    p.type("\x1a");  // Ctrl-Z through the line discipline
+    BOOST_REQUIRE(p.until([&] { return p.stopped(); }));
+    BOOST_TEST(p.mode_restored());
+    BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+    const std::size_t before = p.screen().size();
+    p.shell_does('f');
+    BOOST_TEST(p.until([&] { return p.raw(); }), "fg did not take raw mode again");
+    BOOST_TEST(p.until([&] { return p.screen().rfind(enter_alternate) > p.screen().rfind(leave_alternate); }));
+    BOOST_TEST(p.until([&] { return p.screen().size() > before + 200; }), "no redraw after fg");
+    p.type("q");
+    BOOST_TEST(p.wait_status() == 130);
+    BOOST_TEST(p.mode_restored());
+    BOOST_TEST(p.screen().rfind(leave_alternate) > p.screen().rfind(enter_alternate));
+}

@@ -1,6 +1,7 @@
 // The training sequences: every batch of every task keeps its promise (the copy is a copy, the
 // span fits, the lengths lie in their range), a step's batch is a function of (seed, step) alone,
-// the held-out sequence is unambiguous, and the settings that cannot work are refused in one line.
+// the held-out sequence is unambiguous, and the settings that cannot work are refused in one line;
+// every task of the tasks' table makes the sequences its own source rule predicts.
 #define BOOST_TEST_MODULE train_tasks
 #include <boost/test/unit_test.hpp>
 
@@ -8,6 +9,7 @@
 
 #include "qkv/error.hpp"
 #include "qkv/task_data.hpp"
+#include "qkv/tasks.hpp"
 
 using namespace qkv::train;
 
@@ -76,7 +78,8 @@ BOOST_AUTO_TEST_CASE(reverse_and_copy_repeat_the_first_half) {
         BOOST_TEST(r.from == 7u);
         BOOST_TEST(r.to == 15u);
         // the token predicted at p stands at source_of(p): for reverse, position 2m − 2 − p
-        for (std::size_t p = r.from; p < r.to; ++p) BOOST_TEST(b.tokens[p + 1] == b.tokens[source_of(t, b.spans[0], p)]);
+        const std::span<const int> x0(b.tokens.data(), 16);
+        for (std::size_t p = r.from; p < r.to; ++p) BOOST_TEST(x0[p + 1] == x0[source_of(t, x0, b.spans[0], p)]);
     }
 }
 
@@ -89,8 +92,48 @@ BOOST_AUTO_TEST_CASE(induction_predictions_inside_the_copy_read_after_the_earlie
         BOOST_TEST(r.from == s.second);
         BOOST_TEST(r.to == s.second + s.length - 1);  // the copy's last token predicts what follows it: random
         const int* x = &b.tokens[q * c.size.seq];
-        for (std::size_t p = r.from; p < r.to; ++p) BOOST_TEST(x[p + 1] == x[source_of(task::induction, s, p)]);
+        for (std::size_t p = r.from; p < r.to; ++p)
+            BOOST_TEST(x[p + 1] == x[source_of(task::induction, {x, c.size.seq}, s, p)]);
     }
+}
+
+// Whatever a task's entry says, its sequences keep it: every prediction its rule calls predictable
+// has its next token standing where its source rule says, earlier in the sequence; on the held-out
+// sequence there and nowhere else before it, so that a head's source score has one right answer.
+BOOST_AUTO_TEST_CASE(every_task_of_the_table_makes_the_batches_its_source_rule_predicts) {
+    BOOST_TEST_REQUIRE(tasks().size() == 3u);  // induction, reverse, copy
+    for (const task_rule& rule : tasks()) {
+        BOOST_TEST_CONTEXT(rule.name) {
+            BOOST_TEST(&rule_of(rule.id) == &rule);
+            BOOST_TEST(find_task(rule.name) == &rule);
+            BOOST_TEST(task_name(rule.id) == rule.name);
+            const train_config c = of(rule.id, 24, 16);  // seq 16 fits every task: even, segments of 4 to 6
+            std::size_t predictions = 0;
+            for (std::size_t step = 1; step <= 20; ++step) {
+                const batch b = make_batch(c, step);
+                for (std::size_t q = 0; q < b.count; ++q) {
+                    const std::span<const int> x(&b.tokens[q * 16], 16);
+                    const prediction_range r = rule.predictable(b.spans[q]);
+                    BOOST_TEST((r.from < r.to && r.to < 16u));
+                    for (std::size_t p = r.from; p < r.to; ++p, ++predictions) {
+                        const std::size_t from = rule.source_of(x, b.spans[q], p);
+                        BOOST_TEST(from <= p);
+                        BOOST_TEST(x[p + 1] == x[from], "step " << step << " sequence " << q << " position " << p);
+                    }
+                }
+            }
+            BOOST_TEST(predictions > 20u * 32u * 2u);  // at least the shortest copy's 3 in each
+            const batch h = held_out(c);
+            const prediction_range r = rule.predictable(h.spans[0]);
+            for (std::size_t p = r.from; p < r.to; ++p) {
+                const std::size_t from = rule.source_of(h.tokens, h.spans[0], p);
+                for (std::size_t k = 0; k <= p; ++k)
+                    BOOST_TEST((h.tokens[k] == h.tokens[p + 1]) == (k == from), "position " << p << ", " << k);
+            }
+        }
+    }
+    BOOST_TEST(find_task("sort") == nullptr);
+    BOOST_TEST(task_list(", ", " or ") == "induction, reverse or copy");
 }
 
 BOOST_AUTO_TEST_CASE(a_batch_is_a_function_of_seed_and_step) {

@@ -16,33 +16,35 @@
 #include "qkv/course.hpp"
 #include "qkv/report_course.hpp"
 #include "qkv/suggest.hpp"
+#include "qkv/tasks.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/trim.hpp"
 #include "qkv_config.hpp"
-#include "train_watch.hpp"
+#include "program_setup.hpp"
 
 namespace qkv::cli {
 
 namespace po = boost::program_options;
 
 const std::vector<command>& commands() {
+    static const std::string train_usage = fmt::format("[--task {}] [options]", train::task_list("|", "|"));
     static const std::vector<command> table = {
         {"list", "[options]", "list the lessons: number, title, stages", cmd_list},
-        {"lesson", "N|NAME|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson},
-        {"run", "FILE.toml [options]", "run a lesson file from anywhere (same options as lesson)", cmd_run},
-        {"validate", "FILE... [options]", "check lesson, scenario and exercise files; list every problem", cmd_validate},
+        {"lesson", "N|NAME|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson, use::lessons},
+        {"run", "FILE.toml [options]", "run a lesson file from anywhere (same options as lesson)", cmd_run, use::lessons},
+        {"validate", "FILE... [options]", "check lesson, scenario and exercise files; list every problem", cmd_validate, use::lessons},
         {"scenario", "--tokens \"A B C\" [options]", "write a scenario for your own sentence", cmd_scenario},
-        {"formulas", "[options]", "the formula language and its built-in functions", cmd_formulas},
-        {"exercises", "[--lesson N] [options]", "the exercises, with your status and a progress bar per lesson", cmd_exercises},
-        {"exercise", "ID [options]", "show an exercise: its question and the values it refers to", cmd_exercise},
-        {"check", "ID ANSWER | ID --file FILE [options]", "check an answer; a wrong one is explained", cmd_check},
-        {"hint", "ID [options]", "the hints for an exercise so far, and the next one", cmd_hint},
-        {"solution", "ID [options]", "the worked solution of an exercise (recorded as seen)", cmd_solution},
-        {"grade", "SHEET.toml|DIR... [options]", "grade answer sheets of \"ID\" = \"ANSWER\" lines (a class's too)", cmd_grade},
+        {"formulas", "[options]", "the formula language and its built-in functions", cmd_formulas, use::formulas},
+        {"exercises", "[--lesson N] [options]", "the exercises, with your status and a progress bar per lesson", cmd_exercises, use::lessons},
+        {"exercise", "ID [options]", "show an exercise: its question and the values it refers to", cmd_exercise, use::lessons},
+        {"check", "ID ANSWER | ID --file FILE [options]", "check an answer; a wrong one is explained", cmd_check, use::lessons},
+        {"hint", "ID [options]", "the hints for an exercise so far, and the next one", cmd_hint, use::lessons},
+        {"solution", "ID [options]", "the worked solution of an exercise (recorded as seen)", cmd_solution, use::lessons},
+        {"grade", "SHEET.toml|DIR... [options]", "grade answer sheets of \"ID\" = \"ANSWER\" lines (a class's too)", cmd_grade, use::lessons},
         {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
-        {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next},
-        {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench},
-        {"train", "[--task induction|reverse|copy] [options]", "train a small transformer and watch its heads learn", cmd_train},
+        {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next, use::lessons},
+        {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench, use::ranks},  // --tensor-parallel
+        {"train", train_usage, "train a small transformer and watch its heads learn", cmd_train},
     };
     return table;
 }
@@ -89,12 +91,18 @@ void check_environment() {
         throw input_error(fmt::format("QKV_RANK_TIMEOUT must be the seconds a rank waits, a number above 0, not '{}'", v));
 }
 
-int dispatch(const args& argv, const console& io) {
+// A command with what it uses of the program in place, for as long as it runs.
+int run_command(const command& c, const args& a, const console& io, const program& p) {
+    const program_setup setup(c.uses, p, io);
+    return c.run(a, io);
+}
+
+int dispatch(const args& argv, const console& io, const program& p) {
     std::string name = argv.empty() ? "" : argv.front();
     args rest(argv.begin() + (argv.empty() ? 0 : 1), argv.end());
     if (name == "help" && !rest.empty()) {  // qkv help lesson = qkv lesson --help; qkv help formulas
         for (const command& c : commands())
-            if (c.name == rest.front()) return c.name == "formulas" ? c.run({}, io) : c.run({"--help"}, io);
+            if (c.name == rest.front()) return run_command(c, c.name == "formulas" ? args{} : args{"--help"}, io, p);
         // a word that is no command: the general help with status 0 would hide the typo
         if (rest.front() != "--help" && rest.front() != "-h") unknown_command(rest.front());
     }
@@ -112,7 +120,7 @@ int dispatch(const args& argv, const console& io) {
         return 0;
     }
     for (const command& c : commands())
-        if (c.name == name) return check_environment(), c.run(rest, io);
+        if (c.name == name) return check_environment(), run_command(c, rest, io, p);
     unknown_command(name);
 }
 
@@ -126,16 +134,10 @@ std::string command_of(const args& argv) {
 
 }  // namespace
 
-int run(const args& argv, const console& io) {
-    // lesson 18 trains a model while it runs: qkv train's progress line shows it (on a terminal)
-    progress_line line(io, default_lang());
-    const training_builtins trained_in_lessons([&line](const train::run_state& s) {
-        line(s);
-        if (s.step == s.last_step) line.clear();
-    });
+int run(const args& argv, const console& io, const program& p) {
     try {
         try {
-            return dispatch(argv, io);
+            return dispatch(argv, io, p);
         } catch (const broken_pipe&) {
             return 141;  // what a shell reports for SIGPIPE, without a word on stderr
         } catch (const usage_error& e) {
@@ -157,6 +159,8 @@ int run(const args& argv, const console& io) {
     }
     return 2;
 }
+
+int run(const args& argv, const console& io) { return run(argv, io, standard_program()); }
 
 int run(const args& argv, std::ostream& out, std::ostream& err) { return run(argv, console{out, err}); }
 

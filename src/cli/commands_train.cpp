@@ -1,25 +1,21 @@
 // `qkv train`: trains a small attention-only transformer from scratch and shows what its heads
 // learned; --save / --load a model, --scenario a trained layer for the lessons, --live to watch.
-#include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <system_error>
 
 #include <fmt/format.h>
 
 #include "qkv/cli.hpp"
-#include "qkv/file_check.hpp"
 #include "qkv/head_scores.hpp"
-#include "qkv/matrix.hpp"
+#include "qkv/live_screen.hpp"
 #include "qkv/model_file.hpp"
-#include "qkv/scenario_gen.hpp"
+#include "qkv/report_train.hpp"
+#include "qkv/report_train_progress.hpp"
 #include "qkv/stop_request.hpp"
+#include "qkv/tasks.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/trainer.hpp"
 #include "file_output.hpp"
-#include "train_report.hpp"
-#include "train_watch.hpp"
+#include "progress_line.hpp"
 
 namespace qkv::cli {
 namespace {
@@ -49,7 +45,8 @@ constexpr size_option size_options[] = {
     {"layers", &model_size::layers, "attention layers (default 2)"}};
 
 void model_options(po::options_description& d, train_args& t) {
-    d.add_options()("task", po::value(&t.task), "induction, reverse or copy (default induction)");
+    const std::string tasks_help = fmt::format("{} (default {})", task_list(", ", " or "), tasks().front().name);
+    d.add_options()("task", po::value(&t.task), tasks_help.c_str());
     for (const size_option& o : size_options) d.add_options()(o.name, po::value(&(t.c.size.*o.field)), o.help);
     d.add_options()("segment", po::value(&t.segment), "induction: the repeated segment's lengths, MIN-MAX (default 4-(seq-4)/2)");
 }
@@ -100,28 +97,6 @@ void parse_segment(const std::string& text, train_config& c) {
     if (c.segment_min < 2 || c.segment_min > c.segment_max) throw usage_error(form);
 }
 
-// A model file is at most its weights (max_cells floats, the largest model check_config lets a
-// step hold) and a header; a bigger file is not one, and /dev/zero would be read for ever.
-constexpr std::uintmax_t max_model_bytes = max_cells * sizeof(float) + (std::uintmax_t{1} << 20);
-
-// The model file, refused in one line naming it when it is not a regular file (a FIFO would block
-// for ever, a folder gave the C++ library's words without the name) or is too big to be one.
-std::string read_whole(const std::string& path) {
-    if (auto no = unreadable_file(path)) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {}", *no));
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
-    if (size > max_model_bytes)
-        throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {} bytes is more than any model holds (at most {} MiB)", size,
-                                                             max_model_bytes >> 20));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
-    std::string bytes(size, '\0');
-    in.read(bytes.data(), static_cast<std::streamsize>(size));
-    if (in.gcount() != static_cast<std::streamsize>(size)) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
-    return bytes;
-}
-
 // A loaded model keeps its sizes: one given on the command line must agree with the file's.
 void keep_sizes(const po::variables_map& vm, const model_size& given, const model_size& file, const std::string& path) {
     for (const size_option& o : size_options) {
@@ -150,9 +125,10 @@ train_config merge_loaded(const train_config& given, const train_config& file, c
 }
 
 void settle_config(train_args& t, const po::variables_map& vm, format form, const console& io, std::optional<loaded_model>& loaded) {
-    if (!parse_task(t.task, t.c.what)) throw usage_error(fmt::format("--task must be induction, reverse or copy, not '{}'", t.task));
+    if (!parse_task(t.task, t.c.what))
+        throw usage_error(fmt::format("--task must be {}, not '{}'", task_list(", ", " or "), t.task));
     if (!t.load.empty()) {
-        loaded = read_model(read_whole(t.load), t.load);
+        loaded = read_model_file(t.load);
         keep_sizes(vm, t.c.size, loaded->config.size, t.load);
         t.c = merge_loaded(t.c, loaded->config, vm);
     }
@@ -180,32 +156,31 @@ void settle_config(train_args& t, const po::variables_map& vm, format form, cons
     if (!t.scenario.empty()) check_writable(t.scenario, "--scenario writes a scenario to a regular file");
 }
 
-// Layer t.layer's input on the held-out sequence and its weights, as a scenario the lessons read.
-std::string layer_scenario(const train_args& t, trainer& tr, const run_result& run) {
-    const layer_export x = export_layer(t.c, tr.weights(), run.held, t.layer);
-    scenario s;
-    s.name = fmt::format("qkv train: layer {} of {} ({} task, seed {}, {} steps)", t.layer, t.c.size.layers, task_name(t.c.what), t.c.seed,
-                         tr.steps_done());
-    for (int tok : run.held.tokens) s.tokens.push_back(token_label(tok, t.c.size.vocab));
-    s.heads = t.c.size.heads;
-    s.matrices = {{"X", x.X}, {"W_Q", x.W_Q}, {"W_K", x.W_K}, {"W_V", x.W_V}, {"W_O", x.W_O}};
-    return scenario_toml(s, fmt::format("X is the residual stream entering layer {} on the held-out sequence; trained with the "
-                                        "causal mask (lesson 7). Try: qkv lesson 8 --data FILE",
-                                        t.layer));
+// The live screen after a probe, in the columns it has: its content is the report's.
+live_content live_frame(const train_config& c, const run_state& s, const batch& held, render_options r,
+                        std::size_t cols) {
+    r.width = cols;
+    return {{live_title(s, r.language, cols)}, live_body(c, s, held, r)};
 }
 
-// The run itself, watched by the progress line or the live view, stoppable by Ctrl-C (and q).
+// The run itself, watched by the progress line or the live screen, stoppable by Ctrl-C (and q).
 run_result run_training(trainer& tr, const train_args& t, const render_options& r, const console& io) {
     run_options o;
     o.checkpoint_every = t.checkpoint_every;
     o.record_batches = t.record_batches;
-    std::optional<live_view> live;
-    if (t.live) live.emplace(t.c, r, io.out_fd, io.in_fd);  // the screen first, so that Ctrl-C is ours while it is taken
+    std::optional<live_screen> live;
+    // the screen first, so that Ctrl-C is ours while it is taken
+    if (t.live) live.emplace(r.language, r.color, io.in_fd, io.out_fd);
     terminal::stop_request stop;
     o.stop = &stop.flag();
     progress_line line(io, r.language);
-    if (live) live->stop_with(stop), o.watch = [&](const run_state& s) { (*live)(s); };
-    else o.watch = [&](const run_state& s) { line(s); };
+    const batch held = t.live ? held_out(t.c) : batch{};  // every head on the live screen is shown on it
+    if (live) {
+        live->stop_with(stop);
+        o.watch = [&](const run_state& s) {
+            live->update(s.step == s.last_step, [&](std::size_t cols) { return live_frame(t.c, s, held, r, cols); });
+        };
+    } else o.watch = [&](const run_state& s) { line(s); };
     run_result run = train_run(tr, o);
     line.clear();
     return run;
@@ -229,14 +204,15 @@ int cmd_train(const args& a, const console& io) {
     settle_config(t, vm, out.form, io, loaded);
     trainer tr = loaded ? trainer(t.c, std::move(loaded->weights), loaded->steps_done) : trainer(t.c);
     const std::size_t first = tr.steps_done();
-    const run_result run = run_training(tr, t, r, io);
-    const train_outcome outcome{t.c, run, first};
+    const train_outcome outcome{t.c, run_training(tr, t, r, io), first};
     // the files first: a reader of the report who goes away (| head) must not cost the trained model
     if (!t.save.empty()) write_file_atomically(t.save, model_bytes(t.c, tr.weights(), tr.steps_done()), "--save writes a model to a regular file");
-    if (!t.scenario.empty())
-        write_file_atomically(t.scenario, layer_scenario(t, tr, run), "--scenario writes a scenario to a regular file");
+    if (!t.scenario.empty()) {
+        const std::string toml = layer_scenario(outcome, export_layer(t.c, tr.weights(), outcome.run.held, t.layer), t.layer);
+        write_file_atomically(t.scenario, toml, "--scenario writes a scenario to a regular file");
+    }
     io.print(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));
-    return run.stopped ? 130 : 0;
+    return outcome.run.stopped ? 130 : 0;
 }
 
 }  // namespace qkv::cli

@@ -80,11 +80,14 @@ int main(int argc, char** argv) {
     keep_standard_streams_open();
     // A closed pipe is reported by console::print as broken_pipe instead of killing us mid-line.
     std::signal(SIGPIPE, SIG_IGN);
-    // under mpirun: MPI started and lesson 11's devices on real ranks; only rank 0 speaks (ranks.hpp)
+    // under mpirun: MPI started, its ranks for the commands that compute on lesson 11's devices; only
+    // rank 0 speaks (ranks.hpp)
     const ranks::session ranks;
+    program p = standard_program();
+    p.ranks = ranks.devices();
     fd_buf out_buf(1), err_buf(2);
     std::ostream out(&out_buf), err(ranks.speaks() ? &err_buf : nullptr);
-    return run(args(argv + (argc > 0 ? 1 : 0), argv + argc), console{out, err, 1, ranks.speaks() ? 2 : -1, 0});
+    return run(args(argv + (argc > 0 ? 1 : 0), argv + argc), console{out, err, 1, ranks.speaks() ? 2 : -1, 0}, p);
 }
 
 }  // namespace qkv::cli

@@ -18,10 +18,10 @@ float induction_score(const matrix& A, const repeat_span& r) {
     return r.length ? static_cast<float>(sum / double(r.length)) : 0.0f;
 }
 
-float source_score(const matrix& A, task t, const repeat_span& r) {
+float source_score(const matrix& A, task t, std::span<const int> tokens, const repeat_span& r) {
     const prediction_range range = predictable(t, r);
     double sum = 0.0;
-    for (std::size_t p = range.from; p < range.to; ++p) sum += A(p, source_of(t, r, p));
+    for (std::size_t p = range.from; p < range.to; ++p) sum += A(p, source_of(t, tokens, r, p));
     return range.to > range.from ? static_cast<float>(sum / double(range.to - range.from)) : 0.0f;
 }
 
@@ -58,7 +58,7 @@ probe_result probe(const train_config& c, parameters& w, const batch& seq, const
             std::copy_n(A, T * T, v.A.data.begin());
             v.previous_token = previous_token_score(v.A);
             v.induction = induction_score(v.A, r);
-            v.source = source_score(v.A, c.what, r);
+            v.source = source_score(v.A, c.what, seq.tokens, r);
             out.heads.push_back(std::move(v));
         }
     const batch_loss l = losses_of(a, c.what, seq);

@@ -3,12 +3,19 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "qkv/error.hpp"
+#include "qkv/file_check.hpp"
+#include "qkv/matrix.hpp"
+#include "qkv/tasks.hpp"
 
 namespace qkv::train {
 
@@ -47,7 +54,7 @@ train_config config_from(const json& j, const std::string& name) {
         out = j[key].get<float>();
     };
     if (!j.contains("task") || !j["task"].is_string() || !parse_task(j["task"].get<std::string>(), c.what))
-        bad(name, "the config names no task qkv knows (induction, reverse, copy)");
+        bad(name, fmt::format("the config names no task qkv knows ({})", task_list(", ", ", ")));
     size("vocab", c.size.vocab), size("seq", c.size.seq), size("d_model", c.size.d_model);
     size("heads", c.size.heads), size("layers", c.size.layers), size("batch", c.batch), size("steps", c.steps);
     size("segment_min", c.segment_min), size("segment_max", c.segment_max), size("warmup", c.adam.warmup);
@@ -112,5 +119,31 @@ loaded_model read_model(std::string_view bytes, const std::string& name) {
                 bad(name, fmt::format("{}[{}, {}] is not a finite number", t.full_name(), i / t.cols + 1, i % t.cols + 1));
     return m;
 }
+
+namespace {
+
+// A model file is at most its weights (max_cells floats, the largest model check_config lets a
+// step hold) and a header; a bigger file is not one, and /dev/zero would be read for ever.
+constexpr std::uintmax_t max_model_bytes = max_cells * sizeof(float) + (std::uintmax_t{1} << 20);
+
+std::string read_whole(const std::string& path) {
+    if (auto no = unreadable_file(path)) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {}", *no));
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    if (size > max_model_bytes)
+        throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {} bytes is more than any model holds (at most {} MiB)", size,
+                                                             max_model_bytes >> 20));
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    std::string bytes(size, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(size));
+    if (in.gcount() != static_cast<std::streamsize>(size)) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    return bytes;
+}
+
+}  // namespace
+
+loaded_model read_model_file(const std::string& path) { return read_model(read_whole(path), path); }
 
 }  // namespace qkv::train

@@ -231,12 +231,14 @@ constexpr builtin_entry training_builtins[] = {
      config_fn},
 };
 
-std::vector<builtin> training_group() { return builtins_of(training_builtins); }
-
 }  // namespace
 
+std::vector<builtin> training_group() { return builtins_of(training_builtins); }
+
+void watch_lesson_runs(std::function<void(const run_state&)> watch) { watcher() = std::move(watch); }
+
 void add_training_builtins(std::function<void(const run_state&)> watch) {
-    watcher() = std::move(watch);
+    watch_lesson_runs(std::move(watch));
     add_builtin_group("training", training_group);
 }
 

@@ -1,5 +1,5 @@
-// The task names, the default segment lengths, and the checks a configuration must pass before
-// anything is allocated.
+// The task names (from the tasks' table), the default segment lengths, and the checks a
+// configuration must pass before anything is allocated.
 #include "qkv/train_config.hpp"
 
 #include <algorithm>
@@ -7,22 +7,18 @@
 
 #include <fmt/format.h>
 
-#include "qkv/enum_names.hpp"
 #include "qkv/error.hpp"
 #include "qkv/matrix.hpp"
+#include "qkv/tasks.hpp"
 
 namespace qkv::train {
 
-namespace {
-constexpr enum_name<task> task_names[] = {{task::induction, "induction"}, {task::reverse, "reverse"}, {task::copy, "copy"}};
-}  // namespace
-
-std::string_view task_name(task t) { return name_in<task>(task_names, t, "induction"); }
+std::string_view task_name(task t) { return rule_of(t).name; }
 
 bool parse_task(std::string_view name, task& out) {
-    const std::optional<task> t = value_in<task>(task_names, name);
-    if (t) out = *t;
-    return t.has_value();
+    const task_rule* t = find_task(name);
+    if (t) out = t->id;
+    return t != nullptr;
 }
 
 void resolve_segments(train_config& c) {
@@ -73,31 +69,11 @@ void check_sizes(const train_config& c) {
                            cells * 4 / (1 << 20), max_cells * 4 / (1 << 20)));
 }
 
-void check_task(const train_config& c) {
-    const std::size_t T = c.size.seq;
-    if (c.what == task::induction) {
-        if (c.segment_min < 2 || c.segment_min > c.segment_max)
-            refuse(fmt::format("the segment lengths {}-{} must be at least 2 and in order", c.segment_min, c.segment_max));
-        if (2 * c.segment_max > T)
-            refuse(fmt::format("two copies of a segment of {} do not fit in seq {}", c.segment_max, T));
-        // the held-out sequence's segment has no token twice and shares none with the rest
-        if (c.size.vocab < (c.segment_min + c.segment_max) / 2 + 1)
-            refuse(fmt::format("vocab {} is too small for a segment of {} distinct tokens and others beside it",
-                               c.size.vocab, (c.segment_min + c.segment_max) / 2));
-    } else {
-        if (T % 2 != 0 || T < 4)
-            refuse(fmt::format("the {} task needs an even seq of at least 4, not {}", task_name(c.what), T));
-        if (c.size.vocab < T / 2)
-            refuse(fmt::format("the {} task needs vocab of at least seq / 2 = {} (a held-out half of distinct tokens), not {}",
-                               task_name(c.what), T / 2, c.size.vocab));
-    }
-}
-
 }  // namespace
 
 void check_config(const train_config& c) {
     check_sizes(c);
-    check_task(c);
+    rule_of(c.what).check(c);  // what the task itself needs
     need_positive("lr", c.adam.lr, false);
     need_positive("eps", c.adam.eps, false);
     need_positive("clip", c.adam.clip, true);

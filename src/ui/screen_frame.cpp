@@ -1,5 +1,5 @@
-// The frame of --step and --present: pinned head, scrolled body, bottom line. Pure layout plus the
-// one write that puts it on the screen; what goes in the head and the body is each mode's own.
+// The frame of --step, --present and the live screen: pinned head, scrolled body, bottom line. Pure
+// layout plus the one write that puts it on the screen; what goes in the head and body is each mode's.
 #include "qkv/screen_frame.hpp"
 
 #include <algorithm>
@@ -101,6 +101,16 @@ std::vector<std::string> fit_lines(const std::vector<std::string>& lines, std::s
 bool draw_frame(int fd, const std::vector<std::string>& lines, bool escapes) {
     std::string frame = escapes ? "\x1b[H\x1b[2J" : "";
     for (std::size_t r = 0; r < lines.size(); ++r) frame += lines[r] + (r + 1 < lines.size() || !escapes ? "\n" : "");
+    return write_all(fd, frame);
+}
+
+bool redraw_frame(int fd, const std::vector<std::string>& lines, std::size_t cols) {
+    std::string frame = "\x1b[H";
+    for (std::size_t r = 0; r < lines.size(); ++r) {
+        frame += lines[r];
+        if (visible_width(lines[r]) < cols) frame += "\x1b[K";
+        if (r + 1 < lines.size()) frame += "\r\n";
+    }
     return write_all(fd, frame);
 }
 

@@ -1,5 +1,6 @@
-// Every word the stepper and the presenter say, Chinese and English side by side, and the one way
-// they are said (say). Lesson text is never here, nor the renderers' words (render_text.hpp).
+// Every word the stepper, the presenter and the live screen say, Chinese and English side by side,
+// and the one way they are said (say). Lesson text is never here, nor the renderers' words
+// (render_text.hpp).
 // Private to src/ui.
 #pragma once
 
@@ -37,6 +38,7 @@ inline constexpr phrase step_keys_short{"n 下一阶段 · b 上一阶段 · h �
 inline constexpr phrase present_keys{" n 下一步 · b 上一步 · g K 跳转 · ↑↓ 滚动 · t 讲解 · h 帮助 · q 退出",
                                      " n next · b back · g K stage · ↑↓ scroll · t text · h help · q quit"};
 inline constexpr phrase present_keys_short{" n 下一步 · b 上一步 · q 退出", " n next · b back · q quit"};
+inline constexpr phrase live_keys{"q 或 Ctrl-C 停止", "q or Ctrl-C stops"};
 
 // --- the key list (h): the keys, then what they do ----------------------------------------------
 inline constexpr phrase keys_title{"按键", "Keys"};

@@ -1,5 +1,5 @@
 // The training group of built-ins (train_transformer, …) in the table for a whole test module, as
-// the command line adds it before any lesson runs: a suite that runs lesson 18 or its exercises
+// the command line adds it before a command runs lessons: a suite that runs lesson 18 or its exercises
 // in-process includes this once.
 #pragma once
 

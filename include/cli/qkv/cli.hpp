@@ -1,7 +1,8 @@
-// The command line as a library: `run` takes the arguments and a console and gives back the exit
-// status, so a test runs a command in-process; the program's main() only hands it the process's
-// standard streams. Also the one table of commands {name, usage, summary, function}, and the
-// pieces every command shares (output options, usage errors, writing to a closed pipe).
+// The command line as a library: `run` takes the arguments, a console and what the commands compute
+// with (a program) and gives back the exit status, so a test runs a command in-process; the
+// program's main() only hands it the process's standard streams and its ranks. Also the one table
+// of commands {name, usage, summary, function, what it uses}, and the pieces every command shares
+// (output options, usage errors, writing to a closed pipe).
 #pragma once
 
 #include <iosfwd>
@@ -11,6 +12,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "qkv/builtins.hpp"
+#include "qkv/devices.hpp"
 #include "qkv/error.hpp"
 #include "qkv/render.hpp"
 #include "qkv/render_format.hpp"
@@ -39,11 +42,30 @@ struct console {
     void tell(std::string_view text) const noexcept;
 };
 
+// A group of built-ins a layer above the engine brings to the formula language (add_builtin_group).
+struct formula_group {
+    std::string_view name;
+    std::vector<builtin> (*make)();
+};
+
+// What the commands compute with beyond their arguments, composed once by whoever runs them (the
+// program's main, a test its own) and put in place by run() only for a command that uses it
+// (command::uses), only while it runs: `qkv list` adds no built-in and installs no device.
+struct program {
+    std::vector<formula_group> formulas;  // for the commands that run lessons: lesson 18's training group
+    devices::group* ranks = nullptr;      // lesson 11's devices on real ranks (mpirun); nullptr: this one process
+};
+// What the program composes on one process: the training group, no ranks.
+program standard_program();
+
 // One run of qkv: `argv` without the program's name ({"lesson", "3", "--format", "json"}). Every
 // word goes through the console; returns the exit status: 0 done, 1 a check that did not pass,
 // 2 a usage or input error (its one line on err), 141 when out went away. Reads the environment
 // (QKV_LANG, XDG_STATE_HOME, …) as the program does; what it changes of the process (a terminal's
-// mode, a signal's handler while a file is written) it gives back before it returns.
+// mode, a signal's handler while a file is written, the devices installed) it gives back before it
+// returns. What the command computes with is `p`'s.
+int run(const args& argv, const console& io, const program& p);
+// The same with standard_program().
 int run(const args& argv, const console& io);
 // The same on two streams with no descriptors behind them (a test's strings).
 int run(const args& argv, std::ostream& out, std::ostream& err);
@@ -52,11 +74,20 @@ int run(const args& argv, std::ostream& out, std::ostream& err);
 // SIGPIPE ignored so that a closed pipe is an error and not a death), then run().
 int main(int argc, char** argv);
 
+// What of the program a command computes with (command::uses), flags.
+namespace use {
+inline constexpr unsigned nothing = 0;
+inline constexpr unsigned formulas = 1;  // the formula language with the program's groups (it runs lessons)
+inline constexpr unsigned ranks = 2;     // the program's ranks as lesson 11's devices
+inline constexpr unsigned lessons = formulas | ranks;
+}  // namespace use
+
 struct command {
     std::string_view name;
     std::string_view usage;    // "N|all [options]"
     std::string_view summary;  // one line for `qkv --help`
     int (*run)(const args& a, const console& io);
+    unsigned uses = use::nothing;  // use::formulas, use::ranks
 };
 
 // Every command, in the order `qkv --help` lists them.

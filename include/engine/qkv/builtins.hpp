@@ -48,8 +48,8 @@ const builtin* find_builtin(std::string_view name);
 // A layer above the engine brings its own group (training brings train_transformer and its kin):
 // make() is called and its built-ins join the table, once per group name (a second call with the
 // same name does nothing). Called explicitly by whoever runs lessons, before the first one runs
-// (the command line does it for every command, the tests in their set-up), never from a static
-// initialiser, which a static library may drop. Not to be called while a formula is evaluated.
+// (the command line for the commands that run them, the tests in their set-up), never from a
+// static initialiser, which a static library may drop. Not to be called while a formula is evaluated.
 // A name the table already has is a programming error: std::logic_error.
 void add_builtin_group(std::string_view group, std::vector<builtin> (*make)());
 

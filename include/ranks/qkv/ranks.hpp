@@ -1,9 +1,12 @@
 // Real ranks: when mpirun started this process (and qkv was built with Open MPI), a session starts
-// MPI, installs the ranks as lesson 11's devices (devices.hpp) and ends MPI when it goes. MPI itself
-// is sealed in one file (src/ranks/mpi_session.cpp; one_process_session.cpp when built without it).
+// MPI, offers the ranks as lesson 11's devices (devices.hpp) to whoever runs a command that computes
+// on them, and ends MPI when it goes. MPI itself is sealed in one file (src/ranks/mpi_session.cpp;
+// one_process_session.cpp when built without it).
 #pragma once
 
 #include <cstddef>
+
+#include "qkv/devices.hpp"
 
 namespace qkv::ranks {
 
@@ -27,10 +30,14 @@ public:
     // Only rank 0 prints and reports errors: every rank runs the same lesson on the same data, so
     // an error in the input is the same error on each; ranks other than 0 write to /dev/null.
     bool speaks() const { return rank_ == 0; }
+    // The ranks as devices, living as long as the session, for devices::install while a command
+    // computes on them; nullptr when this is the one process.
+    devices::group* devices() const { return devices_; }
 
 private:
     bool started_ = false;
     std::size_t rank_ = 0, size_ = 1;
+    devices::group* devices_ = nullptr;
 };
 
 }  // namespace qkv::ranks

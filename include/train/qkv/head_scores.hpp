@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "qkv/matrix.hpp"
@@ -18,8 +19,8 @@ namespace qkv::train {
 float previous_token_score(const matrix& A);
 // mean over the copy's positions p = second … second + length − 1 of A[p, first + (p − second) + 1]
 float induction_score(const matrix& A, const repeat_span& r);
-// mean over the predictions p of predictable(t, r) of A[p, source_of(t, r, p)]
-float source_score(const matrix& A, task t, const repeat_span& r);
+// mean over the predictions p of predictable(t, r) of A[p, source_of(t, tokens, r, p)]
+float source_score(const matrix& A, task t, std::span<const int> tokens, const repeat_span& r);
 
 struct head_view {
     std::size_t layer = 0, head = 0;  // from 1

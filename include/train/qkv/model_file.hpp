@@ -38,4 +38,9 @@ struct loaded_model {
 // `name` is the file's name, for the one-line errors (input_error).
 loaded_model read_model(std::string_view bytes, const std::string& name);
 
+// The model file at `path` (--load), refused in one line naming it when it is not a regular file
+// (a FIFO would block for ever, a folder gave the C++ library's words without the name), is bigger
+// than any model (its weights at most max_cells floats, and a header) or is not a model.
+loaded_model read_model_file(const std::string& path);
+
 }  // namespace qkv::train

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,8 @@ struct repeat_span {
 
 // The predictions that can be right (the prediction at position p is of the token at p + 1):
 // induction: those made inside the repeated copy, [second, second + length − 1), whose next token
-// the first copy shows; reverse and copy: [m − 1, 2m − 1), every token of the second half.
+// the first copy shows; reverse and copy: [m − 1, 2m − 1), every token of the second half. As the
+// tasks' table (tasks.hpp) says it.
 struct prediction_range {
     std::size_t from = 0, to = 0;
 };
@@ -42,10 +44,11 @@ batch make_batch(const train_config& c, std::size_t step);
 // distinct tokens.
 batch held_out(const train_config& c);
 
-// For a prediction made at position p of predictable(t, r), where the token it must predict stands
-// earlier in the sequence: induction, first + (p − second) + 1 (just after the earlier occurrence
-// of p's own token); reverse, 2m − 2 − p (the mirror image in the first half); copy, p + 1 − m.
-std::size_t source_of(task t, const repeat_span& r, std::size_t p);
+// For a prediction made at position p of predictable(t, r) in a sequence of these tokens [seq],
+// where the token it must predict stands earlier in it: induction, first + (p − second) + 1 (just
+// after the earlier occurrence of p's own token); reverse, 2m − 2 − p (the mirror image in the
+// first half); copy, p + 1 − m. As the tasks' table says it.
+std::size_t source_of(task t, std::span<const int> tokens, const repeat_span& r, std::size_t p);
 
 // How a token is shown: a, b, c, … for a vocabulary of at most 26, else its number from 0.
 std::string token_label(int token, std::size_t vocab);

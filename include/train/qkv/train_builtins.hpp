@@ -1,13 +1,15 @@
 // Training in the formula language, for lesson 18: a group of built-ins (train_transformer and its
 // kin) that train the small model below once per (steps, seed), keep the run, and read its heads,
-// scores, drop and ablations back as values. The engine's table takes the group when
-// add_training_builtins is called; the command line calls it before any lesson runs.
+// scores, drop and ablations back as values. The engine's table takes the group from whoever runs
+// lessons (the command line, for the commands that run them; a test, in its set-up).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
+#include "qkv/builtins.hpp"
 #include "qkv/train_config.hpp"
 #include "qkv/training_run.hpp"
 
@@ -18,8 +20,14 @@ namespace qkv::train {
 // checkpoints every steps / 10.
 train_config lesson_config(std::size_t steps, std::uint64_t seed);
 
-// Adds the group to the engine's built-ins (once; later calls change only the watcher). `watch`,
-// when set, sees every run's progress (a progress line on a terminal).
+// The group, as add_builtin_group takes it (named "training").
+std::vector<builtin> training_group();
+
+// Who sees the progress of the runs the group trains (a progress line on a terminal); {}: nobody.
+void watch_lesson_runs(std::function<void(const run_state&)> watch);
+
+// The group added to the engine's built-ins (once) and its runs watched by `watch`: what a test
+// that runs lesson 18 in-process does.
 void add_training_builtins(std::function<void(const run_state&)> watch = {});
 
 }  // namespace qkv::train

@@ -9,7 +9,8 @@
 
 namespace qkv::train {
 
-// What the sequences hold, and so what the heads must learn to do.
+// What the sequences hold, and so what the heads must learn to do. Each has its entry in the tasks'
+// table (tasks.hpp), which everything that differs between them reads.
 enum class task {
     induction,  // random tokens; a random segment repeated later (an induction head predicts the copy)
     reverse,    // m random tokens, then the same m backwards (a head looks at the mirrored position)
@@ -17,7 +18,7 @@ enum class task {
 };
 
 std::string_view task_name(task t);
-// "induction", "reverse" or "copy"; false for anything else.
+// A name of the tasks' table ("induction", "reverse", "copy"); false for anything else.
 bool parse_task(std::string_view name, task& out);
 
 // The attention-only transformer: x_i = E[t_i] + P[i]; each layer adds Σ_heads softmax(causal(Q Kᵀ

@@ -49,6 +49,17 @@ struct run_result {
     std::vector<std::vector<int>> batches;  // with record_batches: each step's tokens [batch · seq]
 };
 
+// What `qkv train` returns: the configuration it ran with, the run, and the steps the model had
+// taken before it (a loaded one). Plain data: the report layer turns it into text and JSON.
+struct train_outcome {
+    train_config config;
+    run_result run;
+    std::size_t first_step = 0;
+
+    // the model's steps at the end, those before this run included
+    std::size_t steps_done() const { return first_step + run.steps.size(); }
+};
+
 // Runs t for its configuration's steps (from t.steps_done() on). Throws input_error when the loss
 // stops being a number, naming the step.
 run_result train_run(trainer& t, const run_options& o = {});

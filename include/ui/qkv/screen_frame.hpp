@@ -1,6 +1,7 @@
-// The frame both full-screen modes draw: a head pinned at the top (where we are, the title, the
-// formula), a body that scrolls under it, and the keys and the state on the bottom line; the key
-// list as a panel; and the whole screen written at once (or, on a dumb terminal, printed).
+// The frame every full-screen mode draws (--step, --present, train --live): a head pinned at the
+// top (where we are, the title, the formula), a body that scrolls under it, and the keys and the
+// state on the bottom line; the key list as a panel; and the whole screen written at once (or, on a
+// dumb terminal, printed).
 #pragma once
 
 #include <cstddef>
@@ -50,5 +51,11 @@ std::vector<std::string> fit_lines(const std::vector<std::string>& lines, std::s
 // The screen in one write, so it never shows half drawn: home and clear, then the lines; without
 // escapes (TERM=dumb) only the lines, each ended. False when the output is gone.
 bool draw_frame(int fd, const std::vector<std::string>& lines, bool escapes);
+
+// The screen drawn over the last one, as a live screen redraws it several times a second: home,
+// then each line, erased to its end when shorter than `cols` (a full one left alone, as erasing
+// from the last column would take its last character), with no clear that could flicker between.
+// False when the output is gone.
+bool redraw_frame(int fd, const std::vector<std::string>& lines, std::size_t cols);
 
 }  // namespace qkv

@@ -1,19 +1,22 @@
-// The report of a training run as text and as JSON, and the progress line (train_report.hpp).
-#include "train_report.hpp"
+// The report of a training run as text and as JSON, and a trained layer as a scenario
+// (report_train.hpp).
+#include "qkv/report_train.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "qkv/command_text.hpp"
-#include "qkv/display_width.hpp"
-#include "qkv/heat_panels.hpp"
 #include "qkv/log_curve.hpp"
 #include "qkv/model_file.hpp"
+#include "qkv/report_train_heads.hpp"
+#include "qkv/scenario_gen.hpp"
+#include "qkv/tasks.hpp"
 #include "qkv/wrap.hpp"
 
-namespace qkv::cli {
+namespace qkv {
 
 using namespace qkv::train;
 // float as the number type, as the JSON trace has it: 0.1f prints as 0.1, not 0.10000000149011612
@@ -30,12 +33,6 @@ std::string prose(std::string_view key, const render_options& r) {
     return out;
 }
 
-std::vector<std::string> token_labels(const train_config& c, const batch& held) {
-    std::vector<std::string> out;
-    for (int t : held.tokens) out.push_back(token_label(t, c.size.vocab));
-    return out;
-}
-
 std::string lines(const std::vector<std::string>& ls) {
     std::string out;
     for (const auto& l : ls) {
@@ -45,10 +42,39 @@ std::string lines(const std::vector<std::string>& ls) {
     return out;
 }
 
-// What the predictions that can be right are called: the repeated copy, or reverse's and copy's second half.
-std::string predictable_part(task t, lang l) {
-    return t == task::induction ? pick(l, "重复的那一段", "the repeated copy") : pick(l, "后一半", "the second half");
+struct zh_en {
+    std::string_view zh, en;
+};
+
+// What the report says of each task of the tasks' table (tasks.hpp), which a new task gives here
+// (test_report_train asks every task for them): what its predictions that can be right are called,
+// where the held-out sequence's two copies stand (its length and both starts, from 1), and the key
+// of the prose that explains its drop (lessons/prose/train.toml).
+struct task_words {
+    task id;
+    zh_en predictable_part, where;
+    std::string_view drop_prose;
+};
+constexpr task_words words[] = {
+    {task::induction, {"重复的那一段", "the repeated copy"},
+     {"长 {} 的一段从位置 {} 开始，又在位置 {} 出现", "its segment of {} starts at position {} and again at {}"}, "drop"},
+    {task::reverse, {"后一半", "the second half"},
+     {"前 {} 个词从位置 {} 开始，从位置 {} 起倒过来再出现", "its first {} tokens start at position {} and come again backwards from {}"},
+     "drop_source"},
+    {task::copy, {"后一半", "the second half"},
+     {"前 {} 个词从位置 {} 开始，从位置 {} 起再出现一次", "its first {} tokens start at position {} and come again from {}"},
+     "drop_source"},
+};
+
+const task_words& words_of(task t) {
+    for (const task_words& w : words)
+        if (w.id == t) return w;
+    throw std::logic_error("a task without words in the report");
 }
+
+std::string say(lang l, zh_en p) { return pick(l, p.zh, p.en); }
+
+std::string predictable_part(task t, lang l) { return say(l, words_of(t).predictable_part); }
 
 std::string header(const train_outcome& o, lang l) {
     const train_config& c = o.config;
@@ -72,14 +98,11 @@ std::string loss_chart(const train_outcome& o, const render_options& r) {
 std::string held_out_text(const train_outcome& o, lang l) {
     const repeat_span& s = o.run.held.spans[0];
     std::string seq;
-    for (const auto& t : token_labels(o.config, o.run.held)) {
+    for (const auto& t : held_out_labels(o.config, o.run.held)) {
         if (!seq.empty()) seq += ' ';
         seq += t;
     }
-    const std::string where =
-        o.config.what == task::induction ? pick(l, "长 {} 的一段从位置 {} 开始，又在位置 {} 出现", "its segment of {} starts at position {} and again at {}")
-        : o.config.what == task::reverse ? pick(l, "前 {} 个词从位置 {} 开始，从位置 {} 起倒过来再出现", "its first {} tokens start at position {} and come again backwards from {}")
-                                         : pick(l, "前 {} 个词从位置 {} 开始，从位置 {} 起再出现一次", "its first {} tokens start at position {} and come again from {}");
+    const std::string where = say(l, words_of(o.config.what).where);
     return fmt::format("{}\n  {}\n  {}\n", pick(l, "不参加训练的序列（下面每个头都在它上面）：", "The held-out sequence (every head below is shown on it):"), seq,
                        fmt::format(fmt::runtime(where), s.length, s.first + 1, s.second + 1));
 }
@@ -100,7 +123,7 @@ std::string checkpoints_text(const train_outcome& o, const render_options& r) {
 
 std::string scores_text(const train_outcome& o, const render_options& r) {
     const lang l = r.language;
-    const bool source = o.config.what != task::induction;
+    const bool source = rule_of(o.config.what).by_source;
     const named_heads& n = o.run.names;
     std::string out = fmt::format("\n{:<10}{:>16}{:>12}{}\n", "", pick(l, "前一个词", "previous-token"), pick(l, "归纳", "induction"),
                                   source ? fmt::format("{:>10}", pick(l, "源", "source")) : "");
@@ -127,7 +150,7 @@ std::string outcome_text(const train_outcome& o, const render_options& r) {
         out += fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，{4}的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。\n",
                                              "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.\n")),
                            *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l), window == 1 ? "" : "s") +
-               prose(o.config.what == task::induction ? "drop" : "drop_source", r);
+               prose(words_of(o.config.what).drop_prose, r);
     else
         out += prose("no_drop", r);
     if (o.run.steps.empty()) return out;
@@ -147,23 +170,11 @@ json head_json(const head_view& v, task t) {
     for (std::size_t i = 0; i < v.A.rows; ++i) A.push_back(std::vector<float>(v.A.row(i), v.A.row(i) + v.A.cols));
     json h = {{"layer", v.layer}, {"head", v.head}, {"A", std::move(A)}, {"previous_token_score", v.previous_token},
               {"induction_score", v.induction}};
-    if (t != task::induction) h["source_score"] = v.source;
+    if (rule_of(t).by_source) h["source_score"] = v.source;
     return h;
 }
 
 }  // namespace
-
-std::vector<std::string> head_panels(const train_config& c, const std::vector<head_view>& heads, const batch& held,
-                                     const render_options& r) {
-    std::vector<heat_panel> panels;
-    for (const head_view& v : heads) {
-        std::string title = fmt::format("{}.{} p {:.2f} i {:.2f}", v.layer, v.head, v.previous_token, v.induction);
-        if (c.what != task::induction) title = fmt::format("{}.{} p {:.2f} s {:.2f}", v.layer, v.head, v.previous_token, v.source);
-        panels.push_back({std::move(title), v.A});
-    }
-    return heat_panel_lines(panels, token_labels(c, held), r);
-}
-
 
 std::string train_text(const train_outcome& o, const render_options& r) {
     std::string out = header(o, r.language);
@@ -196,34 +207,26 @@ std::string train_json(const train_outcome& o, bool with_batches) {
                 {"tokens", o.run.held.tokens}, {"repeat", {{"first", r.first + 1}, {"second", r.second + 1}, {"length", r.length}}},
                 {"previous_token_head", {n.previous_token[0], n.previous_token[1]}},
                 {"induction_head", {n.induction[0], n.induction[1]}}};
-    if (o.config.what != task::induction) doc["source_head"] = {n.source[0], n.source[1]};
+    if (rule_of(o.config.what).by_source) doc["source_head"] = {n.source[0], n.source[1]};
     doc["drop_step"] = o.run.drop ? json(*o.run.drop) : json(nullptr);
     doc["loss_repeated_final"] = o.run.steps.empty() ? json(nullptr) : json(smoothed_repeated(o.run.steps).back());
-    doc["steps_done"] = o.first_step + o.run.steps.size();
+    doc["steps_done"] = o.steps_done();
     doc["stopped"] = o.run.stopped;
     doc["seconds"] = o.run.seconds;
     return doc.dump() + "\n";
 }
 
-std::string progress_text(const run_state& s, lang l, std::size_t width) {
-    const std::size_t done = s.steps ? s.steps->size() : 0, total = s.last_step - (s.step - done);
-    auto text = [&](bool repeated, bool induction) {
-        std::string out = fmt::format("{} {}/{}", pick(l, "第", "step"), s.step, s.last_step);
-        if (done > 0) {
-            const step_record& r = s.steps->back();
-            out += fmt::format(fmt::runtime(pick(l, "  损失 {:.2f}", "  loss {:.2f}")), r.loss);
-            if (repeated) out += fmt::format(fmt::runtime(pick(l, "（重复的 {:.2f}）", " (repeated {:.2f})")), r.loss_repeated);
-        }
-        if (induction) out += fmt::format(fmt::runtime(pick(l, "  最好的归纳分数 {:.2f}", "  best induction {:.2f}")), s.best_induction);
-        out += fmt::format(fmt::runtime(pick(l, "  {:.1f} 秒", "  {:.1f} s")), s.seconds);
-        if (done > 0 && total > done)
-            out += fmt::format(fmt::runtime(pick(l, "，还要 {:.1f} 秒", ", {:.1f} s left")), s.seconds / double(done) * double(total - done));
-        return out;
-    };
-    std::string out = text(true, true);
-    if (display_width(out) > width) out = text(false, true);
-    if (display_width(out) > width) out = text(false, false);
-    return out;
+std::string layer_scenario(const train_outcome& o, const layer_export& x, std::size_t layer) {
+    const train_config& c = o.config;
+    scenario s;
+    s.name = fmt::format("qkv train: layer {} of {} ({} task, seed {}, {} steps)", layer, c.size.layers, task_name(c.what), c.seed,
+                         o.steps_done());
+    s.tokens = held_out_labels(c, o.run.held);
+    s.heads = c.size.heads;
+    s.matrices = {{"X", x.X}, {"W_Q", x.W_Q}, {"W_K", x.W_K}, {"W_V", x.W_V}, {"W_O", x.W_O}};
+    return scenario_toml(s, fmt::format("X is the residual stream entering layer {} on the held-out sequence; trained with the "
+                                        "causal mask (lesson 7). Try: qkv lesson 8 --data FILE",
+                                        layer));
 }
 
-}  // namespace qkv::cli
+}  // namespace qkv
