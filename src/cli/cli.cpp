@@ -250,10 +250,6 @@ void add_color_option(po::options_description& desc, std::string& color, const c
     desc.add_options()("color", po::value(&color)->default_value("auto"), help);
 }
 
-void add_format_option(po::options_description& desc, std::string& format, const char* formats) {
-    desc.add_options()("format", po::value(&format)->default_value("text"), formats);
-}
-
 std::string format_words(const format_list& writes) {
     std::string out;
     for (std::size_t i = 0; i < writes.size(); ++i)
@@ -304,7 +300,7 @@ color_depth color_depth_from_env() {
 
 }  // namespace
 
-output resolve_output(const output_choice& c, const console& io, formats allowed) {
+output resolve_output(const output_choice& c, const console& io, const format_list& writes) {
     render_options o;
     o.language = language_of(c.lang);
     if (c.color == "always") o.color = true;
@@ -324,14 +320,12 @@ output resolve_output(const output_choice& c, const console& io, formats allowed
                    !(term && std::string_view(term) == "dumb"));
     } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
     o.depth = color_depth_from_env();
-    const format form = format_of(c.format, allowed == formats::all ? lesson_formats : text_and_json);
+    const format form = format_of(c.format, writes);
     if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));
     o.precision = c.precision;
     o.full = c.full;
     o.width = terminal::width(io.out_fd);  // no terminal: COLUMNS, else 100
     return {o, form};
 }
-
-format text_or_json(std::string_view name) { return format_of(name, text_and_json); }
 
 }  // namespace qkv::cli

@@ -77,7 +77,7 @@ void file_options(po::options_description& d, train_args& t) {
         ("layer", po::value(&t.layer), "the layer --scenario writes, from 1")
         ("live", po::bool_switch(&t.live), "redraw the loss and every head while it trains (a terminal; q stops)")
         ("record-batches", po::bool_switch(&t.record_batches), "--format json: each step's tokens too");
-    add_format_option(d, t.out.format, "text or json");
+    add_format_option(d, t.out.format, text_and_json);
     add_lang_option(d, t.out.lang);
     add_color_option(d, t.out.color);
     add_help_option(d);  // -h too, as every other command takes it
@@ -198,7 +198,7 @@ int cmd_train(const args& a, const console& io) {
     all.add(model).add(training).add(files);
     po::variables_map vm;
     if (!parse(io, "train", a, all, {}, vm)) return 0;
-    const output out = resolve_output(t.out, io, formats::text_or_json);
+    const output out = resolve_output(t.out, io, text_and_json);
     const render_options& r = out.options;
     std::optional<loaded_model> loaded;
     settle_config(t, vm, out.form, io, loaded);

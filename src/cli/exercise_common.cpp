@@ -23,7 +23,7 @@ void add_options(po::options_description& desc, output_choice& c, bool with_json
     if (with_json) add_format_option(desc, c.format, text_and_json);
 }
 
-output resolve(const output_choice& c, const console& io) { return resolve_output(c, io, formats::text_or_json); }
+output resolve(const output_choice& c, const console& io) { return resolve_output(c, io, text_and_json); }
 
 const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l) {
     if (const exercise* e = find_exercise(set, id)) return *e;

@@ -135,7 +135,6 @@ void add_format_option(boost::program_options::options_description& desc, std::s
                        std::string_view note = {});
 // The format typed, when the command writes it; else a usage_error naming those it does.
 format format_of(std::string_view typed, const format_list& writes);
-void add_format_option(boost::program_options::options_description& desc, std::string& format, const char* formats);
 // --lang as typed: QKV_LANG and the locale (default_lang) when empty, else zh or en or a usage_error.
 lang language_of(std::string_view typed);
 
@@ -152,13 +151,9 @@ struct output {
     render_options options;
     format form = format::text;
 };
-// The formats a command writes: the four of a lesson, or text and JSON.
-enum class formats { all, text_or_json };
-// Checks the choices (usage_error on a bad one, a format the command does not write too). Colour
-// under "auto" and the width come from the console's terminal, if it has one.
-output resolve_output(const output_choice& c, const console& io, formats allowed = formats::all);
-// --format read on its own (a command with options of its own): text or json, or a usage_error.
-format text_or_json(std::string_view name);
+// Checks the choices (usage_error on a bad one, a format not among those the command writes too).
+// Colour under "auto" and the width come from the console's terminal, if it has one.
+output resolve_output(const output_choice& c, const console& io, const format_list& writes = lesson_formats);
 
 // The commands.
 int cmd_list(const args& a, const console& io);
