@@ -3,15 +3,11 @@
 // stepper or the presenter.
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "qkv/cli.hpp"
-#include "qkv/control_text.hpp"
 #include "qkv/course.hpp"
-#include "qkv/display_width.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/render_format.hpp"
 #include "qkv/scenario.hpp"
@@ -19,7 +15,7 @@
 #include "qkv/scenario_preface.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/trace.hpp"
-#include "qkv/render_json.hpp"
+#include "qkv/report_list.hpp"
 #include "exercise_common.hpp"
 #include "screen.hpp"
 
@@ -27,14 +23,6 @@ namespace qkv::cli {
 namespace {
 
 namespace po = boost::program_options;
-namespace fs = std::filesystem;
-
-// "05-softmax.toml" -> "softmax"
-std::string slug_of(const std::string& path) {
-    std::string stem = fs::path(path).stem().string();
-    auto dash = stem.find('-');
-    return dash == std::string::npos ? stem : stem.substr(dash + 1);
-}
 
 std::string range_of(const std::vector<std::pair<int, std::string>>& files) {
     if (files.empty()) return "none";
@@ -52,7 +40,7 @@ std::vector<std::string> select_lessons(const std::string& which) {
     }
     bool numeric = !which.empty() && which.size() < 6 && std::all_of(which.begin(), which.end(), ::isdigit);
     for (auto& [n, path] : files)
-        if ((numeric && std::stoi(which) == n) || slug_of(path) == which) return {path};
+        if ((numeric && std::stoi(which) == n) || lesson_name(path) == which) return {path};
     std::string hint;
     if (numeric && !files.empty()) {
         int k = std::stoi(which);
@@ -61,7 +49,7 @@ std::vector<std::string> select_lessons(const std::string& which) {
         hint = fmt::format("; did you mean {}?", best->first);
     } else {
         std::vector<std::string> slugs;
-        for (auto& [n, path] : files) slugs.push_back(slug_of(path));
+        for (auto& [n, path] : files) slugs.push_back(lesson_name(path));
         if (auto near = nearest(which, slugs); !near.empty()) hint = fmt::format("; did you mean '{}'?", near);
     }
     throw usage_error(fmt::format("no lesson '{}'; the lessons are {} (qkv list){}", which, range_of(files), hint));
@@ -182,29 +170,7 @@ int cmd_list(const args& a, const console& io) {
     const auto [o, form] = resolve_output(choice, io);
     std::vector<lesson> lessons;
     for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));
-    if (form == format::json) {
-        auto list = nlohmann::ordered_json::array();
-        for (const lesson& l : lessons)
-            list.push_back({{"number", l.number}, {"title", l.title.in(o.language)}, {"stages", l.stages.size()},
-                            {"name", escape_controls(slug_of(l.file))}});
-        io.print(render_json(nlohmann::ordered_json{{"lang", lang_code(o.language)}, {"lessons", list}}) + "\n");
-        return 0;
-    }
-    std::string out;
-    std::size_t name_width = 0;  // the longest name sets the column
-    // A file name is the user's as much as a title is (ESC, bytes not UTF-8): both shown escaped.
-    auto name_of = [](const lesson& l) { return escape_controls(slug_of(l.file)); };
-    for (const lesson& l : lessons) name_width = std::max(name_width, display_width(name_of(l)));
-    for (const lesson& l : lessons) {
-        std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
-        const std::string title = escape_controls(l.title.in(o.language));
-        const std::size_t used = 3 + 2 + name_width + 2 + 2 + display_width(stages) + 2;  // "  1  name  title  (n stages)"
-        out += form == format::markdown ? fmt::format("| {} | {} | {} | {} |\n", l.number, name_of(l), title, l.stages.size())
-                                        : fmt::format("{:>3}  {}  {}  ({})\n", l.number, pad(name_of(l), name_width),
-                                                      o.full ? title : elide(title, o.width > used + 10 ? o.width - used : 10), stages);
-    }
-    if (form == format::markdown) out = "| # | name | title | stages |\n|---|---|---|---|\n" + out;  // the text's columns
-    io.print(out);
+    io.print(lesson_list(lessons, form, o));
     return 0;
 }
 

@@ -211,6 +211,12 @@ std::vector<problem> shared_numbers(const std::vector<std::pair<int, std::string
     return out;
 }
 
+std::string lesson_name(const std::string& path) {
+    const std::string stem = std::filesystem::path(path).stem().string();
+    const auto dash = stem.find('-');
+    return dash == std::string::npos ? stem : stem.substr(dash + 1);
+}
+
 std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw input_error(source_loc{dir, 0, 0}, "lessons folder not found (set QKV_LESSONS)");

@@ -77,6 +77,9 @@ lesson read_lesson(const toml_document& doc, std::vector<problem>* problems = nu
 // Two files may not share a number, by name (03-a.toml, 03-b.toml) or by their `number = N`:
 // input_error at the second.
 std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir);
+// The name a lesson is run by and listed under: its file's, without the number ("05-softmax.toml"
+// gives "softmax").
+std::string lesson_name(const std::string& path);
 // The names of lesson files: NN-name.toml, the number first.
 inline constexpr const char* lesson_file_pattern = R"(^(\d{1,4})-[^/]*\.toml$)";
 // Every file of `files` (as lesson_files lists them, by the number of their names) whose number
