@@ -134,7 +134,8 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
         ("impl", po::value(&b.impl_list)->default_value("blas,fused"), "reference, blas, fused (comma-separated; reference is slow)")
         ("repeats", po::value(&b.repeats)->default_value(0), "timed runs per size (0: enough for a stable median)")
         ("tokens", po::value(&b.tokens)->default_value(2048), "bench kv: tokens to decode")
-        ("kernels", po::value(&b.kernels), "qkv's own kernels (fused products, softmax exps): avx512, avx2 or plain (default: the widest this CPU runs)")
+        ("kernels", po::value(&b.kernels), fmt::format("qkv's own kernels (fused products, softmax exps): {} (default: the widest this CPU runs)",
+                                                       attention::kernel_build_choice()).c_str())
         ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory");
     add_format_option(desc, b.format_name, "text or json");
     add_lang_option(desc, b.lang_name);
@@ -158,8 +159,8 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     if (b.repeats < 0 || b.repeats > 1000) throw usage_error("--repeats must be 0 to 1000");
     if (b.tokens < 2 || b.tokens > (1u << 20)) throw usage_error("--tokens must be 2 to 1048576");
     if (!b.kernels.empty() && !attention::use_kernels(b.kernels)) {
-        if (b.kernels != "avx512" && b.kernels != "avx2" && b.kernels != "plain")
-            throw usage_error(fmt::format("--kernels must be avx512, avx2 or plain, not '{}'", b.kernels));
+        if (!attention::find_kernel_build(b.kernels))
+            throw usage_error(fmt::format("--kernels must be {}, not '{}'", attention::kernel_build_choice(), b.kernels));
         throw usage_error(fmt::format("--kernels {}: this processor cannot run them (it runs {})", b.kernels,
                                       attention::fused_kernels_in_use()));
     }
