@@ -50,11 +50,11 @@ constexpr double float_chain = 2e-4;
 // The builds of qkv's own kernels this processor runs (the others are skipped, and said so).
 std::vector<std::string> runnable_builds() {
     std::vector<std::string> out;
-    for (const char* b : {"avx512", "avx2", "plain"})
-        if (attention::use_kernels(b))
-            out.push_back(b);
+    for (const attention::kernel_build& b : attention::kernel_builds())
+        if (attention::use_kernels(b.name))
+            out.emplace_back(b.name);
         else
-            BOOST_TEST_MESSAGE("build " << b << " skipped: this processor does not run it");
+            BOOST_TEST_MESSAGE("build " << b.name << " skipped: this processor does not run it");
     return out;
 }
 
