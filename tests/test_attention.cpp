@@ -9,6 +9,7 @@
 
 #include "qkv/attention.hpp"
 #include "qkv/attention_fused.hpp"
+#include "qkv/kernel_builds.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/kv_cache.hpp"
 #include "qkv/row_kernels.hpp"
@@ -35,7 +36,9 @@ namespace {
 template <class Switch, class Check>
 void for_each_build(Switch switch_to, Check check) {
     std::vector<std::string> checked, skipped;
-    for (const char* build : {"avx512", "avx2", "plain"}) {
+    for (const att::kernel_build& b : att::kernel_builds()) {
+        const std::string name(b.name);
+        const char* build = name.c_str();
         if (!switch_to(build)) {
             skipped.push_back(build);
             continue;
@@ -115,9 +118,9 @@ BOOST_AUTO_TEST_CASE(three_implementations_agree) {
 }
 
 BOOST_AUTO_TEST_CASE(every_build_of_the_kernels_agrees) {
-    // The AVX-512, AVX2 and plain builds of the softmax loops and of the fused path's block
-    // products, each against the reference; a build this processor cannot run is skipped (and
-    // said so). d = 36, h = 3: d_k = 12 fills part of one vector in every product.
+    // Every build of the softmax loops and of the fused path's block products (on x86-64 AVX-512,
+    // AVX2 and plain), each against the reference; a build this processor cannot run is skipped
+    // (and said so). d = 36, h = 3: d_k = 12 fills part of one vector in every product.
     const std::size_t n = 77, d = 36;
     const att::weights W = random_weights(d, 300);
     const matrix X = scaled(qkv::kernels::randn(n, d, 5), 3.0f);

@@ -18,6 +18,7 @@
 #include "qkv/kernel_builds.hpp"
 #include "qkv/kernels.hpp"
 #include "support/attention_weights.hpp"
+#include "support/cpu_flags.hpp"
 #include "support/evaluate.hpp"
 
 using namespace qkv;
@@ -47,14 +48,13 @@ double worst_gap(const gradients& a, const gradients& b) {
 // below a mistake in the chain rule (a missing term or factor moves entries by 10 % or more).
 constexpr double float_chain = 2e-4;
 
-// The builds of qkv's own kernels this processor runs (the others are skipped, and said so).
+// The builds of qkv's own kernels this processor runs (the others are skipped, and said so in
+// the test log, as is a run off x86-64 where the x86 builds are not compiled).
 std::vector<std::string> runnable_builds() {
-    std::vector<std::string> out;
-    for (const char* b : {"avx512", "avx2", "plain"})
-        if (attention::use_kernels(b))
-            out.push_back(b);
-        else
-            BOOST_TEST_MESSAGE("build " << b << " skipped: this processor does not run it");
+    std::vector<std::string> out, skipped;
+    for (const attention::kernel_build& b : attention::kernel_builds())
+        (attention::use_kernels(b.name) ? out : skipped).emplace_back(b.name);
+    test::report_builds(boost::unit_test::framework::current_test_case().p_name, out, skipped);
     return out;
 }
 

@@ -3,7 +3,9 @@
 #define BOOST_TEST_MODULE cli_lesson
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -96,7 +98,16 @@ BOOST_AUTO_TEST_CASE(golden_text_of_every_lesson) {
     // tests/golden/lesson-NN.LANG.txt were read by eye before they were saved; regenerate them with
     // tests/golden/update.sh after a deliberate change and read the diff. Text and layout must match
     // exactly, numbers as numbers (support/golden.hpp: OpenBLAS's kernels round differently).
+    // QKV_GOLDEN_SKIP names lessons not checked here, each said so in the test log: .ci/arm64 runs
+    // this under qemu, where lesson 18 trains its model longer than run_qkv waits for a first line.
+    std::set<int> skip;
+    std::istringstream skip_list(std::getenv("QKV_GOLDEN_SKIP") ? std::getenv("QKV_GOLDEN_SKIP") : "");
+    for (int n; skip_list >> n;) skip.insert(n);
     for (int n : lesson_numbers()) {
+        if (skip.count(n)) {
+            std::cout << "golden_text_of_every_lesson: lesson " << n << " not checked (QKV_GOLDEN_SKIP)" << std::endl;
+            continue;
+        }
         for (std::string lang : {"en", "zh"}) {
             auto r = run_qkv({"lesson", std::to_string(n), "--lang", lang, "--color", "never"}, "", {{"COLUMNS", "100"}});
             std::string path = "tests/golden/lesson-" + std::string(n < 10 ? "0" : "") + std::to_string(n) + "." + lang + ".txt";

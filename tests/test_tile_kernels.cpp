@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "qkv/kernel_builds.hpp"
 #include "qkv/kernels.hpp"
 #include "qkv/tile_kernels.hpp"
 #include "support/cpu_flags.hpp"
@@ -20,21 +21,21 @@ using qkv::matrix;
 
 namespace {
 
-// The builds this processor runs; the one in use is put back afterwards. The test log says which
-// were checked and which skipped, and they must be the ones /proc/cpuinfo's flags allow, so an
-// AVX-512 machine cannot leave its build unchecked without failing.
+// The builds this processor runs, of the table's; the one in use is put back afterwards. The test
+// log says which were checked and which skipped, and they must be the ones /proc/cpuinfo's flags
+// allow, so an AVX-512 machine cannot leave its build unchecked without failing.
 std::vector<std::string> runnable_builds() {
     const std::string test = boost::unit_test::framework::current_test_case().p_name;
     const std::string was(detail::tile_kernels_in_use());
     std::vector<std::string> out, skipped;
-    for (const char* b : {"avx512", "avx2", "plain"})
-        (detail::use_tile_kernels(b) ? out : skipped).push_back(b);
+    for (const qkv::attention::kernel_build& b : qkv::attention::kernel_builds())
+        (detail::use_tile_kernels(b.name) ? out : skipped).emplace_back(b.name);
     BOOST_TEST_REQUIRE(detail::use_tile_kernels(was));
     qkv::test::report_builds(test, out, skipped);
     if (const auto flags = qkv::test::cpu_flags(); !flags.empty())
         BOOST_TEST((out == qkv::test::builds_for(flags)), "the builds /proc/cpuinfo's flags allow");
     else
-        std::cout << test << ": no flags in /proc/cpuinfo, so which builds should run is not checked" << std::endl;
+        std::cout << test << ": no x86-64 flags in /proc/cpuinfo, so which builds should run is not checked" << std::endl;
     return out;
 }
 

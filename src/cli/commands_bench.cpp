@@ -67,8 +67,8 @@ std::vector<impl> parse_impls(const std::string& list) {
 // --kernels: a build this processor runs, pinned for the whole run.
 void pin_kernels(const std::string& build) {
     if (build.empty() || attention::use_kernels(build)) return;
-    if (build != "avx512" && build != "avx2" && build != "plain")
-        throw usage_error(fmt::format("--kernels must be avx512, avx2 or plain, not '{}'", build));
+    if (!attention::find_kernel_build(build))
+        throw usage_error(fmt::format("--kernels must be {}, not '{}'", attention::kernel_build_choice(), build));
     throw usage_error(fmt::format("--kernels {}: this processor cannot run them (it runs {})", build, attention::fused_kernels_in_use()));
 }
 
@@ -90,7 +90,8 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
         ("impl", po::value(&b.impl_list)->default_value("blas,fused"), "reference, blas, fused (comma-separated; reference is slow)")
         ("repeats", po::value(&s.repeats)->default_value(0), "timed runs per size (0: enough for a stable median)")
         ("tokens", po::value(&s.tokens)->default_value(2048), "bench kv: tokens to decode")
-        ("kernels", po::value(&kernels), "qkv's own kernels (fused products, softmax exps): avx512, avx2 or plain (default: the widest this CPU runs)")
+        ("kernels", po::value(&kernels), fmt::format("qkv's own kernels (fused products, softmax exps): {} (default: the widest this CPU runs)",
+                                                     attention::kernel_build_choice()).c_str())
         ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory");
     add_format_option(desc, b.format_name, text_and_json);
     add_lang_option(desc, b.lang_name);

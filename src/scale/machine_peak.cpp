@@ -10,9 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "qkv/cpu_features.hpp"
+#include "qkv/kernel_builds.hpp"
 
-namespace qkv::bench {
+#include "kernel_build_parts.hpp"
+
+namespace qkv::attention::detail {
 namespace {
 
 constexpr int chains = 12;
@@ -38,18 +40,26 @@ template <class V>
     return total;
 }
 
+}  // namespace
+
+// each build's loop, for the table of builds (kernel_builds.cpp)
 #if defined(__x86_64__)
 [[gnu::target("arch=x86-64-v4")]] float fma_loop_avx512(long iters) { return fma_loop<vf16>(iters); }
 [[gnu::target("arch=x86-64-v3")]] float fma_loop_avx2(long iters) { return fma_loop<vf8>(iters); }
 #endif
 float fma_loop_plain(long iters) { return fma_loop<vf4>(iters); }
 
+}  // namespace qkv::attention::detail
+
+namespace qkv::bench {
+namespace {
+
+using attention::detail::chains;
+
+// the loop of the build the isa is named after
 float run_loop(const vector_isa& isa, long iters) {
-#if defined(__x86_64__)
-    if (isa.name == "avx512") return fma_loop_avx512(iters);
-    if (isa.name == "avx2") return fma_loop_avx2(iters);
-#endif
-    return fma_loop_plain(iters);
+    const attention::kernel_build* b = attention::find_kernel_build(isa.name);
+    return (b ? *b : attention::widest_kernel_build()).fma_loop(iters);
 }
 
 // Seconds for `threads` threads each running the loop `iters` times, started together.
@@ -68,10 +78,9 @@ double timed(const vector_isa& isa, long iters, int threads) {
 }  // namespace
 
 vector_isa widest_isa() {
-    // the kernels' own test (cpu_features.hpp): the peak is measured on the build they run on
-    if (attention::cpu_runs("avx512")) return {"avx512", 16, 512};
-    if (attention::cpu_runs("avx2")) return {"avx2", 8, 256};
-    return {"plain", 4, 128};
+    // the kernels' own choice (kernel_builds.hpp): the peak is measured on the build they run on
+    const attention::kernel_build& b = attention::widest_kernel_build();
+    return {std::string(b.name), b.bits / 32, b.bits};
 }
 
 machine_peak measure_machine_peak(int threads) {

@@ -1,5 +1,6 @@
 // The softmax's row kernels (row_kernels.hpp): generic vector code GCC compiles once per build,
-// AVX-512 intrinsics where they save instructions, and the choice of build at run time.
+// AVX-512 intrinsics where they save instructions (x86-64 only), and the choice of build at run
+// time.
 #include "qkv/row_kernels.hpp"
 
 #include <algorithm>
@@ -9,8 +10,11 @@
 #include <limits>
 
 #include "build_choice.hpp"
+#include "kernel_build_parts.hpp"
+#if defined(__x86_64__)
 #include "exp2_avx512.hpp"
 #include "x86_intrinsics.hpp"
+#endif
 
 namespace qkv::attention::detail {
 
@@ -105,11 +109,14 @@ template <class F, class I>
     return sum;
 }
 
-// The three builds. (Sixteen lanes only with AVX-512: GCC 12 scalarises a select wider than
-// the machine's registers.)
+// Each build's. (Sixteen lanes only with AVX-512: GCC 12 scalarises a select wider than the
+// machine's registers.)
+#if defined(__x86_64__)
 [[gnu::target("arch=x86-64-v4")]] float row_max_avx512(const float* s, std::size_t n) { return row_max_t<vf16>(s, n); }
 [[gnu::target("arch=x86-64-v3")]] float row_max_avx2(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
+#endif
 float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n); }
+#if defined(__x86_64__)
 // 2^(v − m) and the running max and sum for 16 floats; `in` marks the lanes that are there.
 [[gnu::target("arch=x86-64-v4"), gnu::always_inline]] inline __m512 exp2_avx512(__m512 v, __m512 mv, __m512& top,
                                                                              __m512& acc, __mmask16 in) {
@@ -133,20 +140,25 @@ float row_max_plain(const float* s, std::size_t n) { return row_max_t<vf8>(s, n)
     return _mm512_reduce_add_ps(acc);
 }
 [[gnu::target("arch=x86-64-v3")]] float exp2_sum_avx2(float* s, std::size_t n, float m, float& s_max) { return exp2_sum_t<vf8, vi8>(s, n, m, s_max); }
+#endif
 float exp2_sum_plain(float* s, std::size_t n, float m, float& s_max) { return exp2_sum_t<vf8, vi8>(s, n, m, s_max); }
 
-constexpr row_kernels builds[] = {{"avx512", row_max_avx512, exp2_sum_avx512},
-                                  {"avx2", row_max_avx2, exp2_sum_avx2},
-                                  {"plain", row_max_plain, exp2_sum_plain}};
-
-build_choice<row_kernels, 3>& choice() {
-    static build_choice<row_kernels, 3> c(builds);
+build_choice& choice() {
+    static build_choice c;
     return c;
 }
 
 }  // namespace
 
-const row_kernels& active_row_kernels() { return choice().active(); }
+// each build's kernels, for the table of builds (kernel_builds.cpp; declared extern in
+// kernel_build_parts.hpp)
+#if defined(__x86_64__)
+const row_kernels avx512_rows{row_max_avx512, exp2_sum_avx512};
+const row_kernels avx2_rows{row_max_avx2, exp2_sum_avx2};
+#endif
+const row_kernels plain_rows{row_max_plain, exp2_sum_plain};
+
+const row_kernels& active_row_kernels() { return *choice().active().rows; }
 
 void scale_row(float* z, std::size_t n, float c) {
     for (std::size_t j = 0; j < n; ++j) z[j] *= c;

@@ -12,8 +12,11 @@
 #include "qkv/row_kernels.hpp"
 
 #include "build_choice.hpp"
+#include "kernel_build_parts.hpp"
+#if defined(__x86_64__)
 #include "exp2_avx512.hpp"
 #include "x86_intrinsics.hpp"
+#endif
 
 namespace qkv::attention::detail {
 
@@ -71,6 +74,8 @@ template <bool TA>
 [[gnu::always_inline]] inline const float* a_at(const float* A, std::size_t lda, std::size_t r, std::size_t t) {
     return TA ? A + t * lda + r : A + r * lda + t;
 }
+
+#if defined(__x86_64__)
 
 // --- AVX-512: 16 lanes; the last vector of a row is masked, so any cols ≤ 64 takes one path ---
 
@@ -341,7 +346,10 @@ void tile_avx2(std::size_t k, const float* A, std::size_t lda, const float* B, s
 
 #pragma GCC pop_options
 
-// --- plain: loops the compiler vectorises for whatever the baseline is (SSE2 on x86-64) ---
+#endif  // __x86_64__
+
+// --- plain: loops the compiler vectorises for whatever the baseline is (SSE2 on x86-64, NEON on
+// arm64) ---
 
 template <bool TA>
 void tile_plain(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
@@ -417,25 +425,32 @@ void transpose_generic(std::size_t rows, std::size_t cols, const float* M, std::
 using transpose_fn = void (*)(std::size_t rows, std::size_t cols, const float* M, std::size_t ld, float* out,
                               std::size_t out_ld);
 
-struct tile_build {
-    std::string_view name;
+build_choice& choice() {
+    static build_choice c;
+    return c;
+}
+
+}  // namespace
+
+// One build's tile kernels.
+struct tile_kernels {
     tile_fn tile, tile_ta;  // A as stored, A transposed
     finished_fn exp2, times;
     transpose_fn transpose;
 };
 
-constexpr tile_build builds[] = {
-    {"avx512", tile_avx512<false>, tile_avx512<true>, exp2_avx512, times_avx512, transpose_avx512},
-    {"avx2", tile_avx2<false>, tile_avx2<true>, exp2_generic<tile_avx2<false>>, times_generic<tile_avx2<false>>,
-     transpose_generic},
-    {"plain", tile_plain<false>, tile_plain<true>, exp2_generic<tile_plain<false>>, times_generic<tile_plain<false>>,
-     transpose_generic}};
+// each build's, for the table of builds (kernel_builds.cpp; declared extern in
+// kernel_build_parts.hpp)
+#if defined(__x86_64__)
+const tile_kernels avx512_tiles{tile_avx512<false>, tile_avx512<true>, exp2_avx512, times_avx512, transpose_avx512};
+const tile_kernels avx2_tiles{tile_avx2<false>, tile_avx2<true>, exp2_generic<tile_avx2<false>>,
+                              times_generic<tile_avx2<false>>, transpose_generic};
+#endif
+const tile_kernels plain_tiles{tile_plain<false>, tile_plain<true>, exp2_generic<tile_plain<false>>,
+                               times_generic<tile_plain<false>>, transpose_generic};
 
-build_choice<tile_build, 3>& choice() {
-    static build_choice<tile_build, 3> c(builds);
-    return c;
-}
-
+namespace {
+const tile_kernels& active() { return *choice().active().tiles; }
 }  // namespace
 
 std::size_t packed_floats(std::size_t k, std::size_t n) { return k * ((n + panel_cols - 1) / panel_cols) * panel_cols; }
@@ -460,12 +475,12 @@ operand_b pack_panels(std::size_t k, std::size_t n, const float* B, std::size_t 
 
 void tile_gemm_ta(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                   const operand_b& B, bool accumulate, float* C, std::size_t ldc) {
-    sweep(choice().active().tile_ta, m, n, k, alpha, A, lda, lda, B, accumulate, C, ldc);
+    sweep(active().tile_ta, m, n, k, alpha, A, lda, lda, B, accumulate, C, ldc);
 }
 
 void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                const operand_b& B, bool accumulate, float* C, std::size_t ldc, causal_band band) {
-    const tile_fn tile = choice().active().tile;
+    const tile_fn tile = active().tile;
     // a band that leaves even row 0 everything (a key block wholly before the queries) is no band
     if (band.kind != causal_band::none && band.shift + 1 >= std::ptrdiff_t(band.kind == causal_band::columns ? n : k))
         band.kind = causal_band::none;
@@ -500,16 +515,16 @@ void tile_gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const f
 
 void tile_gemm_exp2(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda,
                     const operand_b& B, const float* o, float* C, std::size_t ldc, float* sum) {
-    choice().active().exp2({m, n, k, alpha, A, lda, B, o, nullptr, 0, C, ldc, sum});
+    active().exp2({m, n, k, alpha, A, lda, B, o, nullptr, 0, C, ldc, sum});
 }
 
 void tile_gemm_times(std::size_t m, std::size_t n, std::size_t k, const float* A, std::size_t lda,
                      const operand_b& B, const float* o, const float* P, std::size_t ldp, float* C, std::size_t ldc) {
-    choice().active().times({m, n, k, 1.0f, A, lda, B, o, P, ldp, C, ldc, nullptr});
+    active().times({m, n, k, 1.0f, A, lda, B, o, P, ldp, C, ldc, nullptr});
 }
 
 void transpose(std::size_t rows, std::size_t cols, const float* M, std::size_t ld, float* out, std::size_t out_ld) {
-    choice().active().transpose(rows, cols, M, ld, out, out_ld);
+    active().transpose(rows, cols, M, ld, out, out_ld);
 }
 
 bool use_tile_kernels(std::string_view build) { return choice().use(build); }

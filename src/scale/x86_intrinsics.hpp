@@ -3,6 +3,10 @@
 // builtins and then warn that it is uninitialised (GCC bug 105593); not ours to fix.
 #pragma once
 
+#if !defined(__x86_64__)
+#error "x86 intrinsics: include this only behind #if defined(__x86_64__)"
+#endif
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"

@@ -1,5 +1,5 @@
 // The softmax's row kernels for attention at scale: the max of a row, and 2^(s − m) in place
-// with its sum, in three builds (AVX-512, AVX2, plain SSE2); the best this processor runs is
+// with its sum, in each build of the table (kernel_builds.hpp); the widest this processor runs is
 // used, and tests may pin another. 2^x rather than e^x: see exp2_approx_t in row_kernels.cpp.
 #pragma once
 
@@ -8,9 +8,8 @@
 
 namespace qkv::attention::detail {
 
-// One build of the kernels.
+// One build's kernels (its name is the table's).
 struct row_kernels {
-    std::string_view name;  // "avx512", "avx2" or "plain"
     // max over s[0, n)
     float (*row_max)(const float* s, std::size_t n);
     // s[j] = 2^(s[j] - m) in place over [0, n); returns their sum, and in s_max the largest s[j]
@@ -33,7 +32,8 @@ float exp2_row(float* s, std::size_t n);
 // softmax computes exp(s) as 2^(s · log2 e), the factor folded into the product that makes s.)
 float exp2_approx(float x);
 
-// Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
+// Pins the build `build` (kernel_builds.hpp); false when there is none of that name or this
+// processor cannot run it.
 bool use_row_kernels(std::string_view build);
 std::string_view row_kernels_in_use();
 

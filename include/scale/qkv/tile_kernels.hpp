@@ -1,7 +1,7 @@
 // The fused attention's own block products, C (+)= alpha · A · B on tiles that stay in cache (or
 // finished in registers as the softmax's exps), so its speed does not hang on which kernel
-// OpenBLAS loaded: AVX-512, AVX2 and plain builds, the best this processor runs chosen at run
-// time (as for the row kernels); tests may pin another.
+// OpenBLAS loaded: a build for each of the table's (kernel_builds.hpp), the widest this processor
+// runs chosen at run time (as for the row kernels); tests may pin another.
 // The lessons and forward_blas keep OpenBLAS (blas.hpp); this is for attention at scale only.
 #pragma once
 
@@ -64,7 +64,8 @@ void tile_gemm_times(std::size_t m, std::size_t n, std::size_t k, const float* A
 // blocks the products read, and slices of Xᵀ and Oᵀ. 16 × 16 at a time in registers where the build can.
 void transpose(std::size_t rows, std::size_t cols, const float* M, std::size_t ld, float* out, std::size_t out_ld);
 
-// Pins the build `build` ("avx512", "avx2", "plain"); false when this processor cannot run it.
+// Pins the build `build` (kernel_builds.hpp); false when there is none of that name or this
+// processor cannot run it.
 bool use_tile_kernels(std::string_view build);
 std::string_view tile_kernels_in_use();
 
