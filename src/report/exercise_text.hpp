@@ -9,6 +9,7 @@
 
 #include "qkv/exercise_view.hpp"
 #include "qkv/render.hpp"
+#include "qkv/render_json.hpp"
 
 namespace qkv::detail {
 
@@ -25,5 +26,19 @@ std::string first_line(const std::string& text, std::size_t columns);
 // The right answer as check and solution show it: "S[2, 3] = 1.5669", a shape, the matrix drawn as
 // the lesson draws it, or the right choice under this student's letter (and whose letter it is).
 std::string expected_text(const expected_answer& x, const render_options& o);
+
+// The fields an exercise's JSON and a check's verdict open with, in this order: "id", "lesson",
+// "kind", "lang", "scenario", "student" (null without one).
+template <class View>
+trace_json exercise_head_json(const View& v) {
+    trace_json j;
+    j["id"] = v.id;
+    j["lesson"] = v.lesson;
+    j["kind"] = kind_name(v.kind);
+    j["lang"] = lang_code(v.language);
+    j["scenario"] = v.scenario;
+    j["student"] = v.student.empty() ? trace_json() : trace_json(v.student);
+    return j;
+}
 
 }  // namespace qkv::detail

@@ -41,13 +41,7 @@ trace_json expected_json(const expected_answer& x) {
 }  // namespace
 
 std::string verdict_json(const check_verdict& v) {
-    trace_json j;
-    j["id"] = v.id;
-    j["lesson"] = v.lesson;
-    j["kind"] = kind_name(v.kind);
-    j["lang"] = lang_code(v.language);
-    j["scenario"] = v.scenario;
-    j["student"] = v.student.empty() ? trace_json() : trace_json(v.student);
+    trace_json j = detail::exercise_head_json(v);
     j["answer"] = v.answer;
     j["correct"] = v.correct;
     j["mistakes"] = trace_json::array();

@@ -78,13 +78,7 @@ std::string exercise_text(const exercise_view& v, const exercise_progress& mine,
 }
 
 std::string exercise_json(const exercise_view& v) {
-    trace_json j;
-    j["id"] = v.id;
-    j["lesson"] = v.lesson;
-    j["kind"] = kind_name(v.kind);
-    j["lang"] = lang_code(v.language);
-    j["scenario"] = v.scenario;
-    j["student"] = v.student.empty() ? trace_json() : trace_json(v.student);
+    trace_json j = detail::exercise_head_json(v);
     j["question"] = v.question;
     j["choices"] = trace_json::array();
     for (std::size_t i = 0; i < v.choices.size(); ++i)
