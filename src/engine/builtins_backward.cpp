@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -264,28 +265,29 @@ void step_along(head_args& h, const head_grads& g, float eta) {
             for (std::size_t i = 0; i < W->size(); ++i) W->data[i] -= eta * dW->data[i];
 }
 
-// The weights one step of η along g away from h's.
-head_args stepped(const head_args& h, const head_grads& g, float eta) {
-    head_args out = h;
-    step_along(out, g, eta);
-    return out;
-}
-
 // The largest of lr, lr/2, lr/4, … whose step lowers the loss below `before`; 0 when none does.
-float backtracked(const head_args& h, const head_grads& g, float lr) {
+// Each try writes W − η · dW into `trial`, a copy of h made once per run: on a 512 × 512 layer a
+// fresh copy per try cost megabytes of new pages each time, most of lesson 17's run on "Thinking
+// Machines".
+float backtracked(const head_args& h, const head_grads& g, float lr, head_args& trial) {
     float eta = lr;
-    for (int k = 0; k <= max_halvings; ++k, eta /= 2)
-        if (half_squared_distance(forward(stepped(h, g, eta)).Z, h.T) < g.loss) return eta;
+    for (int k = 0; k <= max_halvings; ++k, eta /= 2) {
+        for (auto [W, W0, dW] : {std::tuple{&trial.W_Q, &h.W_Q, &g.dW_Q}, {&trial.W_K, &h.W_K, &g.dW_K}, {&trial.W_V, &h.W_V, &g.dW_V}})
+            if (W != &trial.W_V || !h.fixed_v)
+                for (std::size_t i = 0; i < W->size(); ++i) W->data[i] = W0->data[i] - eta * dW->data[i];
+        if (half_squared_distance(forward(trial).Z, h.T) < g.loss) return eta;
+    }
     return 0.0f;
 }
 
 matrix train(training& t, const labels& tokens, eval_context* ctx) {
     matrix loss(t.steps, 1);
+    head_args trial = t.h;
     for (std::size_t s = 0; s < t.steps; ++s) {
         head_pass p = forward(t.h);
         head_grads g = backward(t.h, p);
         loss(s, 0) = g.loss;
-        const float eta = backtracked(t.h, g, t.lr);
+        const float eta = backtracked(t.h, g, t.lr, trial);
         step_along(t.h, g, eta);
         if (!ctx) continue;
         value A = labelled(std::move(p.A), {tokens.names, "queries"}, {tokens.names, "keys"});
@@ -304,7 +306,8 @@ value backtrack_lr_fn(const args_t& a, eval_context& ctx) {
     head_args h = need_head(a, 2, 1, 6, fn, ctx);
     h.fixed_v = flag(a, 7, fn, ctx, "fixed_v");
     const float lr = positive(a[5], fn, "lr", ctx);
-    return value::scalar(backtracked(h, backward(h, forward(h)), lr));
+    head_args trial = h;
+    return value::scalar(backtracked(h, backward(h, forward(h)), lr, trial));
 }
 
 value train_head_fn(const args_t& a, eval_context& ctx) {
