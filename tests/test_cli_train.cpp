@@ -113,6 +113,15 @@ BOOST_AUTO_TEST_CASE(a_loaded_model_goes_on_where_it_stopped) {
     const json all = train_json({"--record-batches"});
     BOOST_TEST(more["steps"][0]["tokens"] == all["steps"][10]["tokens"]);
     BOOST_TEST(more["steps_done"] == 20);
+    // Adam's moments are not in the file, so the warm-up starts again: step 11 takes the first
+    // step of the ramp, lr / warmup, where the unbroken run was at 11 / warmup of it
+    const double lr = more["config"]["lr"].get<double>(), warmup = more["config"]["warmup"].get<double>();
+    BOOST_TEST(more["steps"][0]["lr"].get<double>() == lr / warmup, boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(all["steps"][10]["lr"].get<double>() == lr * 11 / warmup, boost::test_tools::tolerance(1e-6));
+    // a step's tokens are one flat list of batch × seq, sequence after sequence (README)
+    const json& tokens = more["steps"][0]["tokens"];
+    BOOST_TEST(tokens.size() == more["config"]["batch"].get<std::size_t>() * more["config"]["seq"].get<std::size_t>());
+    BOOST_TEST(tokens.at(0).is_number_integer());
 }
 
 BOOST_AUTO_TEST_CASE(a_trained_layer_is_a_scenario_lesson_8_runs_on) {
