@@ -30,7 +30,7 @@ std::string lesson_list(const std::vector<lesson>& lessons, format form, const r
     std::size_t name_width = 0;  // the longest name sets the column
     for (const lesson& l : lessons) name_width = std::max(name_width, display_width(name_of(l)));
     for (const lesson& l : lessons) {
-        const std::string stages = fmt::format("{} {}", l.stages.size(), tr(o.language, "stages"));
+        const std::string stages = fmt::format(fmt::runtime(tr(o.language, "{} stages")), l.stages.size());
         const std::string title = escape_controls(l.title.in(o.language));
         const std::size_t used = 3 + 2 + name_width + 2 + 2 + display_width(stages) + 2;  // "  1  name  title  (n stages)"
         out += form == format::markdown ? fmt::format("| {} | {} | {} | {} |\n", l.number, name_of(l), title, l.stages.size())

@@ -26,8 +26,10 @@ lang default_lang();
 // English. Lesson text and teaching prose are neither: they live in files (lessons/, prose/).
 inline std::string pick(lang l, std::string_view zh, std::string_view en) { return std::string(l == lang::zh ? zh : en); }
 
-// A word of the shared vocabulary in the language, by its English ("rows", "queries", "row
-// sums"); an unknown key comes back unchanged.
-std::string_view tr(lang l, std::string_view key);
+// A message in the language, by its English ("rows", "{} stages"): its translation in the
+// language's catalogue (po/LANG.po, compiled into the program), the English itself for en or when
+// the catalogue has none (the catalogues test fails on that). A message with {} stays a format
+// string in every language (msgfmt --check holds the placeholders).
+std::string_view tr(lang l, std::string_view english);
 
 }  // namespace qkv
