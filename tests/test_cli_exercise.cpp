@@ -82,6 +82,52 @@ BOOST_AUTO_TEST_CASE(wrong_answers_say_what_and_which_mistake) {
     BOOST_TEST(st["4.2"] == "wrong");
 }
 
+// Mistakes that had no name: each made here as a student makes it, on the lesson's numbers and on a
+// student's own (--student), is named in English and in Chinese.
+BOOST_AUTO_TEST_CASE(the_common_slips_of_lessons_1_3_4_and_6_are_named) {
+    fresh f;
+    struct made {
+        std::vector<std::string> args;
+        const char* en;
+        const char* zh;
+    };
+    const char* without_exp_en = "divided the scores by the row's sum without taking exp first";
+    const char* without_exp_zh = "没有取 exp 就直接除以了这一行的和";
+    const std::vector<made> cases = {
+        // 1.2: row 1 of S = X·Xᵀ is [1.34, 0.3, 0.8]; each divided by their sum, 2.44, with no exp
+        {{"check", "1.2", "[0.5492, 0.1230, 0.3279]"}, without_exp_en, without_exp_zh},
+    };
+    auto check = [&](std::vector<std::string> args, const char* en, const char* zh) {
+        BOOST_TEST_CONTEXT(fmt::format("{}", fmt::join(args, " "))) {
+            auto r = run_qkv(args);
+            BOOST_TEST(r.status == 1, r.err);
+            BOOST_TEST(has(r.out, "This is what a common mistake gives: "), r.out);
+            BOOST_TEST(has(r.out, en), r.out);
+            args.insert(args.end(), {"--lang", "zh"});
+            auto z = run_qkv(args);
+            BOOST_TEST(z.status == 1, z.err);
+            BOOST_TEST(has(z.out, zh), z.out);
+        }
+    };
+    for (const made& m : cases) check(m.args, m.en, m.zh);
+
+    // carl's own numbers, read off what `qkv exercise … --student carl` shows him
+    auto shown = [](const char* id, const char* name) {
+        auto j = nlohmann::json::parse(run_qkv({"exercise", id, "--student", "carl", "--format", "json"}).out);
+        for (const auto& v : j["values"])
+            if (v["name"] == name) return v["data"].get<std::vector<std::vector<double>>>();
+        BOOST_FAIL(id << " shows no " << name);
+        return std::vector<std::vector<double>>{};
+    };
+    auto as_row = [](const std::vector<double>& r) { return fmt::format("[{:.4f}]", fmt::join(r, ", ")); };
+    std::vector<double> s1 = shown("1.2", "S").at(0);
+    BOOST_REQUIRE(s1.size() == 3u);
+    BOOST_TEST(std::fabs(s1[0] - 1.34) > 0.05, "carl's numbers are not the lesson's own");
+    const double sum = s1[0] + s1[1] + s1[2];
+    for (double& x : s1) x /= sum;
+    check({"check", "1.2", as_row(s1), "--student", "carl"}, without_exp_en, without_exp_zh);
+}
+
 // The verdict as JSON: the same judgement, status and record as the text, its fields for a program.
 BOOST_AUTO_TEST_CASE(a_verdict_in_json_names_the_mistake_and_keeps_the_answer_back) {
     fresh f;

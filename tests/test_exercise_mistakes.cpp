@@ -4,10 +4,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "qkv/exercise.hpp"
 #include "qkv/judge.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "support/shipped_exercises.hpp"
 #include "support/training.hpp"
 
@@ -57,6 +59,12 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     seen["mask_off_by_one"] = judged("7.1", row({1.0, 0.0, 0.0}));                         // j < 2: token 1 alone
     seen["wrong_row"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.V)[1]));         // z(很) for z(苹果)
     seen["transposed"] = judged("3.3", rows(tr(p.S)));                                    // Sᵀ for S
+    {   // lesson 1 with the exp left out: row 1 of S = X·Xᵀ, 1.34, 0.3 and 0.8, divided by their sum 2.44
+        std::vector<double> s1 = mul(p.X, tr(p.X))[0];
+        const double sum = s1[0] + s1[1] + s1[2];
+        for (double& x : s1) x /= sum;  // ≈ [0.5492, 0.1230, 0.3279]; softmax gives [0.5165, 0.1826, 0.3010]
+        seen["normalised_without_exp"] = judged("1.2", row(s1));
+    }
     // wrong row without the exercise listing it: 5.1 asks row 甜 of A, here row 苹果; 16.1 row 1 of
     // dV = Aᵀ·dZ, here row 2 (the target v(甜) in every row, as below)
     BOOST_TEST(names(judged("5.1", row(softmax_rows(p.S_scaled)[0])), "wrong_row"));
@@ -127,6 +135,37 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     verdict both = judged("8.3", number(2.46 / 2));
     BOOST_TEST(names(both, "scale_by_d_k"));
     BOOST_TEST(names(both, "scale_by_sqrt_d_model"));
+}
+
+// The same mistakes on a student's own numbers (--student NAME): made here by hand from the
+// student's variant of 苹果很甜, judged against that student's run of the exercise.
+BOOST_AUTO_TEST_CASE(mistakes_are_named_on_a_students_own_numbers) {
+    const scenario apple = load_scenario((std::filesystem::path(data_dir()) / "apple.toml").string());
+    for (const char* student : {"alice", "carl"}) {
+        pipeline p(student_variant(apple, student));
+        BOOST_REQUIRE(std::fabs(p.X[0][0] - 1.0) > 1e-3);  // not the lesson's own numbers
+        std::map<std::string, exercise_run> runs;
+        auto judged_for = [&](const std::string& id, const answer& a) {
+            if (!runs.count(id)) runs.emplace(id, run_exercise(ex(id), lang::en, "", student));
+            return judge(ex(id), a, runs.at(id));
+        };
+        const std::size_t n = p.X.size(), d = p.V[0].size();
+        std::vector<double> s1 = mul(p.X, tr(p.X))[0], mean(d, 0.0);
+        double sum = 0;
+        for (double x : s1) sum += x;
+        for (double& x : s1) x /= sum;
+        for (const auto& r : p.V)
+            for (std::size_t c = 0; c < d; ++c) mean[c] += r[c] / static_cast<double>(n);
+        const std::vector<std::pair<std::string, verdict>> made = {
+            {"normalised_without_exp", judged_for("1.2", row(s1))},
+        };
+        for (const auto& [id, v] : made) {
+            BOOST_TEST_CONTEXT(student << ": " << id) {
+                BOOST_TEST(!v.correct);
+                BOOST_TEST(names(v, id));
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(wrong_answers_say_what_is_wrong) {
