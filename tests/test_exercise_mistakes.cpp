@@ -65,6 +65,13 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
         for (double& x : s1) x /= sum;  // ≈ [0.5492, 0.1230, 0.3279]; softmax gives [0.5165, 0.1826, 0.3010]
         seen["normalised_without_exp"] = judged("1.2", row(s1));
     }
+    {   // z(苹果) with 1/3 on each row of V, and with A's row 1 on the rows of X instead of V
+        std::vector<double> mean(p.V[0].size(), 0.0);
+        for (const auto& r : p.V)
+            for (std::size_t c = 0; c < r.size(); ++c) mean[c] += r[c] / 3;  // ≈ [0.49, 0.4333, 0.4833, 0.38]
+        seen["plain_average"] = judged("6.1", row(mean));
+        seen["x_not_v"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.X)[0]));   // ≈ [0.4291, 0.6266, 0.3194, 0.5376]
+    }
     // wrong row without the exercise listing it: 5.1 asks row 甜 of A, here row 苹果; 16.1 row 1 of
     // dV = Aᵀ·dZ, here row 2 (the target v(甜) in every row, as below)
     BOOST_TEST(names(judged("5.1", row(softmax_rows(p.S_scaled)[0])), "wrong_row"));
@@ -158,6 +165,8 @@ BOOST_AUTO_TEST_CASE(mistakes_are_named_on_a_students_own_numbers) {
             for (std::size_t c = 0; c < d; ++c) mean[c] += r[c] / static_cast<double>(n);
         const std::vector<std::pair<std::string, verdict>> made = {
             {"normalised_without_exp", judged_for("1.2", row(s1))},
+            {"plain_average", judged_for("6.1", row(mean))},
+            {"x_not_v", judged_for("6.1", row(mul(softmax_rows(p.S_scaled), p.X)[0]))},
         };
         for (const auto& [id, v] : made) {
             BOOST_TEST_CONTEXT(student << ": " << id) {
