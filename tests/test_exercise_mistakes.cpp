@@ -72,6 +72,7 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
         seen["plain_average"] = judged("6.1", row(mean));
         seen["x_not_v"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.X)[0]));   // ≈ [0.4291, 0.6266, 0.3194, 0.5376]
     }
+    seen["x_shape_for_s"] = judged("3.1", shape({100, 512}));                              // X is [100, 512]
     // wrong row without the exercise listing it: 5.1 asks row 甜 of A, here row 苹果; 16.1 row 1 of
     // dV = Aᵀ·dZ, here row 2 (the target v(甜) in every row, as below)
     BOOST_TEST(names(judged("5.1", row(softmax_rows(p.S_scaled)[0])), "wrong_row"));
@@ -167,6 +168,7 @@ BOOST_AUTO_TEST_CASE(mistakes_are_named_on_a_students_own_numbers) {
             {"normalised_without_exp", judged_for("1.2", row(s1))},
             {"plain_average", judged_for("6.1", row(mean))},
             {"x_not_v", judged_for("6.1", row(mul(softmax_rows(p.S_scaled), p.X)[0]))},
+            {"x_shape_for_s", judged_for("3.1", shape({100, 512}))},
         };
         for (const auto& [id, v] : made) {
             BOOST_TEST_CONTEXT(student << ": " << id) {
