@@ -97,11 +97,16 @@ BOOST_AUTO_TEST_CASE(the_common_slips_of_lessons_1_3_4_and_6_are_named) {
     const char* average_zh = "直接对 V 的各行取了平均";
     const char* x_shape_en = "gave the input X's shape [n, d_model] for the scores";
     const char* x_shape_zh = "给出的是输入 X 的形状 [n, d_model]";
+    const char* once_en = "divided the variance by √d_k, as the scores are divided";
+    const char* once_zh = "方差也跟分数一样只除以了 √d_k";
     const std::vector<made> cases = {
         // 1.2: row 1 of S = X·Xᵀ is [1.34, 0.3, 0.8]; each divided by their sum, 2.44, with no exp
         {{"check", "1.2", "[0.5492, 0.1230, 0.3279]"}, without_exp_en, without_exp_zh},
         // 3.1: X is [100, 512], and the scores are not
         {{"check", "3.1", "(100, 512)"}, x_shape_en, x_shape_zh},
+        // 4.3: q·k has variance d_k = 256; ÷ √256 makes it 1, and 256 ÷ √256 = 16 divides the variance only once
+        {{"check", "4.3", "256"}, "gave the variance of the unscaled q·k, about d_k", "给出的是没有缩放的 q·k 的方差，大约是 d_k"},
+        {{"check", "4.3", "16"}, once_en, once_zh},
         // 6.1: (0.93 + 0.16 + 0.38) / 3 = 0.49, (0.37 + 0.01 + 0.92) / 3 = 0.4333, (0.05 + 1.04 + 0.36) / 3 = 0.4833, 0.38
         {{"check", "6.1", "[0.49, 0.4333, 0.4833, 0.38]"}, average_en, average_zh},
         // 6.1: 0.3063·x(苹果) + 0.159·x(很) + 0.5347·x(甜) with X's rows [1, 0.3, 0, 0.5], [0.1, 0, 1, 0.4], [0.2, 1, 0.3, 0.6]
@@ -142,6 +147,7 @@ BOOST_AUTO_TEST_CASE(the_common_slips_of_lessons_1_3_4_and_6_are_named) {
         for (std::size_t c = 0; c < r.size(); ++c) mean[c] += r[c] / static_cast<double>(V.size());
     check({"check", "6.1", as_row(mean), "--student", "carl"}, average_en, average_zh);
     check({"check", "3.1", "100x512", "--student", "carl"}, x_shape_en, x_shape_zh);
+    check({"check", "4.3", "16", "--student", "carl"}, once_en, once_zh);
 }
 
 // The verdict as JSON: the same judgement, status and record as the text, its fields for a program.

@@ -73,6 +73,8 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
         seen["x_not_v"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.X)[0]));   // ≈ [0.4291, 0.6266, 0.3194, 0.5376]
     }
     seen["x_shape_for_s"] = judged("3.1", shape({100, 512}));                              // X is [100, 512]
+    seen["unscaled_variance"] = judged("4.3", number(256));                                // q·k unscaled: d_k = 256
+    seen["variance_by_sqrt_d_k"] = judged("4.3", number(256.0 / 16));                      // 256 ÷ √256, not ÷ 256
     // wrong row without the exercise listing it: 5.1 asks row 甜 of A, here row 苹果; 16.1 row 1 of
     // dV = Aᵀ·dZ, here row 2 (the target v(甜) in every row, as below)
     BOOST_TEST(names(judged("5.1", row(softmax_rows(p.S_scaled)[0])), "wrong_row"));
@@ -169,6 +171,8 @@ BOOST_AUTO_TEST_CASE(mistakes_are_named_on_a_students_own_numbers) {
             {"plain_average", judged_for("6.1", row(mean))},
             {"x_not_v", judged_for("6.1", row(mul(softmax_rows(p.S_scaled), p.X)[0]))},
             {"x_shape_for_s", judged_for("3.1", shape({100, 512}))},
+            {"unscaled_variance", judged_for("4.3", number(256))},
+            {"variance_by_sqrt_d_k", judged_for("4.3", number(16))},
         };
         for (const auto& [id, v] : made) {
             BOOST_TEST_CONTEXT(student << ": " << id) {
