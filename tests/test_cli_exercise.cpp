@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -148,6 +149,30 @@ BOOST_AUTO_TEST_CASE(the_common_slips_of_lessons_1_3_4_and_6_are_named) {
     check({"check", "6.1", as_row(mean), "--student", "carl"}, average_en, average_zh);
     check({"check", "3.1", "100x512", "--student", "carl"}, x_shape_en, x_shape_zh);
     check({"check", "4.3", "16", "--student", "carl"}, once_en, once_zh);
+}
+
+// 8.3's two wrong scalings, which agreed on d_model = 4, are two numbers on its d_model = 8: head 1's
+// s13 = 1.55×1.5 + 0.45×0.3 + 0.8×0.9 + 0.2×0.1 = 3.2, right ÷ √4 = 1.6, wrong ÷ 4 = 0.8 and ÷ √8 ≈ 1.1314.
+BOOST_AUTO_TEST_CASE(exercise_8_3_names_each_wrong_scaling_alone) {
+    fresh f;
+    BOOST_TEST(run_qkv({"check", "8.3", "1.6"}).status == 0);
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+        {"0.8", "divided by d_k instead of √d_k", "除以了 d_k，而不是 √d_k"},
+        {"1.1314", "divided by √d_model instead of the head's √d_k", "除以了 √d_model，而不是每个头的 √d_k"},
+    };
+    for (const auto& [answer, en, zh] : cases) {
+        BOOST_TEST_CONTEXT(answer) {
+            auto r = run_qkv({"check", "8.3", answer});
+            BOOST_TEST(r.status == 1, r.err);
+            BOOST_TEST(has(r.out, "This is what a common mistake gives: " + en), r.out);
+            BOOST_TEST(!has(r.out, "they agree"), r.out);
+            auto z = run_qkv({"check", "8.3", answer, "--lang", "zh"});
+            BOOST_TEST(has(z.out, "这正是一个常见错误的结果：" + zh), z.out);
+            BOOST_TEST(!has(z.out, "给出同样的数"), z.out);
+        }
+    }
+    auto shown = run_qkv({"exercise", "8.3", "--lang", "zh"});
+    BOOST_TEST(has(shown.out, "这里 d_model = 8，分成 h = 2 个头。"), shown.out);
 }
 
 // The verdict as JSON: the same judgement, status and record as the text, its fields for a program.

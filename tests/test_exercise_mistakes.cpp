@@ -141,8 +141,42 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     BOOST_TEST(names(judged("3.3", rows(mul(tr(p.K), p.Q))), "k_not_transposed"));
     BOOST_TEST(names(judged("3.1", shape({64, 64})), "k_not_transposed"));
     BOOST_TEST(names(judged("3.2", number(p.S[2][1])), "k_not_transposed"));  // s32 read for s23
-    // With d_model = 4 and d_k = 2, ÷ d_k and ÷ √d_model give the same number: both are named.
-    verdict both = judged("8.3", number(2.46 / 2));
+}
+
+// 8.3 runs on 苹果很甜 at d_model = 8, 2 heads of d_k = 4: ÷ d_k = 4 and ÷ √d_model = √8 are two
+// numbers, each named alone, on its own data and on students' variants. On apple.toml's d_model = 4
+// both are ÷ 2: they agree, and both are named.
+BOOST_AUTO_TEST_CASE(exercise_8_3_tells_its_two_wrong_scalings_apart) {
+    const mistake_book& book = shipped().book;
+    const scenario wide = load_scenario((std::filesystem::path(data_dir()) / "apple-wide.toml").string());
+    BOOST_REQUIRE(wide.matrices.at("X").cols == 8u);
+    for (const std::string student : {"", "alice", "carl"}) {
+        BOOST_TEST_CONTEXT("student '" << student << "'") {
+            pipeline p(student.empty() ? wide : student_variant(wide, student));
+            const std::vector<double> q = p.head(p.W_Q, 0, 4)[0], k = p.head(p.W_K, 0, 4)[2];  // head 1: 苹果, 甜
+            double s13 = 0;
+            for (std::size_t i = 0; i < 4; ++i) s13 += q[i] * k[i];
+            // the file's own: 1.55×1.5 + 0.45×0.3 + 0.8×0.9 + 0.2×0.1 = 3.2
+            if (student.empty()) BOOST_TEST(s13 == 3.2, boost::test_tools::tolerance(1e-5));
+            BOOST_REQUIRE(std::fabs(s13) > 0.5);  // s/2, s/√8, s/4 and s further apart than ±0.01
+            const exercise_run r = run_exercise(ex("8.3"), lang::en, "", student);
+            auto judged_here = [&](double x) { return judge(ex("8.3"), number(x), r); };
+            BOOST_TEST(judged_here(s13 / 2).correct);
+            const verdict by_d_k = judged_here(s13 / 4), by_sqrt_d_model = judged_here(s13 / std::sqrt(8.0));
+            BOOST_TEST(names(by_d_k, "scale_by_d_k"));
+            BOOST_TEST(!names(by_d_k, "scale_by_sqrt_d_model"));
+            BOOST_TEST(names(by_sqrt_d_model, "scale_by_sqrt_d_model"));
+            BOOST_TEST(!names(by_sqrt_d_model, "scale_by_d_k"));
+            BOOST_TEST(names(judged_here(s13), "no_scale"));
+            for (const auto& [x, id] : {std::pair{s13 / 4, "scale_by_d_k"}, std::pair{s13 / std::sqrt(8.0), "scale_by_sqrt_d_model"}}) {
+                const std::string text = joined(explain(judged_here(x), ex("8.3"), number(x), r, book, lang::en));
+                BOOST_TEST(text.find("This is what a common mistake gives: " + book.at(id).en) != std::string::npos, text);
+                BOOST_TEST(text.find("they agree") == std::string::npos, text);
+            }
+        }
+    }
+    const exercise_run on_four = run_exercise(ex("8.3"), lang::en, (std::filesystem::path(data_dir()) / "apple.toml").string(), "");
+    const verdict both = judge(ex("8.3"), number(2.46 / 2), on_four);  // s13 = 1.55×1.5 + 0.45×0.3 = 2.46, ÷ 2 either way
     BOOST_TEST(names(both, "scale_by_d_k"));
     BOOST_TEST(names(both, "scale_by_sqrt_d_model"));
 }
