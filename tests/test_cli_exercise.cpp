@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -80,6 +81,98 @@ BOOST_AUTO_TEST_CASE(wrong_answers_say_what_and_which_mistake) {
     auto st = statuses();
     BOOST_TEST(st["3.1"] == "wrong");
     BOOST_TEST(st["4.2"] == "wrong");
+}
+
+// Mistakes that had no name: each made here as a student makes it, on the lesson's numbers and on a
+// student's own (--student), is named in English and in Chinese.
+BOOST_AUTO_TEST_CASE(the_common_slips_of_lessons_1_3_4_and_6_are_named) {
+    fresh f;
+    struct made {
+        std::vector<std::string> args;
+        const char* en;
+        const char* zh;
+    };
+    const char* without_exp_en = "divided the scores by the row's sum without taking exp first";
+    const char* without_exp_zh = "没有取 exp 就直接除以了这一行的和";
+    const char* average_en = "took the plain average of the rows of V";
+    const char* average_zh = "直接对 V 的各行取了平均";
+    const char* x_shape_en = "gave the input X's shape [n, d_model] for the scores";
+    const char* x_shape_zh = "给出的是输入 X 的形状 [n, d_model]";
+    const char* once_en = "divided the variance by √d_k, as the scores are divided";
+    const char* once_zh = "方差也跟分数一样只除以了 √d_k";
+    const std::vector<made> cases = {
+        // 1.2: row 1 of S = X·Xᵀ is [1.34, 0.3, 0.8]; each divided by their sum, 2.44, with no exp
+        {{"check", "1.2", "[0.5492, 0.1230, 0.3279]"}, without_exp_en, without_exp_zh},
+        // 3.1: X is [100, 512], and the scores are not
+        {{"check", "3.1", "(100, 512)"}, x_shape_en, x_shape_zh},
+        // 4.3: q·k has variance d_k = 256; ÷ √256 makes it 1, and 256 ÷ √256 = 16 divides the variance only once
+        {{"check", "4.3", "256"}, "gave the variance of the unscaled q·k, about d_k", "给出的是没有缩放的 q·k 的方差，大约是 d_k"},
+        {{"check", "4.3", "16"}, once_en, once_zh},
+        // 6.1: (0.93 + 0.16 + 0.38) / 3 = 0.49, (0.37 + 0.01 + 0.92) / 3 = 0.4333, (0.05 + 1.04 + 0.36) / 3 = 0.4833, 0.38
+        {{"check", "6.1", "[0.49, 0.4333, 0.4833, 0.38]"}, average_en, average_zh},
+        // 6.1: 0.3063·x(苹果) + 0.159·x(很) + 0.5347·x(甜) with X's rows [1, 0.3, 0, 0.5], [0.1, 0, 1, 0.4], [0.2, 1, 0.3, 0.6]
+        {{"check", "6.1", "[0.4291, 0.6266, 0.3194, 0.5376]"}, "took A·X instead of A·V", "算成了 A·X 而不是 A·V"},
+    };
+    auto check = [&](std::vector<std::string> args, const char* en, const char* zh) {
+        BOOST_TEST_CONTEXT(fmt::format("{}", fmt::join(args, " "))) {
+            auto r = run_qkv(args);
+            BOOST_TEST(r.status == 1, r.err);
+            BOOST_TEST(has(r.out, "This is what a common mistake gives: "), r.out);
+            BOOST_TEST(has(r.out, en), r.out);
+            args.insert(args.end(), {"--lang", "zh"});
+            auto z = run_qkv(args);
+            BOOST_TEST(z.status == 1, z.err);
+            BOOST_TEST(has(z.out, zh), z.out);
+        }
+    };
+    for (const made& m : cases) check(m.args, m.en, m.zh);
+
+    // carl's own numbers, read off what `qkv exercise … --student carl` shows him
+    auto shown = [](const char* id, const char* name) {
+        auto j = nlohmann::json::parse(run_qkv({"exercise", id, "--student", "carl", "--format", "json"}).out);
+        for (const auto& v : j["values"])
+            if (v["name"] == name) return v["data"].get<std::vector<std::vector<double>>>();
+        BOOST_FAIL(id << " shows no " << name);
+        return std::vector<std::vector<double>>{};
+    };
+    auto as_row = [](const std::vector<double>& r) { return fmt::format("[{:.4f}]", fmt::join(r, ", ")); };
+    std::vector<double> s1 = shown("1.2", "S").at(0);
+    BOOST_REQUIRE(s1.size() == 3u);
+    BOOST_TEST(std::fabs(s1[0] - 1.34) > 0.05, "carl's numbers are not the lesson's own");
+    const double sum = s1[0] + s1[1] + s1[2];
+    for (double& x : s1) x /= sum;
+    check({"check", "1.2", as_row(s1), "--student", "carl"}, without_exp_en, without_exp_zh);
+    const auto V = shown("6.1", "V");
+    std::vector<double> mean(V.at(0).size(), 0.0);
+    for (const auto& r : V)
+        for (std::size_t c = 0; c < r.size(); ++c) mean[c] += r[c] / static_cast<double>(V.size());
+    check({"check", "6.1", as_row(mean), "--student", "carl"}, average_en, average_zh);
+    check({"check", "3.1", "100x512", "--student", "carl"}, x_shape_en, x_shape_zh);
+    check({"check", "4.3", "16", "--student", "carl"}, once_en, once_zh);
+}
+
+// 8.3's two wrong scalings, which agreed on d_model = 4, are two numbers on its d_model = 8: head 1's
+// s13 = 1.55×1.5 + 0.45×0.3 + 0.8×0.9 + 0.2×0.1 = 3.2, right ÷ √4 = 1.6, wrong ÷ 4 = 0.8 and ÷ √8 ≈ 1.1314.
+BOOST_AUTO_TEST_CASE(exercise_8_3_names_each_wrong_scaling_alone) {
+    fresh f;
+    BOOST_TEST(run_qkv({"check", "8.3", "1.6"}).status == 0);
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+        {"0.8", "divided by d_k instead of √d_k", "除以了 d_k，而不是 √d_k"},
+        {"1.1314", "divided by √d_model instead of the head's √d_k", "除以了 √d_model，而不是每个头的 √d_k"},
+    };
+    for (const auto& [answer, en, zh] : cases) {
+        BOOST_TEST_CONTEXT(answer) {
+            auto r = run_qkv({"check", "8.3", answer});
+            BOOST_TEST(r.status == 1, r.err);
+            BOOST_TEST(has(r.out, "This is what a common mistake gives: " + en), r.out);
+            BOOST_TEST(!has(r.out, "they agree"), r.out);
+            auto z = run_qkv({"check", "8.3", answer, "--lang", "zh"});
+            BOOST_TEST(has(z.out, "这正是一个常见错误的结果：" + zh), z.out);
+            BOOST_TEST(!has(z.out, "给出同样的数"), z.out);
+        }
+    }
+    auto shown = run_qkv({"exercise", "8.3", "--lang", "zh"});
+    BOOST_TEST(has(shown.out, "这里 d_model = 8，分成 h = 2 个头。"), shown.out);
 }
 
 // The verdict as JSON: the same judgement, status and record as the text, its fields for a program.

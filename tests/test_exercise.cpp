@@ -127,7 +127,8 @@ BOOST_AUTO_TEST_CASE(hand_computed_answers) {
     }
     expect_number("7.2", 0.93);                                             // weights [1, 0, 0]: v(苹果)
     expect_shape("8.1", {3, 2});                                            // [3, 4]·[4, 2]
-    expect_number("8.3", (1.55 * 1.5 + 0.45 * 0.3) / std::sqrt(2.0));       // head 1: 2.46 / √2
+    // 8.3 on apple-wide.toml, head 1 of d_k = 4: q(苹果) = [1.55, 0.45, 0.8, 0.2], k(甜) = [1.5, 0.3, 0.9, 0.1]
+    expect_number("8.3", (1.55 * 1.5 + 0.45 * 0.3 + 0.8 * 0.9 + 0.2 * 0.1) / std::sqrt(4.0));  // 3.2 / 2 = 1.6
     expect_shape("8.6", {1, 10, 10});
     expect_shape("9.2", {3, 4});                                            // one row of K per token
     expect_number("9.3", 2.0 * 32 * 32 * 128 * 2 * 4096 / (1024.0 * 1024 * 1024));  // 2³¹ bytes = 2 GiB

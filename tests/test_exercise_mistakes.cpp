@@ -4,10 +4,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "qkv/exercise.hpp"
 #include "qkv/judge.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "support/shipped_exercises.hpp"
 #include "support/training.hpp"
 
@@ -57,6 +59,22 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     seen["mask_off_by_one"] = judged("7.1", row({1.0, 0.0, 0.0}));                         // j < 2: token 1 alone
     seen["wrong_row"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.V)[1]));         // z(很) for z(苹果)
     seen["transposed"] = judged("3.3", rows(tr(p.S)));                                    // Sᵀ for S
+    {   // lesson 1 with the exp left out: row 1 of S = X·Xᵀ, 1.34, 0.3 and 0.8, divided by their sum 2.44
+        std::vector<double> s1 = mul(p.X, tr(p.X))[0];
+        const double sum = s1[0] + s1[1] + s1[2];
+        for (double& x : s1) x /= sum;  // ≈ [0.5492, 0.1230, 0.3279]; softmax gives [0.5165, 0.1826, 0.3010]
+        seen["normalised_without_exp"] = judged("1.2", row(s1));
+    }
+    {   // z(苹果) with 1/3 on each row of V, and with A's row 1 on the rows of X instead of V
+        std::vector<double> mean(p.V[0].size(), 0.0);
+        for (const auto& r : p.V)
+            for (std::size_t c = 0; c < r.size(); ++c) mean[c] += r[c] / 3;  // ≈ [0.49, 0.4333, 0.4833, 0.38]
+        seen["plain_average"] = judged("6.1", row(mean));
+        seen["x_not_v"] = judged("6.1", row(mul(softmax_rows(p.S_scaled), p.X)[0]));   // ≈ [0.4291, 0.6266, 0.3194, 0.5376]
+    }
+    seen["x_shape_for_s"] = judged("3.1", shape({100, 512}));                              // X is [100, 512]
+    seen["unscaled_variance"] = judged("4.3", number(256));                                // q·k unscaled: d_k = 256
+    seen["variance_by_sqrt_d_k"] = judged("4.3", number(256.0 / 16));                      // 256 ÷ √256, not ÷ 256
     // wrong row without the exercise listing it: 5.1 asks row 甜 of A, here row 苹果; 16.1 row 1 of
     // dV = Aᵀ·dZ, here row 2 (the target v(甜) in every row, as below)
     BOOST_TEST(names(judged("5.1", row(softmax_rows(p.S_scaled)[0])), "wrong_row"));
@@ -123,10 +141,80 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
     BOOST_TEST(names(judged("3.3", rows(mul(tr(p.K), p.Q))), "k_not_transposed"));
     BOOST_TEST(names(judged("3.1", shape({64, 64})), "k_not_transposed"));
     BOOST_TEST(names(judged("3.2", number(p.S[2][1])), "k_not_transposed"));  // s32 read for s23
-    // With d_model = 4 and d_k = 2, ÷ d_k and ÷ √d_model give the same number: both are named.
-    verdict both = judged("8.3", number(2.46 / 2));
+}
+
+// 8.3 runs on 苹果很甜 at d_model = 8, 2 heads of d_k = 4: ÷ d_k = 4 and ÷ √d_model = √8 are two
+// numbers, each named alone, on its own data and on students' variants. On apple.toml's d_model = 4
+// both are ÷ 2: they agree, and both are named.
+BOOST_AUTO_TEST_CASE(exercise_8_3_tells_its_two_wrong_scalings_apart) {
+    const mistake_book& book = shipped().book;
+    const scenario wide = load_scenario((std::filesystem::path(data_dir()) / "apple-wide.toml").string());
+    BOOST_REQUIRE(wide.matrices.at("X").cols == 8u);
+    for (const std::string student : {"", "alice", "carl"}) {
+        BOOST_TEST_CONTEXT("student '" << student << "'") {
+            pipeline p(student.empty() ? wide : student_variant(wide, student));
+            const std::vector<double> q = p.head(p.W_Q, 0, 4)[0], k = p.head(p.W_K, 0, 4)[2];  // head 1: 苹果, 甜
+            double s13 = 0;
+            for (std::size_t i = 0; i < 4; ++i) s13 += q[i] * k[i];
+            // the file's own: 1.55×1.5 + 0.45×0.3 + 0.8×0.9 + 0.2×0.1 = 3.2
+            if (student.empty()) BOOST_TEST(s13 == 3.2, boost::test_tools::tolerance(1e-5));
+            BOOST_REQUIRE(std::fabs(s13) > 0.5);  // s/2, s/√8, s/4 and s further apart than ±0.01
+            const exercise_run r = run_exercise(ex("8.3"), lang::en, "", student);
+            auto judged_here = [&](double x) { return judge(ex("8.3"), number(x), r); };
+            BOOST_TEST(judged_here(s13 / 2).correct);
+            const verdict by_d_k = judged_here(s13 / 4), by_sqrt_d_model = judged_here(s13 / std::sqrt(8.0));
+            BOOST_TEST(names(by_d_k, "scale_by_d_k"));
+            BOOST_TEST(!names(by_d_k, "scale_by_sqrt_d_model"));
+            BOOST_TEST(names(by_sqrt_d_model, "scale_by_sqrt_d_model"));
+            BOOST_TEST(!names(by_sqrt_d_model, "scale_by_d_k"));
+            BOOST_TEST(names(judged_here(s13), "no_scale"));
+            for (const auto& [x, id] : {std::pair{s13 / 4, "scale_by_d_k"}, std::pair{s13 / std::sqrt(8.0), "scale_by_sqrt_d_model"}}) {
+                const std::string text = joined(explain(judged_here(x), ex("8.3"), number(x), r, book, lang::en));
+                BOOST_TEST(text.find("This is what a common mistake gives: " + book.at(id).en) != std::string::npos, text);
+                BOOST_TEST(text.find("they agree") == std::string::npos, text);
+            }
+        }
+    }
+    const exercise_run on_four = run_exercise(ex("8.3"), lang::en, (std::filesystem::path(data_dir()) / "apple.toml").string(), "");
+    const verdict both = judge(ex("8.3"), number(2.46 / 2), on_four);  // s13 = 1.55×1.5 + 0.45×0.3 = 2.46, ÷ 2 either way
     BOOST_TEST(names(both, "scale_by_d_k"));
     BOOST_TEST(names(both, "scale_by_sqrt_d_model"));
+}
+
+// The same mistakes on a student's own numbers (--student NAME): made here by hand from the
+// student's variant of 苹果很甜, judged against that student's run of the exercise.
+BOOST_AUTO_TEST_CASE(mistakes_are_named_on_a_students_own_numbers) {
+    const scenario apple = load_scenario((std::filesystem::path(data_dir()) / "apple.toml").string());
+    for (const char* student : {"alice", "carl"}) {
+        pipeline p(student_variant(apple, student));
+        BOOST_REQUIRE(std::fabs(p.X[0][0] - 1.0) > 1e-3);  // not the lesson's own numbers
+        std::map<std::string, exercise_run> runs;
+        auto judged_for = [&](const std::string& id, const answer& a) {
+            if (!runs.count(id)) runs.emplace(id, run_exercise(ex(id), lang::en, "", student));
+            return judge(ex(id), a, runs.at(id));
+        };
+        const std::size_t n = p.X.size(), d = p.V[0].size();
+        std::vector<double> s1 = mul(p.X, tr(p.X))[0], mean(d, 0.0);
+        double sum = 0;
+        for (double x : s1) sum += x;
+        for (double& x : s1) x /= sum;
+        for (const auto& r : p.V)
+            for (std::size_t c = 0; c < d; ++c) mean[c] += r[c] / static_cast<double>(n);
+        const std::vector<std::pair<std::string, verdict>> made = {
+            {"normalised_without_exp", judged_for("1.2", row(s1))},
+            {"plain_average", judged_for("6.1", row(mean))},
+            {"x_not_v", judged_for("6.1", row(mul(softmax_rows(p.S_scaled), p.X)[0]))},
+            {"x_shape_for_s", judged_for("3.1", shape({100, 512}))},
+            {"unscaled_variance", judged_for("4.3", number(256))},
+            {"variance_by_sqrt_d_k", judged_for("4.3", number(16))},
+        };
+        for (const auto& [id, v] : made) {
+            BOOST_TEST_CONTEXT(student << ": " << id) {
+                BOOST_TEST(!v.correct);
+                BOOST_TEST(names(v, id));
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(wrong_answers_say_what_is_wrong) {
