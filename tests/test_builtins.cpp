@@ -349,6 +349,21 @@ BOOST_AUTO_TEST_CASE(argmax_and_argmin_count_from_one) {
     BOOST_TEST(contains(eval_error("argmax(M)", ws), "one row [1, d] or one column [n, 1]"));
 }
 
+// Issue 40: "most" must be true on a tie. Two weights equal in mathematics may differ in the last
+// bit from one kernel to another: the first of them is the argmax on every CPU, and ties counts
+// both; weights apart by more than float rounding are no tie.
+BOOST_AUTO_TEST_CASE(ties_count_the_largest_to_float_precision) {
+    const float w = 0.4235f, next = std::nextafter(w, 1.0f);  // one bit above
+    auto ws = ws_of({{"r", value::of(matrix::of({{w, 0.06f, next, 0.1f}}))},
+                     {"s", value::of(matrix::of({{0.3f, 0.5f, 0.2f}}))},
+                     {"M", value::of(matrix::of({{1, 2}, {3, 4}}))}});
+    BOOST_TEST(ev("ties(r)", ws).number == 2.0f);
+    BOOST_TEST(ev("argmax(r)", ws).number == 1.0f);  // not 3, the one bit larger
+    BOOST_TEST(ev("ties(r^T)", ws).number == 2.0f);
+    BOOST_TEST(ev("ties(s)", ws).number == 1.0f);
+    BOOST_TEST(contains(eval_error("ties(M)", ws), "one row [1, d] or one column [n, 1]"));
+}
+
 // Issue 27: sgesvd never returns on a matrix holding both inf and NaN (exp(1000) is inf, and
 // 0 * inf is NaN), so the SVD built-ins refuse any non-finite entry before LAPACK sees it.
 // Without the check this case does not end.

@@ -131,3 +131,22 @@ BOOST_AUTO_TEST_CASE(switching_the_previous_token_head_off_undoes_the_circuit_an
     BOOST_TEST(off(ind, 1) == induction(mat("A_ind_off"), s), boost::test_tools::tolerance(1e-5));
     BOOST_TEST(S(ind, 1) == induction(mat("A_ind"), s), boost::test_tools::tolerance(1e-5));
 }
+
+// Issue 40: lesson 18 trains on sequences it makes itself; its heading said "scenario 苹果很甜"
+// (and still did under --tokens "the cat sat on the mat"), data that never ran. The heading names
+// no scenario the lesson did not read.
+BOOST_AUTO_TEST_CASE(the_heading_names_no_scenario_that_did_not_run) {
+    const scenario apple = load_scenario(test::apple_file);
+    BOOST_TEST(run18().t.scenario != apple.name);
+    BOOST_TEST(run18().t.scenario.find(apple.name) == std::string::npos);
+    scenario_choice given;
+    given.made = generate_scenario(scenario_spec{split_tokens("the cat sat on the mat")});
+    given.made_from = scenario_spec{split_tokens("the cat sat on the mat")};
+    for (lang l : {lang::en, lang::zh}) {
+        const std::vector<trace> t = run_lessons({test::lesson_path(18)}, given, l);
+        BOOST_TEST_REQUIRE(t.size() == 1u);
+        BOOST_TEST(t[0].scenario.find("苹果") == std::string::npos, t[0].scenario);
+        BOOST_TEST(t[0].scenario.find("cat") == std::string::npos, t[0].scenario);
+        BOOST_TEST(!t[0].scenario.empty(), "the heading says what ran");
+    }
+}

@@ -5,7 +5,10 @@
 #define BOOST_TEST_MODULE lesson_thinking
 #include <boost/test/unit_test.hpp>
 
+#include <regex>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "support/lesson_suite.hpp"
 
@@ -155,4 +158,75 @@ BOOST_AUTO_TEST_CASE(the_lesson_runs_on_the_other_scenarios_in_both_languages) {
                 }
             }
         }
+}
+
+namespace {
+
+// The places after the point of a number as written: "0.9786" has 4, "64" none.
+int places(const std::string& number) {
+    auto dot = number.find('.');
+    return dot == std::string::npos ? 0 : int(number.size() - dot - 1);
+}
+
+// Every "a × b × c = d" or "… ≈ d" a text writes out: its factors as written, the sign, the result.
+struct written_product {
+    std::vector<std::string> factors;
+    std::string sign, result;
+};
+std::vector<written_product> written_products(const std::string& text) {
+    static const std::regex chain(R"((\d+(?:\.\d+)?(?:\s+×\s+\d+(?:\.\d+)?)+)\s+(=|≈)\s+(\d+(?:\.\d+)?))");
+    static const std::regex number(R"(\d+(?:\.\d+)?)");
+    std::vector<written_product> out;
+    for (std::sregex_iterator m(text.begin(), text.end(), chain), end; m != end; ++m) {
+        written_product p{{}, (*m)[2], (*m)[3]};
+        const std::string factors = (*m)[1];
+        for (std::sregex_iterator f(factors.begin(), factors.end(), number); f != end; ++f) p.factors.push_back(f->str());
+        out.push_back(p);
+    }
+    return out;
+}
+
+// Population variance of every entry, by hand.
+double variance(const matrix& m) {
+    double mean = 0, sq = 0;
+    for (float x : m.data) mean += x;
+    mean /= double(m.data.size());
+    for (float x : m.data) sq += (x - mean) * (x - mean);
+    return sq / double(m.data.size());
+}
+
+}  // namespace
+
+// Issue 40: "64 × 0.98 × 0.98 = 61.66" was printed, and that product is 61.47. Written arithmetic
+// comes out: with "=", the written factors multiply to the written result (to its places); with
+// "≈", the result is the exact product (recomputed here from X and the weights) and the written
+// factors miss it by no more than their own rounding can.
+BOOST_AUTO_TEST_CASE(written_arithmetic_comes_out) {
+    for (qkv::lang l : {qkv::lang::en, qkv::lang::zh}) {
+        auto r = run(lesson_number, thinking_file, l);
+        const matrix& X = ws_mat(r, "X");
+        const double exact_scores = double(d_k) * variance(kernels::matmul_ref(X, ws_mat(r, "W_Q"))) *
+                                    variance(kernels::matmul_ref(X, ws_mat(r, "W_K")));
+        std::size_t seen = 0;
+        for (const char* id : {"one-head", "scores"}) {
+            for (const written_product& p : written_products(stage_of(r.t, id).text)) {
+                BOOST_TEST_CONTEXT(id << ": " << fmt::format("{} {} {}", fmt::join(p.factors, " × "), p.sign, p.result)) {
+                    ++seen;
+                    double product = 1, slack = 0;
+                    for (std::size_t i = 0; i < p.factors.size(); ++i) {
+                        double others = 1;
+                        for (std::size_t j = 0; j < p.factors.size(); ++j)
+                            if (j != i) others *= std::stod(p.factors[j]);
+                        product *= std::stod(p.factors[i]);
+                        slack += 0.5 * std::pow(10.0, -places(p.factors[i])) * std::abs(others) * 1.01;
+                    }
+                    const double result = std::stod(p.result), half_place = 0.5 * std::pow(10.0, -places(p.result));
+                    if (p.sign == "=") BOOST_TEST(std::abs(product - result) <= half_place + 1e-9, "written product " << product);
+                    else BOOST_TEST(std::abs(product - result) <= half_place + slack, "written product " << product);
+                    if (std::string(id) == "scores") BOOST_TEST(std::abs(exact_scores - result) <= half_place + 1e-6, "exact " << exact_scores);
+                }
+            }
+        }
+        BOOST_TEST(seen == 2u, "one product in each of the two stages, not " << seen);
+    }
 }

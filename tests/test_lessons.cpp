@@ -4,6 +4,7 @@
 #define BOOST_TEST_MODULE lessons
 #include <boost/test/unit_test.hpp>
 
+#include "qkv/scenario_gen.hpp"
 #include "qkv/toml_file.hpp"
 #include "support/lesson_suite.hpp"
 
@@ -377,4 +378,32 @@ BOOST_AUTO_TEST_CASE(a_lesson_reader_given_a_list_collects_every_problem) {
     } catch (const qkv::input_error& e) {
         BOOST_TEST(std::string(e.what()) == got[0]);
     }
+}
+
+// Issue 40: on "the cat sat on the mat" lesson 1 said “the”₁ cares "most of all about itself",
+// and “the”₅ has the same weight. The row is recomputed here (A = softmax(X·Xᵀ)) and its tie
+// counted; when there is one, the sentence says so in both languages.
+BOOST_AUTO_TEST_CASE(lesson_1_says_most_only_of_what_is_alone_at_the_top) {
+    const qkv::scenario s = qkv::generate_scenario(qkv::scenario_spec{qkv::split_tokens("the cat sat on the mat")});
+    const matrix& X = s.matrices.at("X");
+    const matrix A = kernels::softmax_rows(kernels::matmul_ref(X, kernels::transpose(X)));
+    float top = 0;
+    for (std::size_t c = 0; c < A.cols; ++c) top = std::max(top, A(0, c));
+    std::size_t tied = 0;
+    for (std::size_t c = 0; c < A.cols; ++c) tied += std::abs(A(0, c) - top) <= 1e-5f;
+    BOOST_TEST_REQUIRE(tied == 2u);  // the₁ and the₅: one embedding, one weight
+    for (qkv::lang l : {qkv::lang::en, qkv::lang::zh}) {
+        const qkv::lesson_run r = qkv::run_lesson(qkv::load_lesson(lesson_path(1)), s, l);
+        const std::string& text = stage_of(r.t, "weights").text;
+        if (l == qkv::lang::en) {
+            BOOST_TEST(text.find("most of all about itself.") == std::string::npos, text);
+            BOOST_TEST(text.find("tied with one other token") != std::string::npos, text);
+        } else {
+            BOOST_TEST(text.find("最在意的还是自己。") == std::string::npos, text);
+            BOOST_TEST(text.find("另有 1 个词的权重和它一样") != std::string::npos, text);
+        }
+    }
+    // on 苹果很甜 nothing ties, and nothing is said of a tie
+    const qkv::lesson_run apple = run(1);
+    BOOST_TEST(stage_of(apple.t, "weights").text.find("tied") == std::string::npos);
 }

@@ -238,3 +238,30 @@ BOOST_AUTO_TEST_CASE(tensor_parallel_concatenation_and_sum_equal_the_whole) {
     BOOST_TEST((call("concat_cols", {parts}).mat() == A));
 }
 
+
+// Issue 40: gathered = traffic() was computed and never shown, and the text spoke of "the table
+// below" that was not there. The gather stage shows it, one row per rank; in one process the
+// one rank holds every number of W_Q ([d_model, d_model]), computes all of Y ([n, d_model]) and
+// sends nothing. The text explains its columns and quotes the row, in both languages.
+BOOST_AUTO_TEST_CASE(tensor_parallel_shows_the_traffic_it_speaks_of) {
+    for (qkv::lang l : {qkv::lang::en, qkv::lang::zh}) {
+        auto r = run(11, apple_file, l);
+        const matrix& X = r.ws.at("X").mat();
+        const double d_model = double(X.cols), n = double(X.rows);
+        for (const auto& [stage, name] : {std::pair{"gather", "gathered"}, std::pair{"all-reduce", "reduced"}}) {
+            const matrix& T = shown_mat(r.t, stage, name);
+            BOOST_TEST_REQUIRE(T.rows == 1u);
+            BOOST_TEST_REQUIRE(T.cols == 7u);
+            BOOST_TEST(T(0, 2) == 0.0f);  // sent
+            BOOST_TEST(T(0, 3) == 0.0f);  // received
+            BOOST_TEST(stage_of(r.t, stage).text.find(name) != std::string::npos, stage_of(r.t, stage).text);
+        }
+        const matrix& G = shown_mat(r.t, "gather", "gathered");
+        BOOST_TEST(G(0, 0) == d_model * d_model);  // held: all of W_Q
+        BOOST_TEST(G(0, 1) == n * d_model);        // computed: all of Y
+        const std::string held = fmt::format("{}", int(d_model * d_model));
+        BOOST_TEST(stage_of(r.t, "gather").text.find(held) != std::string::npos, "the text quotes the row");
+        // W_Q, W_K, W_V and W_O, all held by the one process
+        BOOST_TEST(shown_mat(r.t, "all-reduce", "reduced")(0, 0) == 4 * d_model * d_model);
+    }
+}

@@ -10,6 +10,8 @@
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/styled_text.hpp"
+#include "qkv/scenario_gen.hpp"
+#include "support/lessons.hpp"
 #include "support/text.hpp"
 #include "support/trace_fixture.hpp"
 
@@ -308,3 +310,26 @@ BOOST_AUTO_TEST_CASE(styled_lines_are_measured_without_their_escapes) {
     BOOST_TEST(visible_width("\x1b[2m苹果\x1b[0m") == 4u);
 }
 
+
+// Issue 40: a token that comes twice is “the”₁ and “the”₅ in the prose, and its rows and columns
+// were labelled "the" twice. The labels carry the same subscript, the token's place in the
+// sentence (counted here from the sentence itself), and no label is a bare "the".
+BOOST_AUTO_TEST_CASE(a_repeated_token_has_its_place_in_the_labels_as_in_the_prose) {
+    const std::vector<std::string> words{"the", "cat", "sat", "on", "the", "mat"};
+    const lesson_run r = run_lesson(load_lesson(test::lesson_path(1)), generate_scenario(scenario_spec{words}), lang::en);
+    std::size_t weights = 0;
+    for (std::size_t i = 0; i < r.t.stages.size(); ++i)
+        if (r.t.stages[i].id == "weights") weights = i;
+    const std::string out = plain(render_text_stage(r.t, weights, render_options{}));
+    const char* const digits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    std::vector<std::string> marked;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        if (words[i] == "the") marked.push_back("the" + std::string(digits[i + 1]));
+    BOOST_TEST_REQUIRE(marked.size() == 2u);
+    for (const std::string& label : marked) {
+        BOOST_TEST(out.find("\n" + label + " ") != std::string::npos, label << " labels a row\n" << out);  // a row
+        BOOST_TEST(out.find(" " + label + " ") != std::string::npos, label << " labels a column\n" << out);
+    }
+    BOOST_TEST(out.find("“the”" + std::string(digits[1])) != std::string::npos, "the prose writes “the”₁");
+    for (const std::string& line : lines_of(out)) BOOST_TEST(line.rfind("the ", 0) != 0, "a bare “the” labels a row: " << line);
+}

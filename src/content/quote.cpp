@@ -158,9 +158,16 @@ quoted call_quote(const std::string& name, const std::vector<std::string>& args,
     if (!vals[0].is_matrix()) quote_error(env, quote, fmt::format("top(A, i): A must be a matrix, got {}", vals[0].shape_str()));
     const matrix& A = vals[0].mat();
     std::size_t r = index_arg(vals[1], A.rows, quote, "the row", env);
+    // the first column tied with the row's largest to float precision (the rule of argmax): a token
+    // that comes twice weighs the same at both places, whichever last bits the kernel left
     std::size_t best = 0;
     for (std::size_t c = 1; c < A.cols; ++c)
         if (A(r, c) > A(r, best)) best = c;
+    for (std::size_t c = 0; c < best; ++c)
+        if (A(r, best) - A(r, c) <= std::ldexp(std::fabs(A(r, best)), -16)) {
+            best = c;
+            break;
+        }
     const auto& names = vals[0].cols.names;
     if (best < names.size() && !names[best].empty()) return token_quote(names, best);
     return {std::to_string(best + 1), std::nullopt};

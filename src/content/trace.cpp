@@ -155,6 +155,24 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
     return out;
 }
 
+// Whether the lesson reads anything of a scenario: a formula that reads one of its values (X,
+// W_Q, n, …) before assigning it, or a text that quotes its tokens. Lesson 18 trains on sequences
+// of its own and reads none: on a learner's sentence it would be headed "scenario the cat sat on
+// the mat" while nothing in it came from that sentence.
+bool reads_scenario(const lesson& l, const scenario& s) {
+    const workspace given = initial_workspace(s);
+    std::set<std::string> assigned;
+    for (const stage& st : l.stages) {
+        if (st.text.zh.find("token(") != std::string::npos || st.text.en.find("token(") != std::string::npos) return true;
+        for (const statement& line : st.f.statements) {
+            for (const std::string& name : names_read(*line.rhs))
+                if (!assigned.count(name) && given.count(name)) return true;
+            assigned.insert(line.target);
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
@@ -169,7 +187,10 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     r.t.lesson = l.number;
     r.t.title = l.title.in(language);
     r.t.language = language;
-    r.t.scenario = s.name;
+    // A lesson that reads nothing of its scenario (lesson 18 makes its own sequences) is not headed
+    // with a scenario that never ran: the heading says that the lesson made its data.
+    r.t.scenario = reads_scenario(l, s) ? s.name
+                                        : std::string(language == lang::zh ? "无：数据由本课自己生成" : "none: the lesson makes its own data");
     r.t.stage_count = l.stages.size();
     r.token_rows = l.token_rows;
     for (std::size_t i = 0; i < l.stages.size(); ++i) r.t.stages.push_back(run_stage(l, l.stages[i], i + 1, r.ws, language));
@@ -198,24 +219,6 @@ const scenario& on_sentence(const lesson& l, const scenario_choice& given, std::
     const std::string key = "at size: " + l.scenario_file;
     if (!read.count(key)) read.emplace(key, at_size_of(own, *given.made_from));
     return read.at(key);
-}
-
-// Whether the lesson reads anything of a scenario: a formula that reads one of its values (X,
-// W_Q, n, …) before assigning it, or a text that quotes its tokens. Lesson 18 trains on sequences
-// of its own and reads none: on a learner's sentence it would be headed "scenario the cat sat on
-// the mat" while nothing in it came from that sentence.
-bool reads_scenario(const lesson& l, const scenario& s) {
-    const workspace given = initial_workspace(s);
-    std::set<std::string> assigned;
-    for (const stage& st : l.stages) {
-        if (st.text.zh.find("token(") != std::string::npos || st.text.en.find("token(") != std::string::npos) return true;
-        for (const statement& line : st.f.statements) {
-            for (const std::string& name : names_read(*line.rhs))
-                if (!assigned.count(name) && given.count(name)) return true;
-            assigned.insert(line.target);
-        }
-    }
-    return false;
 }
 
 }  // namespace

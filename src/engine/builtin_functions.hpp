@@ -55,6 +55,7 @@ value max_fn(const args_t& a, eval_context& ctx);
 value min_fn(const args_t& a, eval_context& ctx);
 value argmax_fn(const args_t& a, eval_context& ctx);
 value argmin_fn(const args_t& a, eval_context& ctx);
+value ties_fn(const args_t& a, eval_context& ctx);
 value norm_fn(const args_t& a, eval_context& ctx);
 value max_abs_diff_fn(const args_t& a, eval_context& ctx);
 value float_diff_fn(const args_t& a, eval_context& ctx);

@@ -72,12 +72,9 @@ value ledger_table(std::size_t computed, const devices::message_cost& c) {
                     {{"held", "computed", "sent", "received", "bytes_sent", "bytes_received", "ms"}, ""});
 }
 
-// Keeps the table for traffic() and, on real ranks, shows it as a step of the stage.
-void account(eval_context& ctx, std::size_t computed, const devices::message_cost& c) {
-    book().last = ledger_table(computed, c);
-    if (devices::current().size() > 1)
-        record(ctx, fmt::format("P = {}", devices::current().size()), {{"traffic", book().last}});
-}
+// Keeps the table for traffic(); a lesson shows it as a value (lesson 11's gathered and reduced),
+// alike in one process and on ranks.
+void account(std::size_t computed, const devices::message_cost& c) { book().last = ledger_table(computed, c); }
 
 value call(const char* name, const args_t& a, eval_context& ctx) { return find_builtin(name)->fn(a, ctx); }
 
@@ -107,7 +104,7 @@ value all_gather_fn(const args_t& a, eval_context& ctx) {
                 std::memcpy(part.row(i), all.data() + q * L.size() + i * L.cols + j * w, w * sizeof(float));
             whole.mats.push_back(std::move(part));
         }
-    account(ctx, numbers(a[0]), c);
+    account(numbers(a[0]), c);
     return call("concat_cols", {whole}, ctx);
 }
 
@@ -117,7 +114,7 @@ value all_reduce_fn(const args_t& a, eval_context& ctx) {
     value local = call("sum_heads", a, ctx);  // [n, d]: the sum over this rank's parts
     value out = local;
     const devices::message_cost c = g.all_reduce_sum(local.mat().data, out.mat().data);
-    account(ctx, numbers(a[0]), c);
+    account(numbers(a[0]), c);
     return out;
 }
 

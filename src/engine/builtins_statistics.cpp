@@ -53,14 +53,32 @@ value abs_diff(const args_t& a, const char* fn, eval_context& ctx) {
 // a result by far less; a real mistake (a wrong row, a missing scale) moves it by far more.
 float float_rounding(float scale) { return std::ldexp(scale, -16); }
 
-// Where the extreme of a row or column vector is, counted from 1 (the first one on a tie), so that a
-// lesson can name the token a row attends to most: A[1, argmax(A[1])].
-value arg_extreme(const value& v, bool largest, const char* fn, eval_context& ctx) {
+// A row [1, d] or column [n, 1] of at least one entry, for argmax, argmin and ties.
+const matrix& vector_arg(const value& v, const char* fn, eval_context& ctx) {
     const matrix* m = v.is_matrix() ? &v.mat() : nullptr;
     if (!m || (m->rows != 1 && m->cols != 1) || m->size() == 0)
         formula_error(ctx, fmt::format("{}(v): v must be one row [1, d] or one column [n, 1], got {}", fn, kind_text(v)));
-    auto at = largest ? std::max_element(m->data.begin(), m->data.end()) : std::min_element(m->data.begin(), m->data.end());
-    return value::scalar(static_cast<float>(at - m->data.begin() + 1));
+    return *m;
+}
+
+// The entries of m tied with its extreme to float precision (float_rounding of the extreme
+// itself, so that an extreme of 0 ties only with 0): two weights equal in mathematics (a token that
+// comes twice) are tied whichever last bits the kernel left them, so no word hinges on which of
+// the two came out a bit larger.
+std::vector<std::size_t> tied_with_extreme(const matrix& m, bool largest) {
+    const float best = largest ? *std::max_element(m.data.begin(), m.data.end()) : *std::min_element(m.data.begin(), m.data.end());
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < m.data.size(); ++i)
+        if (std::fabs(m.data[i] - best) <= float_rounding(std::fabs(best))) out.push_back(i);
+    if (out.empty()) out.push_back(std::size_t((largest ? std::max_element(m.data.begin(), m.data.end())
+                                                         : std::min_element(m.data.begin(), m.data.end())) - m.data.begin()));
+    return out;  // NaN: the place std::max_element names
+}
+
+// Where the extreme of a row or column vector is, counted from 1 (the first one on a tie, to float
+// precision), so that a lesson can name the token a row attends to most: A[1, argmax(A[1])].
+value arg_extreme(const value& v, bool largest, const char* fn, eval_context& ctx) {
+    return value::scalar(static_cast<float>(tied_with_extreme(vector_arg(v, fn, ctx), largest).front() + 1));
 }
 
 }  // namespace
@@ -113,6 +131,10 @@ value float_diff_fn(const args_t& a, eval_context& ctx) {
 
 value argmax_fn(const args_t& a, eval_context& ctx) { return arg_extreme(a[0], true, "argmax", ctx); }
 value argmin_fn(const args_t& a, eval_context& ctx) { return arg_extreme(a[0], false, "argmin", ctx); }
+
+value ties_fn(const args_t& a, eval_context& ctx) {
+    return value::scalar(static_cast<float>(tied_with_extreme(vector_arg(a[0], "ties", ctx), true).size()));
+}
 
 value rows_fn(const args_t& a, eval_context& ctx) {
     need_mats(a[0], "rows", "M", ctx);

@@ -2,6 +2,7 @@
 // which indices survive eliding, and the "rows: queries · columns: keys" phrase. Private to src/.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "qkv/i18n.hpp"
 #include "qkv/number_text.hpp"
+#include "qkv/token_span.hpp"
 #include "qkv/trace.hpp"
 #include "qkv/value.hpp"
 
@@ -38,9 +40,17 @@ inline std::string format_scalar(float x, int precision) {
     return format_number(x, precision);
 }
 
-// The names of an axis of length n: its labels, or 1..n counted as the lessons count (s_23).
-inline std::vector<std::string> axis_names(const labels& l, std::size_t n) {
-    if (l.names.size() == n) return l.names;
+// The names of an axis of length n: its labels, or 1..n counted as the lessons count (s_23). A
+// label that comes twice carries its position as a subscript, as the prose writes that token
+// (token_span.hpp): the rows “the”₁ and “the”₅, not "the" twice. Without `mark_repeats`, the
+// labels as they are (a compact heatmap's two-column header, where the order says the place).
+inline std::vector<std::string> axis_names(const labels& l, std::size_t n, bool mark_repeats = true) {
+    if (l.names.size() == n) {
+        std::vector<std::string> out = l.names;
+        for (std::size_t i = 0; i < n && mark_repeats; ++i)
+            if (!l.names[i].empty() && std::count(l.names.begin(), l.names.end(), l.names[i]) > 1) out[i] += subscript(i + 1);
+        return out;
+    }
     std::vector<std::string> out;
     for (std::size_t i = 0; i < n; ++i) out.push_back(std::to_string(i + 1));
     return out;

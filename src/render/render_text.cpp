@@ -152,7 +152,7 @@ void matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v
         const std::vector<std::size_t> every = detail::shown_indices(m.cols, false, 0, 0);
         const std::vector<std::size_t> all_rows = detail::shown_indices(m.rows, false, 0, 0);
         if (auto lines = detail::compact_heatmap_lines(m, names_at(detail::axis_names(v.rows, m.rows), all_rows, g.label_width),
-                                                       names_at(detail::axis_names(v.cols, m.cols), every, o.width), sums, g.rows, o)) {
+                                                       names_at(detail::axis_names(v.cols, m.cols, false), every, o.width), sums, g.rows, o)) {
             out.insert(out.end(), lines->begin(), lines->end());
             return legend_lines(out, g, m, o);
         }
