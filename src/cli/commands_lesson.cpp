@@ -153,14 +153,15 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
 
 }  // namespace
 
-// The list takes only the options it honours: --color (it has no colour), --precision (no
-// numbers) and --format html (no page of it) were taken and did nothing.
+// The list takes the options every command takes (--color too, though it has no colour: an alias
+// that adds --color never to every command must not break it), and besides them only those it
+// honours: --precision (no numbers) and --format html (no page of it) were taken and did nothing.
 int cmd_list(const args& a, const console& io) {
     output_choice choice;
-    choice.color = "never";
     po::options_description desc("Options");
     add_help_option(desc);
     add_lang_option(desc, choice.lang);
+    add_color_option(desc, choice.color, color_help_short);
     const format_list writes{format::text, format::markdown, format::json};
     add_format_option(desc, choice.format, writes);
     desc.add_options()("full", po::bool_switch(&choice.full), "whole titles, never cut to the terminal's width");
