@@ -5,7 +5,9 @@
 #define BOOST_TEST_MODULE present
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <regex>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -251,4 +253,57 @@ BOOST_AUTO_TEST_CASE(bad_present_options_are_usage_errors) {
         BOOST_TEST(r.out.empty());
         BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     }
+}
+
+namespace {
+
+// A line without its colour codes.
+std::string without_codes(const std::string& line) { return std::regex_replace(line, std::regex("\x1b\\[[0-9;]*m"), ""); }
+
+// The lines of `out` whose text (colour codes left out) starts with `label` after its indent: the
+// rows a token labels, and the line above the first of them (the column labels).
+std::vector<std::string> labelled_rows(const std::string& out, const std::string& label, std::string* header) {
+    std::vector<std::string> lines, rows;
+    for (std::size_t at = 0, end; at < out.size(); at = end + 1) {
+        end = std::min(out.find('\n', at), out.size());
+        lines.push_back(out.substr(at, end - at));
+    }
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        const std::string text = without_codes(lines[i]);
+        const std::size_t first = text.find_first_not_of(' ');
+        if (first == std::string::npos || text.compare(first, label.size(), label) != 0) continue;
+        if (rows.empty() && header) *header = lines[i - 1];
+        rows.push_back(lines[i]);
+    }
+    return rows;
+}
+
+}  // namespace
+
+// Issue 40: on a slide the token labels were dim (faint, as `qkv lesson` prints them), and dim text
+// does not read on a projector. A slide shows them at the numbers' weight: the rows' labels and the
+// column labels carry no faint code. The axes under a name stay a quiet caption.
+BOOST_AUTO_TEST_CASE(token_labels_on_a_slide_are_not_dim) {
+    const std::string faint = "\x1b[2m";
+    const std::vector<std::pair<std::string, std::string>> wide{{"COLUMNS", "160"}, {"LINES", "50"}, {"TERM", "xterm"}};
+    // lesson 3, stage 3: Q, Kᵀ and S, their rows and columns labelled 苹果 很 甜
+    std::string header;
+    const auto printed = run_qkv({"lesson", "3", "--stage", "3", "--color", "always"}, "", wide);
+    const auto rows_printed = labelled_rows(printed.out, "苹果", &header);
+    BOOST_REQUIRE(!rows_printed.empty());
+    BOOST_TEST(rows_printed.front().find(faint) != std::string::npos);  // the premise: `qkv lesson` dims them
+    const auto slide = run_qkv({"lesson", "3", "--present", "--stage", "3", "--color", "always"}, "q\n", wide);
+    BOOST_TEST_REQUIRE(slide.status == 0, slide.err);
+    const auto rows = labelled_rows(slide.out, "苹果", &header);
+    BOOST_REQUIRE(rows.size() == 1u);  // Q's row, with S's beside it
+    BOOST_TEST(without_codes(rows.front()).find("2.5965") != std::string::npos, rows.front());
+    BOOST_TEST(rows.front().find(faint) == std::string::npos, rows.front());
+    BOOST_TEST(without_codes(header).find("甜") != std::string::npos, header);
+    BOOST_TEST(header.find(faint) == std::string::npos, header);
+    for (const std::string label : {"很", "甜"}) {
+        const auto more = labelled_rows(slide.out, label, nullptr);
+        BOOST_TEST_REQUIRE(more.size() == 1u, label);
+        BOOST_TEST(more.front().find(faint) == std::string::npos, more.front());
+    }
+    BOOST_TEST(slide.out.find(faint + "rows: queries · columns: keys") != std::string::npos);
 }
