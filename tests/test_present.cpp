@@ -148,17 +148,19 @@ BOOST_AUTO_TEST_CASE(an_error_inside_raw_mode_still_restores_everything) {
     close(master), close(slave);
 }
 
-BOOST_AUTO_TEST_CASE(auto_advances_and_space_pauses) {
+// p pauses --auto and sets it going again (space reads on, as in --step: the test below).
+BOOST_AUTO_TEST_CASE(auto_advances_and_p_pauses) {
     session s({"lesson", "3", "--present", "--auto", "0.4"});
     BOOST_REQUIRE(s.wait_for("Recap: Q and K"));
+    BOOST_TEST(s.wait_for("p pauses"));
     BOOST_TEST(s.wait_for("Why Kᵀ", 0, 3000ms));  // no key pressed
-    s.send(" ");
-    BOOST_TEST(s.wait_for("paused"));
+    s.send("p");
+    BOOST_TEST(s.wait_for("paused · p goes on"));
     std::size_t mark = s.out.size();
     std::this_thread::sleep_for(1200ms);  // three times --auto: nothing may move
     for (int i = 0; i < 5; ++i) s.pump(10);
     BOOST_TEST(s.out.find("The score matrix", mark) == std::string::npos);
-    s.send(" ");
+    s.send("p");
     BOOST_TEST(s.wait_for("The score matrix", mark, 3000ms));
     s.send("q");
     BOOST_TEST(s.finish() == 0);
@@ -306,4 +308,51 @@ BOOST_AUTO_TEST_CASE(token_labels_on_a_slide_are_not_dim) {
         BOOST_TEST(more.front().find(faint) == std::string::npos, more.front());
     }
     BOOST_TEST(slide.out.find(faint + "rows: queries · columns: keys") != std::string::npos);
+}
+
+namespace {
+
+// The first whole frame (24 rows, the keys on the last) drawn after byte `mark` of which `want`
+// holds; empty when none came within five seconds.
+template <typename P>
+std::vector<std::string> whole_frame_after(session& s, std::size_t mark, P want) {
+    const auto end = std::chrono::steady_clock::now() + 5000ms;
+    while (std::chrono::steady_clock::now() < end) {
+        for (auto& f : frames_of(s.out.substr(std::min(mark, s.out.size()))))
+            if (f.size() >= 24 && f[23].find("quit") != std::string::npos && want(f)) return {f.begin(), f.begin() + 24};
+        s.pump(50);
+    }
+    return {};
+}
+
+}  // namespace
+
+// Issue 40: space jumped to the next stage in --present, past what a small screen had not shown,
+// where in --step it pages down. It reads on in both, as --help says: lesson 3's stage 3 scrolls
+// at 80 × 24, and space first pages down through it (the same stage, the body moved, the status
+// showing less below), and only at its bottom goes on to stage 4. Enter does the same.
+BOOST_AUTO_TEST_CASE(space_and_enter_read_on_as_in_step) {
+    auto stage_is = [](const char* k) { return [k](const std::vector<std::string>& f) { return f[1].find(k) != std::string::npos; }; };
+    for (const char* key : {" ", "\r"}) {
+        BOOST_TEST_CONTEXT("key " << int(key[0])) {
+            session s({"lesson", "3", "--present", "--stage", "3"});
+            const auto first = whole_frame_after(s, 0, stage_is("3/5"));
+            BOOST_REQUIRE(!first.empty());
+            BOOST_REQUIRE(scrolls(first));  // more below: the premise
+            std::size_t mark = s.out.size();
+            s.send(key);
+            const auto paged = whole_frame_after(s, mark, [](const std::vector<std::string>&) { return true; });
+            BOOST_REQUIRE(!paged.empty());
+            BOOST_TEST(paged[1].find("3/5") != std::string::npos, paged[1]);  // still stage 3
+            BOOST_TEST((paged != first));                                    // its body paged down
+            BOOST_TEST(paged[23] != first[23]);                              // "↓ N" less, or "↑"
+            mark = s.out.size();
+            for (int i = 0; i < 12; ++i) s.send(key);  // at its bottom, the next stage
+            BOOST_TEST(!whole_frame_after(s, mark, stage_is("4/5")).empty());
+            s.send("q");
+            BOOST_TEST(s.finish() == 0);
+            BOOST_TEST(s.out.find("unknown key") == std::string::npos);
+            BOOST_TEST(s.restored());
+        }
+    }
 }

@@ -73,7 +73,7 @@ void add_lesson_options(po::options_description& desc, lesson_request& r) {
                                            "TERM=dumb: printed line by line")
         ("present", po::bool_switch(&r.present), "full screen for a class: one stage per screen, the keys of --step "
                                                  "(TERM=dumb: page after page)")
-        ("auto", po::value(&r.auto_seconds), "with --present: next stage after SECONDS by itself (space pauses)")
+        ("auto", po::value(&r.auto_seconds), "with --present: next stage after SECONDS by itself (p pauses)")
         ("stage", po::value(&r.stage), "show only stage K (with --step or --present: start there)")
         ("data", po::value(&r.data), "run on another scenario file (see data/)")
         ("tokens", po::value(&r.tokens), "run on your own sentence: \"我 爱 吃 苹果\", numbers from a seed")
