@@ -116,10 +116,16 @@ BOOST_AUTO_TEST_CASE(help_says_what_the_commands_take) {
     BOOST_TEST(!has(grade, "--sheet"), grade);
 }
 
+// The list takes --color as every command does (issue 40: `qkv list --color never` was refused),
+// and has no colour to give: --color always paints nothing.
 BOOST_AUTO_TEST_CASE(list_takes_only_what_it_honours) {
     refused({"list", "--format", "html"}, "--format must be text, markdown or json");
-    refused({"list", "--color", "always"}, "color");
     refused({"list", "--precision", "3"}, "precision");
+    refused({"list", "--color", "sometimes"}, "--color must be auto, always or never, not 'sometimes'");
+    const auto plain = run_qkv({"list"}), never = run_qkv({"list", "--color", "never"}), always = run_qkv({"list", "--color", "always"});
+    BOOST_TEST_REQUIRE(never.status == 0, never.err);
+    BOOST_TEST(never.out == plain.out);
+    BOOST_TEST(always.out == plain.out);
     const env_list narrow{{"COLUMNS", "40"}};
     const auto cut = run_qkv({"list"}, "", narrow), full = run_qkv({"list", "--full"}, "", narrow);
     BOOST_TEST_REQUIRE(full.status == 0, full.err);
@@ -164,4 +170,90 @@ BOOST_AUTO_TEST_CASE(color_auto_is_off_under_mpirun) {
     env_list mpi{{"NO_COLOR", ""}, {"OMPI_COMM_WORLD_SIZE", "1"}};
     if (const char* asan = std::getenv("ASAN_OPTIONS")) mpi.emplace_back("ASAN_OPTIONS", std::string(asan) + ":fast_unwind_on_malloc=0");
     BOOST_TEST(!painted(mpi));
+}
+
+namespace {
+
+// The commands `qkv --help` lists, read from its "Commands:" block.
+std::vector<std::string> listed_commands() {
+    const std::string help = run_qkv({"--help"}).out;
+    std::vector<std::string> out;
+    std::size_t at = help.find("Commands:\n");
+    BOOST_TEST_REQUIRE(at != std::string::npos);
+    for (at = help.find('\n', at) + 1; at < help.size() && help.compare(at, 2, "  ") == 0; at = help.find('\n', at) + 1) {
+        const std::size_t from = help.find_first_not_of(' ', at);
+        out.push_back(help.substr(from, help.find(' ', from) - from));
+    }
+    return out;
+}
+
+}  // namespace
+
+// Issue 40: `qkv list --color never` and `qkv --lang en` were refused. Every command takes --help,
+// --lang and --color (an alias that adds `--lang en --color never` to every command must work), and
+// checks their values even where it has no colour to give or no words of its own.
+BOOST_AUTO_TEST_CASE(every_command_takes_the_options_every_command_takes) {
+    const std::vector<std::string> names = listed_commands();
+    BOOST_TEST(names.size() >= 16u);
+    for (const std::string& cmd : names) {
+        BOOST_TEST_CONTEXT(cmd) {
+            const auto help = run_qkv({cmd, "--help"});
+            BOOST_TEST(help.status == 0, help.err);
+            for (const char* o : {"--lang", "--color", "--help"}) BOOST_TEST(has(help.out, o), o);
+            const auto with = run_qkv({cmd, "--lang", "en", "--color", "never", "--help"});
+            BOOST_TEST(with.status == 0, with.err);
+            BOOST_TEST(with.out == help.out);
+            BOOST_TEST(run_qkv({cmd, "-h", "--lang=zh", "--color=always"}).status == 0);
+        }
+    }
+    // where the command has no use for them, a wrong value is still a wrong value
+    refused({"formulas", "--color", "sometimes"}, "--color must be auto, always or never, not 'sometimes'");
+    refused({"formulas", "--lang", "fr"}, "--lang must be zh or en, not 'fr'");
+    refused({"validate", "lessons/03-scores.toml", "--lang", "fr"}, "--lang must be zh or en, not 'fr'");
+    refused({"scenario", "--tokens", "a b", "--color", "x"}, "--color must be auto, always or never, not 'x'");
+    refused({"bench", "--color", "x", "--n", "8", "--d-model", "16", "--heads", "2", "--repeats", "1", "--impl", "blas"},
+            "--color must be auto, always or never, not 'x'");
+    // and where it has none, the output is what it is without them
+    const auto formulas = run_qkv({"formulas"}), never = run_qkv({"formulas", "--color", "never", "--lang", "en"});
+    BOOST_TEST(never.status == 0, never.err);
+    BOOST_TEST(never.out == formulas.out);
+    const auto scenario = run_qkv({"scenario", "--tokens", "a b"}), typed = run_qkv({"scenario", "--tokens", "a b", "--lang", "zh"});
+    BOOST_TEST(typed.status == 0, typed.err);
+    BOOST_TEST(typed.out == scenario.out);
+}
+
+// `qkv --lang en` is `qkv` in English: the greeting (where you stand) and the commands. Options
+// every command takes may stand before the command, and one typed again after it wins.
+BOOST_AUTO_TEST_CASE(the_common_options_may_come_before_the_command) {
+    qkv::test::scratch_dir state("surface-leading");
+    const env_list fresh{{"XDG_STATE_HOME", state.path.string()}};
+    auto in = [&](const char* lang) {
+        env_list e = fresh;
+        e.emplace_back("QKV_LANG", lang);
+        return e;
+    };
+    const auto bare_en = run_qkv({}, "", in("en")), bare_zh = run_qkv({}, "", in("zh"));
+    BOOST_TEST_REQUIRE(bare_en.status == 0, bare_en.err);
+    BOOST_TEST_REQUIRE(bare_zh.out != bare_en.out);  // the greeting is in the learner's language
+    for (const char* lang : {"en", "zh"}) {
+        BOOST_TEST_CONTEXT(lang) {
+            const auto want = lang == std::string("en") ? bare_en : bare_zh;
+            const auto typed = run_qkv({"--lang", lang}, "", in(lang == std::string("en") ? "zh" : "en"));
+            BOOST_TEST(typed.status == 0, typed.err);
+            BOOST_TEST(typed.err.empty());
+            BOOST_TEST(typed.out == want.out);
+            BOOST_TEST(run_qkv({std::string("--lang=") + lang, "--color", "never"}, "", in("en")).out == want.out);
+        }
+    }
+    const auto list_zh = run_qkv({"list", "--lang", "zh"}, "", fresh);
+    BOOST_TEST(run_qkv({"--color", "never", "--lang", "zh", "list"}, "", fresh).out == list_zh.out);
+    BOOST_TEST(run_qkv({"--lang", "en", "list", "--lang", "zh"}, "", fresh).out == list_zh.out);
+    const auto help = run_qkv({"--help"});
+    BOOST_TEST(run_qkv({"--lang", "zh", "--help"}).out == help.out);
+    BOOST_TEST(run_qkv({"--lang", "en", "help", "lesson"}).out == run_qkv({"lesson", "--help"}).out);
+    refused({"--lang", "fr"}, "--lang must be zh or en, not 'fr'");
+    refused({"--lang"}, "'--lang'");
+    refused({"--lang", ""}, "--lang needs a value");
+    refused({"--color", "x", "list"}, "--color must be auto, always or never, not 'x'");
+    refused({"--lang", "en", "lesson", "3", "--bogus"}, "qkv lesson: unrecognised option '--bogus'");
 }

@@ -64,14 +64,17 @@ BOOST_AUTO_TEST_CASE(typed_lines_map_to_the_same_commands_for_both) {
         BOOST_TEST((qkv::parse_line(bad).a == action::unknown), bad);
 }
 
-BOOST_AUTO_TEST_CASE(single_keys_differ_only_where_space_enter_and_t_do) {
+// Issue 40: space paged down in --step but jumped to the next stage in --present. Space and Enter
+// read on in both (a page down, at the bottom the next stage), as --help says; the presenter's own
+// keys are t (the text) and p (pause --auto).
+BOOST_AUTO_TEST_CASE(single_keys_differ_only_where_t_and_p_do) {
     using qkv::action;
     using qkv::key_set;
     auto in = [](char ch, key_set k) { return qkv::decode_key(ch, k, -1).a; };
-    for (char ch : {'\n', '\r'}) BOOST_TEST((in(ch, key_set::stepper) == action::page_or_next && in(ch, key_set::presenter) == action::next));
-    BOOST_TEST((in(' ', key_set::stepper) == action::page_or_next));  // a page down, at the bottom the next stage
-    BOOST_TEST((in(' ', key_set::presenter) == action::pause));
+    for (char ch : {'\n', '\r', ' '})
+        BOOST_TEST((in(ch, key_set::stepper) == action::page_or_next && in(ch, key_set::presenter) == action::page_or_next), int(ch));
     BOOST_TEST((in('t', key_set::stepper) == action::unknown && in('t', key_set::presenter) == action::text));
+    BOOST_TEST((in('p', key_set::stepper) == action::unknown && in('p', key_set::presenter) == action::pause));
     BOOST_TEST((in('x', key_set::stepper) == action::unknown && in('x', key_set::presenter) == action::unknown));
     for (key_set k : {key_set::stepper, key_set::presenter}) {
         BOOST_TEST((in(3, k) == action::interrupt));
@@ -177,8 +180,7 @@ BOOST_AUTO_TEST_CASE(keys_with_no_binding_are_unknown_and_only_g_waits_for_a_num
     using qkv::action;
     using qkv::key_set;
     for (key_set k : {key_set::stepper, key_set::presenter}) {
-        // p pauses only as a typed line; on a terminal space does it (the presenter's).
-        for (char ch : {'p', 'G', 'Q', 'N', '0', '5', 'x', '\t'})
+        for (char ch : {'G', 'Q', 'N', '0', '5', 'x', '\t'})
             BOOST_TEST((qkv::decode_key(ch, k, -1).a == action::unknown), "key " << int(ch));
         BOOST_TEST((qkv::decode_key('r', k, -1).a == action::redraw));
         BOOST_TEST((qkv::decode_key('?', k, -1).a == action::help));
@@ -323,11 +325,17 @@ BOOST_AUTO_TEST_CASE(the_key_list_names_each_modes_own_keys) {
     BOOST_TEST((keys_of(qkv::key_set::stepper, false) ==
                 std::vector<std::string>{"space  Enter", "n  →  l", "b  ←  Backspace", "g K Enter", "r  Ctrl-L  Esc", "h  ?",
                                          "q  Ctrl-D", "Ctrl-C", "Ctrl-Z"}));
-    // The presenter: Enter and space are next, t and the pause of --auto are its own.
+    // The presenter: the stepper's keys, then t and the pause of --auto, its own.
     BOOST_TEST((keys_of(qkv::key_set::presenter, true) ==
-                std::vector<std::string>{"Enter  n  →  l  space", "b  ←  Backspace", "g K Enter", "↑ ↓  k j", "PgUp PgDn",
-                                         "Home End", "t", "space (with --auto)", "r  Ctrl-L  Esc", "h  ?", "q  Ctrl-D",
+                std::vector<std::string>{"space  Enter", "n  →  l", "b  ←  Backspace", "g K Enter", "↑ ↓  k j", "PgUp PgDn",
+                                         "Home End", "t", "p (with --auto)", "r  Ctrl-L  Esc", "h  ?", "q  Ctrl-D",
                                          "Ctrl-C", "Ctrl-Z"}));
+    const auto presenting = qkv::key_list(qkv::lang::en, qkv::key_set::presenter, true);
+    BOOST_TEST(presenting.front().what == "a page down; at the bottom, the next stage");
+    const auto zh = qkv::key_list(qkv::lang::zh, qkv::key_set::presenter, true);
+    BOOST_TEST(zh.front().keys == "空格  回车");
+    BOOST_TEST(zh.front().what == "下翻一页；到底时进入下一阶段");
+    BOOST_TEST(zh[8].keys == "p（--auto 时）");
     auto step = qkv::key_list(qkv::lang::zh, qkv::key_set::stepper, false);
     BOOST_TEST(step.front().keys == "空格  回车");
     BOOST_TEST(step.front().what == "下一阶段");

@@ -5,7 +5,9 @@
 #define BOOST_TEST_MODULE present
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <regex>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -146,17 +148,19 @@ BOOST_AUTO_TEST_CASE(an_error_inside_raw_mode_still_restores_everything) {
     close(master), close(slave);
 }
 
-BOOST_AUTO_TEST_CASE(auto_advances_and_space_pauses) {
+// p pauses --auto and sets it going again (space reads on, as in --step: the test below).
+BOOST_AUTO_TEST_CASE(auto_advances_and_p_pauses) {
     session s({"lesson", "3", "--present", "--auto", "0.4"});
     BOOST_REQUIRE(s.wait_for("Recap: Q and K"));
+    BOOST_TEST(s.wait_for("p pauses"));
     BOOST_TEST(s.wait_for("Why Kᵀ", 0, 3000ms));  // no key pressed
-    s.send(" ");
-    BOOST_TEST(s.wait_for("paused"));
+    s.send("p");
+    BOOST_TEST(s.wait_for("paused · p goes on"));
     std::size_t mark = s.out.size();
     std::this_thread::sleep_for(1200ms);  // three times --auto: nothing may move
     for (int i = 0; i < 5; ++i) s.pump(10);
     BOOST_TEST(s.out.find("The score matrix", mark) == std::string::npos);
-    s.send(" ");
+    s.send("p");
     BOOST_TEST(s.wait_for("The score matrix", mark, 3000ms));
     s.send("q");
     BOOST_TEST(s.finish() == 0);
@@ -250,5 +254,105 @@ BOOST_AUTO_TEST_CASE(bad_present_options_are_usage_errors) {
         BOOST_TEST(r.status == 2);
         BOOST_TEST(r.out.empty());
         BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+}
+
+namespace {
+
+// A line without its colour codes.
+std::string without_codes(const std::string& line) { return std::regex_replace(line, std::regex("\x1b\\[[0-9;]*m"), ""); }
+
+// The lines of `out` whose text (colour codes left out) starts with `label` after its indent: the
+// rows a token labels, and the line above the first of them (the column labels).
+std::vector<std::string> labelled_rows(const std::string& out, const std::string& label, std::string* header) {
+    std::vector<std::string> lines, rows;
+    for (std::size_t at = 0, end; at < out.size(); at = end + 1) {
+        end = std::min(out.find('\n', at), out.size());
+        lines.push_back(out.substr(at, end - at));
+    }
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        const std::string text = without_codes(lines[i]);
+        const std::size_t first = text.find_first_not_of(' ');
+        if (first == std::string::npos || text.compare(first, label.size(), label) != 0) continue;
+        if (rows.empty() && header) *header = lines[i - 1];
+        rows.push_back(lines[i]);
+    }
+    return rows;
+}
+
+}  // namespace
+
+// Issue 40: on a slide the token labels were dim (faint, as `qkv lesson` prints them), and dim text
+// does not read on a projector. A slide shows them at the numbers' weight: the rows' labels and the
+// column labels carry no faint code. The axes under a name stay a quiet caption.
+BOOST_AUTO_TEST_CASE(token_labels_on_a_slide_are_not_dim) {
+    const std::string faint = "\x1b[2m";
+    const std::vector<std::pair<std::string, std::string>> wide{{"COLUMNS", "160"}, {"LINES", "50"}, {"TERM", "xterm"}};
+    // lesson 3, stage 3: Q, Kᵀ and S, their rows and columns labelled 苹果 很 甜
+    std::string header;
+    const auto printed = run_qkv({"lesson", "3", "--stage", "3", "--color", "always"}, "", wide);
+    const auto rows_printed = labelled_rows(printed.out, "苹果", &header);
+    BOOST_REQUIRE(!rows_printed.empty());
+    BOOST_TEST(rows_printed.front().find(faint) != std::string::npos);  // the premise: `qkv lesson` dims them
+    const auto slide = run_qkv({"lesson", "3", "--present", "--stage", "3", "--color", "always"}, "q\n", wide);
+    BOOST_TEST_REQUIRE(slide.status == 0, slide.err);
+    const auto rows = labelled_rows(slide.out, "苹果", &header);
+    BOOST_REQUIRE(rows.size() == 1u);  // Q's row, with S's beside it
+    BOOST_TEST(without_codes(rows.front()).find("2.5965") != std::string::npos, rows.front());
+    BOOST_TEST(rows.front().find(faint) == std::string::npos, rows.front());
+    BOOST_TEST(without_codes(header).find("甜") != std::string::npos, header);
+    BOOST_TEST(header.find(faint) == std::string::npos, header);
+    for (const std::string label : {"很", "甜"}) {
+        const auto more = labelled_rows(slide.out, label, nullptr);
+        BOOST_TEST_REQUIRE(more.size() == 1u, label);
+        BOOST_TEST(more.front().find(faint) == std::string::npos, more.front());
+    }
+    BOOST_TEST(slide.out.find(faint + "rows: queries · columns: keys") != std::string::npos);
+}
+
+namespace {
+
+// The first whole frame (24 rows, the keys on the last) drawn after byte `mark` of which `want`
+// holds; empty when none came within five seconds.
+template <typename P>
+std::vector<std::string> whole_frame_after(session& s, std::size_t mark, P want) {
+    const auto end = std::chrono::steady_clock::now() + 5000ms;
+    while (std::chrono::steady_clock::now() < end) {
+        for (auto& f : frames_of(s.out.substr(std::min(mark, s.out.size()))))
+            if (f.size() >= 24 && f[23].find("quit") != std::string::npos && want(f)) return {f.begin(), f.begin() + 24};
+        s.pump(50);
+    }
+    return {};
+}
+
+}  // namespace
+
+// Issue 40: space jumped to the next stage in --present, past what a small screen had not shown,
+// where in --step it pages down. It reads on in both, as --help says: lesson 3's stage 3 scrolls
+// at 80 × 24, and space first pages down through it (the same stage, the body moved, the status
+// showing less below), and only at its bottom goes on to stage 4. Enter does the same.
+BOOST_AUTO_TEST_CASE(space_and_enter_read_on_as_in_step) {
+    auto stage_is = [](const char* k) { return [k](const std::vector<std::string>& f) { return f[1].find(k) != std::string::npos; }; };
+    for (const char* key : {" ", "\r"}) {
+        BOOST_TEST_CONTEXT("key " << int(key[0])) {
+            session s({"lesson", "3", "--present", "--stage", "3"});
+            const auto first = whole_frame_after(s, 0, stage_is("3/5"));
+            BOOST_REQUIRE(!first.empty());
+            BOOST_REQUIRE(scrolls(first));  // more below: the premise
+            std::size_t mark = s.out.size();
+            s.send(key);
+            const auto paged = whole_frame_after(s, mark, [](const std::vector<std::string>&) { return true; });
+            BOOST_REQUIRE(!paged.empty());
+            BOOST_TEST(paged[1].find("3/5") != std::string::npos, paged[1]);  // still stage 3
+            BOOST_TEST((paged != first));                                    // its body paged down
+            BOOST_TEST(paged[23] != first[23]);                              // "↓ N" less, or "↑"
+            mark = s.out.size();
+            for (int i = 0; i < 12; ++i) s.send(key);  // at its bottom, the next stage
+            BOOST_TEST(!whole_frame_after(s, mark, stage_is("4/5")).empty());
+            s.send("q");
+            BOOST_TEST(s.finish() == 0);
+            BOOST_TEST(s.out.find("unknown key") == std::string::npos);
+            BOOST_TEST(s.restored());
+        }
     }
 }

@@ -62,9 +62,8 @@ void print_main_help(const console& io) {
 
 // "Start here: lesson 0 …" or, for a returning learner, what they have done and what is next.
 // Nothing when the lessons or the progress cannot be read: the help below still is.
-void greet(const console& io) {
+void greet(const console& io, lang l) {
     try {
-        lang l = default_lang();
         const course_position at = position_in(load_course(l), load_progress(progress_path()));
         io.print(position_text(at, l, terminal::width(io.out_fd)) + "\n\n");
     } catch (const input_error&) {
@@ -97,17 +96,74 @@ int run_command(const command& c, const args& a, const console& io, const progra
     return c.run(a, io);
 }
 
+// The options every command takes (--lang, --color) typed before the command: `qkv --lang en`,
+// an alias `qkv --color never`. How many words of argv they take ("--lang", "en" or "--lang=en");
+// the command and its arguments follow them.
+std::size_t leading_common_options(const args& argv) {
+    std::size_t i = 0;
+    while (i < argv.size()) {
+        const std::string& a = argv[i];
+        if (a == "--lang" || a == "--color") i += 2;
+        else if (a.starts_with("--lang=") || a.starts_with("--color=")) i += 1;
+        else break;
+    }
+    return std::min(i, argv.size());
+}
+
+// The leading options read as every command reads them: a missing or wrong value is the same
+// usage error as after a command.
+common_choice common_of(const args& leading, const console& io) {
+    common_choice c;
+    po::options_description desc;
+    add_common_options(desc, c);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(leading).options(desc).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw usage_error(fmt::format("{}; see qkv --help", e.what()));
+    }
+    for (const auto& [name, value] : {std::pair{"lang", c.lang}, std::pair{"color", c.color}})
+        if (vm.count(name) && !vm[name].defaulted() && trim(value).empty()) throw usage_error(fmt::format("--{} needs a value; an empty one names nothing", name));
+    check_common_options(c, io);
+    return c;
+}
+
+// The leading options that go on to the command: those it is not given again after its name, where
+// the later word wins (`qkv --lang en lesson 1 --lang zh`: an alias, then what the user typed).
+args passed_on(const args& leading, const args& rest) {
+    auto given = [&](std::string_view option) {
+        for (const std::string& a : rest) {
+            if (a == "--") break;
+            if (a == option || (a.starts_with(option) && a[option.size()] == '=')) return true;
+        }
+        return false;
+    };
+    args out;
+    for (std::size_t i = 0; i < leading.size();) {
+        const std::string& a = leading[i];
+        const std::size_t words = a.find('=') == std::string::npos ? 2 : 1;
+        if (!given(a.substr(0, a.find('='))))
+            out.insert(out.end(), leading.begin() + std::ptrdiff_t(i), leading.begin() + std::ptrdiff_t(std::min(i + words, leading.size())));
+        i += words;
+    }
+    return out;
+}
+
 int dispatch(const args& argv, const console& io, const program& p) {
-    std::string name = argv.empty() ? "" : argv.front();
-    args rest(argv.begin() + (argv.empty() ? 0 : 1), argv.end());
+    const auto skip = static_cast<std::ptrdiff_t>(leading_common_options(argv));
+    const args leading(argv.begin(), argv.begin() + skip);
+    const common_choice common = common_of(leading, io);
+    std::string name = skip < std::ptrdiff_t(argv.size()) ? argv[std::size_t(skip)] : "";
+    args rest(argv.begin() + std::min<std::ptrdiff_t>(skip + 1, std::ptrdiff_t(argv.size())), argv.end());
     if (name == "help" && !rest.empty()) {  // qkv help lesson = qkv lesson --help; qkv help formulas
         for (const command& c : commands())
             if (c.name == rest.front()) return run_command(c, c.name == "formulas" ? args{} : args{"--help"}, io, p);
         // a word that is no command: the general help with status 0 would hide the typo
         if (rest.front() != "--help" && rest.front() != "-h") unknown_command(rest.front());
     }
-    if (name.empty()) {  // a learner who just types qkv: where they left off, then the commands
-        greet(io);
+    if (name.empty()) {  // a learner who just types qkv (or qkv --lang en): where they left off, then the commands
+        greet(io, language_of(common.lang));
         print_main_help(io);
         return 0;
     }
@@ -119,6 +175,8 @@ int dispatch(const args& argv, const console& io, const program& p) {
         io.print(fmt::format("qkv {}\n", QKV_VERSION));
         return 0;
     }
+    const args before = passed_on(leading, rest);
+    rest.insert(rest.begin(), before.begin(), before.end());  // the command reads them as its own
     for (const command& c : commands())
         if (c.name == name) return check_environment(), run_command(c, rest, io, p);
     unknown_command(name);
@@ -127,8 +185,9 @@ int dispatch(const args& argv, const console& io, const program& p) {
 // "qkv lesson: …" for a known command; an unknown one is quoted (escaped) in the message.
 std::string command_of(const args& argv) {
     std::string cmd = "qkv";
+    const std::size_t at = leading_common_options(argv);
     for (const command& c : commands())
-        if (!argv.empty() && c.name == argv.front()) cmd += fmt::format(" {}", c.name);
+        if (at < argv.size() && c.name == argv[at]) cmd += fmt::format(" {}", c.name);
     return cmd;
 }
 
@@ -298,27 +357,41 @@ color_depth color_depth_from_env() {
     return color_depth::palette256;
 }
 
+// --color as typed, and what the terminal and the environment say: whether to colour.
+bool color_wanted(std::string_view typed, const console& io) {
+    if (typed == "always") return true;
+    if (typed == "never") return false;
+    if (typed != "auto") throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", typed));
+    // CLICOLOR_FORCE (anything but "" or "0") asks for colour even on a pipe, and wins over
+    // NO_COLOR as in other tools that read both; --color always or never wins over both.
+    const char* no_color = std::getenv("NO_COLOR");
+    const char* force = std::getenv("CLICOLOR_FORCE");
+    const char* term = std::getenv("TERM");
+    // Open MPI gives each rank a pseudo-terminal even when mpirun's own output goes to a file
+    // (`mpirun -np 2 qkv lesson 11 > f` got escape codes), so a rank's terminal says nothing
+    // about where the words end up: under mpirun, auto means no colour.
+    const bool under_mpirun = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr;
+    return (force && *force && std::string_view(force) != "0") ||
+           (terminal::is_tty(io.out_fd) && !under_mpirun && !(no_color && *no_color) && !(term && std::string_view(term) == "dumb"));
+}
+
 }  // namespace
+
+void add_common_options(po::options_description& desc, common_choice& c) {
+    add_help_option(desc);
+    add_lang_option(desc, c.lang);
+    add_color_option(desc, c.color, color_help_short);
+}
+
+void check_common_options(const common_choice& c, const console& io) {
+    language_of(c.lang);
+    color_wanted(c.color, io);
+}
 
 output resolve_output(const output_choice& c, const console& io, const format_list& writes) {
     render_options o;
     o.language = language_of(c.lang);
-    if (c.color == "always") o.color = true;
-    else if (c.color == "never") o.color = false;
-    else if (c.color == "auto") {
-        // CLICOLOR_FORCE (anything but "" or "0") asks for colour even on a pipe, and wins over
-        // NO_COLOR as in other tools that read both; --color always or never wins over both.
-        const char* no_color = std::getenv("NO_COLOR");
-        const char* force = std::getenv("CLICOLOR_FORCE");
-        const char* term = std::getenv("TERM");
-        // Open MPI gives each rank a pseudo-terminal even when mpirun's own output goes to a file
-        // (`mpirun -np 2 qkv lesson 11 > f` got escape codes), so a rank's terminal says nothing
-        // about where the words end up: under mpirun, auto means no colour.
-        const bool under_mpirun = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr;
-        o.color = (force && *force && std::string_view(force) != "0") ||
-                  (terminal::is_tty(io.out_fd) && !under_mpirun && !(no_color && *no_color) &&
-                   !(term && std::string_view(term) == "dumb"));
-    } else throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", c.color));
+    o.color = color_wanted(c.color, io);
     o.depth = color_depth_from_env();
     const format form = format_of(c.format, writes);
     if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));

@@ -20,12 +20,14 @@ namespace po = boost::program_options;
 int cmd_validate(const args& a, const console& io) {
     std::vector<std::string> files;
     std::string data;
+    common_choice common;
     po::options_description desc("Options");
-    add_help_option(desc);
+    add_common_options(desc, common);
     desc.add_options()
         ("file", po::value(&files), "lesson, scenario or exercise files (.toml)")
         ("data", po::value(&data), "run lessons on this scenario instead of their own");
     if (!parse(io, "validate", a, desc, "file")) return 0;
+    check_common_options(common, io);
     if (files.empty()) throw usage_error("which files? e.g. qkv validate lessons/*.toml data/*.toml");
     std::vector<std::pair<std::string, validation>> checked;
     bool problems = false;
@@ -41,8 +43,9 @@ int cmd_scenario(const args& a, const console& io) {
     std::string tokens, output;
     scenario_spec spec;
     unsigned long long seed = 1;
+    common_choice common;
     po::options_description desc("Options");
-    add_help_option(desc);
+    add_common_options(desc, common);
     desc.add_options()
         ("tokens", po::value(&tokens), "the sentence, tokens separated by spaces: \"我 爱 吃 苹果\"")
         ("d-model", po::value(&spec.d_model)->default_value(4), "embedding width")
@@ -50,6 +53,7 @@ int cmd_scenario(const args& a, const console& io) {
         ("seed", po::value(&seed)->default_value(1), "the same seed gives the same numbers")
         ("output,o", po::value(&output), "write to FILE instead of standard output");
     if (!parse(io, "scenario", a, desc)) return 0;
+    check_common_options(common, io);
     if (split_tokens(tokens).empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
     spec.tokens = split_tokens(tokens);
     spec.seed = seed;
@@ -65,9 +69,11 @@ int cmd_scenario(const args& a, const console& io) {
 }
 
 int cmd_formulas(const args& a, const console& io) {
+    common_choice common;
     po::options_description desc("Options");
-    add_help_option(desc);
+    add_common_options(desc, common);
     if (!parse(io, "formulas", a, desc)) return 0;
+    check_common_options(common, io);
     io.print(formulas_text(terminal::width(io.out_fd)));
     return 0;
 }

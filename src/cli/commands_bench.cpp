@@ -26,7 +26,7 @@ using attention::impl;
 
 struct bench_args {
     bench::setup asked;
-    std::string mode, n_list, impl_list, format_name, lang_name;
+    std::string mode, n_list, impl_list, format_name, lang_name, color_name = "auto";  // bench paints nothing: --color is only checked
     bool backward = false, force = false;
     format form = format::text;
     render_options words;  // the language, and the terminal's columns (COLUMNS on a pipe, else 100)
@@ -95,6 +95,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
         ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory");
     add_format_option(desc, b.format_name, text_and_json);
     add_lang_option(desc, b.lang_name);
+    add_color_option(desc, b.color_name, color_help_short);
     desc.add_options()
         ("dump-dir", po::value(&s.dump_dir), "also write X, the weights and each output as .npy files here (bench/compare_torch.py)");
     po::positional_options_description pos;
@@ -111,6 +112,7 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     b.form = format_of(b.format_name, text_and_json);
     b.words.width = terminal::width(io.out_fd);
     b.words.language = language_of(b.lang_name);
+    check_common_options({b.lang_name, b.color_name}, io);
     check_shape(s.d_model, s.heads, s.threads);
     if (s.repeats < 0 || s.repeats > 1000) throw usage_error("--repeats must be 0 to 1000");
     if (s.tokens < 2 || s.tokens > (1u << 20)) throw usage_error("--tokens must be 2 to 1048576");

@@ -15,7 +15,7 @@ int cmd_bench_tensor_parallel(const args& a, const console& io) {
     namespace po = boost::program_options;
     std::size_t n = 4096, d_model = 512, heads = 8;
     int threads = 1, repeats = 3;
-    std::string format_name, lang_name;
+    std::string format_name, lang_name, color_name = "auto";  // nothing painted: --color is only checked
     bool tensor_parallel = false;
     po::options_description desc("Options");
     add_help_option(desc);
@@ -28,7 +28,9 @@ int cmd_bench_tensor_parallel(const args& a, const console& io) {
         ("repeats", po::value(&repeats)->default_value(3), "timed runs (after one that warms up)");
     add_format_option(desc, format_name, text_and_json);
     add_lang_option(desc, lang_name);
+    add_color_option(desc, color_name, color_help_short);
     if (!parse(io, "bench", a, desc)) return 0;
+    check_common_options({lang_name, color_name}, io);
     const format form = format_of(format_name, text_and_json);
     render_options words;
     words.language = language_of(lang_name);

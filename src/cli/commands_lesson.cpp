@@ -73,7 +73,7 @@ void add_lesson_options(po::options_description& desc, lesson_request& r) {
                                            "TERM=dumb: printed line by line")
         ("present", po::bool_switch(&r.present), "full screen for a class: one stage per screen, the keys of --step "
                                                  "(TERM=dumb: page after page)")
-        ("auto", po::value(&r.auto_seconds), "with --present: next stage after SECONDS by itself (space pauses)")
+        ("auto", po::value(&r.auto_seconds), "with --present: next stage after SECONDS by itself (p pauses)")
         ("stage", po::value(&r.stage), "show only stage K (with --step or --present: start there)")
         ("data", po::value(&r.data), "run on another scenario file (see data/)")
         ("tokens", po::value(&r.tokens), "run on your own sentence: \"我 爱 吃 苹果\", numbers from a seed")
@@ -153,14 +153,15 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
 
 }  // namespace
 
-// The list takes only the options it honours: --color (it has no colour), --precision (no
-// numbers) and --format html (no page of it) were taken and did nothing.
+// The list takes the options every command takes (--color too, though it has no colour: an alias
+// that adds --color never to every command must not break it), and besides them only those it
+// honours: --precision (no numbers) and --format html (no page of it) were taken and did nothing.
 int cmd_list(const args& a, const console& io) {
     output_choice choice;
-    choice.color = "never";
     po::options_description desc("Options");
     add_help_option(desc);
     add_lang_option(desc, choice.lang);
+    add_color_option(desc, choice.color, color_help_short);
     const format_list writes{format::text, format::markdown, format::json};
     add_format_option(desc, choice.format, writes);
     desc.add_options()("full", po::bool_switch(&choice.full), "whole titles, never cut to the terminal's width");

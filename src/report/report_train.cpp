@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/command_text.hpp"
+#include "qkv/display_width.hpp"
 #include "qkv/log_curve.hpp"
 #include "qkv/model_file.hpp"
 #include "qkv/report_train_heads.hpp"
@@ -39,6 +40,21 @@ std::string lines(const std::vector<std::string>& ls) {
         out += l;
         out += '\n';
     }
+    return out;
+}
+
+// A sentence (or a line of facts) the report words itself, wrapped to the screen as the prose
+// around it is: at 80 columns the last lines ran on to 105 and the terminal cut "fe/ll below".
+// Lines after the first start with `indent`.
+std::string wrapped(std::string_view text, const render_options& r, std::string_view indent = {}) {
+    return lines(wrap_paragraph(text, r.width > 1 ? r.width - 1 : r.width, indent));
+}
+
+// The same with every line two spaces in: a line under a heading.
+std::string wrapped_under(std::string_view text, const render_options& r) {
+    const std::size_t room = r.width > 3 ? r.width - 3 : 1;
+    std::string out;
+    for (const auto& l : wrap_paragraph(text, room)) out += "  " + l + "\n";
     return out;
 }
 
@@ -76,12 +92,26 @@ std::string say(lang l, zh_en p) { return pick(l, p.zh, p.en); }
 
 std::string predictable_part(task t, lang l) { return say(l, words_of(t).predictable_part); }
 
-std::string header(const train_outcome& o, lang l) {
+// "qkv train  induction · vocab 24 · …": the facts of the run, each kept whole, as many on a line
+// as the screen holds; the next line goes on two spaces in.
+std::string header(const train_outcome& o, const render_options& r) {
     const train_config& c = o.config;
     const model_size& s = c.size;
-    return fmt::format("qkv train  {} · vocab {} · seq {} · d_model {} · {} × {} {} · batch {} · {} {} · seed {} · {} {}\n",
-                       task_name(c.what), s.vocab, s.seq, s.d_model, s.layers, s.heads, pick(l, "头（层 × 头）", "heads (layers × heads)"),
-                       c.batch, o.run.steps.size(), pick(l, "步", "steps"), c.seed, c.threads, pick(l, "线程", c.threads == 1 ? "thread" : "threads"));
+    const lang l = r.language;
+    const std::vector<std::string> facts{
+        fmt::format("qkv train  {}", task_name(c.what)), fmt::format("vocab {}", s.vocab), fmt::format("seq {}", s.seq),
+        fmt::format("d_model {}", s.d_model),
+        fmt::format("{} × {} {}", s.layers, s.heads, pick(l, "头（层 × 头）", "heads (layers × heads)")),
+        fmt::format("batch {}", c.batch), fmt::format("{} {}", o.run.steps.size(), pick(l, "步", "steps")),
+        fmt::format("seed {}", c.seed), fmt::format("{} {}", c.threads, pick(l, "线程", c.threads == 1 ? "thread" : "threads"))};
+    const std::size_t room = r.width > 1 ? r.width - 1 : r.width;
+    std::string out, line;
+    for (const std::string& fact : facts) {
+        if (line.empty()) line = out.empty() ? fact : "  " + fact;
+        else if (display_width(line) + display_width(" · " + fact) + 2 <= room) line += " · " + fact;  // room for a " ·" after it
+        else out += line + " ·\n", line = "  " + fact;
+    }
+    return out + line + "\n";
 }
 
 std::string loss_chart(const train_outcome& o, const render_options& r) {
@@ -95,7 +125,8 @@ std::string loss_chart(const train_outcome& o, const render_options& r) {
     return out;
 }
 
-std::string held_out_text(const train_outcome& o, lang l) {
+std::string held_out_text(const train_outcome& o, const render_options& r) {
+    const lang l = r.language;
     const repeat_span& s = o.run.held.spans[0];
     std::string seq;
     for (const auto& t : held_out_labels(o.config, o.run.held)) {
@@ -103,8 +134,8 @@ std::string held_out_text(const train_outcome& o, lang l) {
         seq += t;
     }
     const std::string where = say(l, words_of(o.config.what).where);
-    return fmt::format("{}\n  {}\n  {}\n", pick(l, "不参加训练的序列（下面每个头都在它上面）：", "The held-out sequence (every head below is shown on it):"), seq,
-                       fmt::format(fmt::runtime(where), s.length, s.first + 1, s.second + 1));
+    return wrapped(pick(l, "不参加训练的序列（下面每个头都在它上面）：", "The held-out sequence (every head below is shown on it):"), r) +
+           wrapped_under(seq, r) + wrapped_under(fmt::format(fmt::runtime(where), s.length, s.first + 1, s.second + 1), r);
 }
 
 std::string checkpoints_text(const train_outcome& o, const render_options& r) {
@@ -147,21 +178,24 @@ std::string outcome_text(const train_outcome& o, const render_options& r) {
     const double ln_v = std::log(double(V));
     std::string out = "\n";
     if (o.run.drop)
-        out += fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，{4}的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。\n",
-                                             "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.\n")),
-                           *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l), window == 1 ? "" : "s") +
+        out += wrapped(fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，{4}的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。",
+                                                     "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.")),
+                                   *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l), window == 1 ? "" : "s"),
+                       r) +
                prose(words_of(o.config.what).drop_prose, r);
     else
         out += prose("no_drop", r);
     if (o.run.steps.empty()) return out;
     const double end = smoothed_repeated(o.run.steps).back();
-    out += fmt::format(fmt::runtime(pick(l, "结束时{5}的损失：{0:.2f}，是 ln {2} = {3:.2f} 的 {1:.0f}%（最后 {4} 步的平均）。\n",
-                                         "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} step{6}).\n")),
-                       end, 100 * end / ln_v, V, ln_v, window, predictable_part(o.config.what, l), window == 1 ? "" : "s");
+    out += wrapped(fmt::format(fmt::runtime(pick(l, "结束时{5}的损失：{0:.2f}，是 ln {2} = {3:.2f} 的 {1:.0f}%（最后 {4} 步的平均）。",
+                                                 "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} step{6}).")),
+                               end, 100 * end / ln_v, V, ln_v, window, predictable_part(o.config.what, l), window == 1 ? "" : "s"),
+                   r);
     const double per_step = o.run.seconds / double(o.run.steps.size());
-    out += fmt::format(fmt::runtime(pick(l, "训练 {0} 步用了 {1:.2f} 秒：每步 {2:.2f} 毫秒，{3} 个线程。\n",
-                                         "Trained {0} steps in {1:.2f} s: {2:.2f} ms a step, {3} thread{4}.\n")),
-                       o.run.steps.size(), o.run.seconds, 1e3 * per_step, o.config.threads, o.config.threads == 1 ? "" : "s");
+    out += wrapped(fmt::format(fmt::runtime(pick(l, "训练 {0} 步用了 {1:.2f} 秒：每步 {2:.2f} 毫秒，{3} 个线程。",
+                                                 "Trained {0} steps in {1:.2f} s: {2:.2f} ms a step, {3} thread{4}.")),
+                               o.run.steps.size(), o.run.seconds, 1e3 * per_step, o.config.threads, o.config.threads == 1 ? "" : "s"),
+                   r);
     return out;
 }
 
@@ -177,9 +211,9 @@ json head_json(const head_view& v, task t) {
 }  // namespace
 
 std::string train_text(const train_outcome& o, const render_options& r) {
-    std::string out = header(o, r.language);
+    std::string out = header(o, r);
     if (o.run.stopped) out += prose("stopped", r);
-    for (const std::string& part : {std::string("\n"), loss_chart(o, r), std::string("\n"), held_out_text(o, r.language),
+    for (const std::string& part : {std::string("\n"), loss_chart(o, r), std::string("\n"), held_out_text(o, r),
                                     checkpoints_text(o, r), scores_text(o, r), outcome_text(o, r)})
         out += part;
     return out;

@@ -35,6 +35,19 @@ std::string plain(std::string_view s) {
     return out;
 }
 
+std::string style_on(fmt::text_style st) {
+    const std::string marked = styled("\x01", st, true);
+    return marked.substr(0, marked.find('\x01'));
+}
+
+std::string without_style(std::string_view s, fmt::text_style st) {
+    const std::string on = style_on(st);
+    std::string out(s);
+    if (on.empty()) return out;
+    for (std::size_t at = out.find(on); at != std::string::npos; at = out.find(on, at)) out.erase(at, on.size());
+    return out;
+}
+
 std::size_t visible_width(std::string_view s) { return display_width(plain(s)); }
 
 std::string clip(std::string_view s, std::size_t w) {

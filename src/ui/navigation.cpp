@@ -32,10 +32,13 @@ struct binding {
     action in_stepper, in_presenter;
 };
 
-constexpr std::array<binding, 19> bindings{{
-    {'\n', action::page_or_next, action::next}, {'\r', action::page_or_next, action::next},
+// Space and Enter read on in both (a page down, at the bottom the next stage), as --help says of
+// --step and of --present ("the keys of --step"); --present's space jumped to the next stage,
+// past what a small screen had not shown yet. p pauses --present's --auto.
+constexpr std::array<binding, 20> bindings{{
+    {'\n', action::page_or_next, action::page_or_next}, {'\r', action::page_or_next, action::page_or_next},
+    {' ', action::page_or_next, action::page_or_next},   {'p', action::unknown, action::pause},
     {'n', action::next, action::next},      {'l', action::next, action::next},
-    {' ', action::page_or_next, action::pause},  // the presenter's space is next too, unless --auto runs
     {'b', action::back, action::back},      {127, action::back, action::back},
     {8, action::back, action::back},        {'r', action::redraw, action::redraw},
     {12, action::redraw, action::redraw},   {'h', action::help, action::help},
@@ -121,8 +124,8 @@ std::vector<key_help> key_list(lang l, key_set keys, bool scrolling) {
     using namespace ui;
     const bool step = keys == key_set::stepper;
     std::vector<key_help> out;
-    if (step) out.push_back({say(l, key_space_enter), say(l, scrolling ? does_page_or_next : does_next)});
-    out.push_back({step ? "n  →  l" : say(l, key_next_presenting), say(l, does_next)});
+    out.push_back({say(l, key_space_enter), say(l, scrolling ? does_page_or_next : does_next)});
+    out.push_back({"n  →  l", say(l, does_next)});
     out.push_back({say(l, key_back), say(l, does_back)});
     out.push_back({say(l, key_go), say(l, does_go)});
     if (scrolling) {
@@ -132,7 +135,7 @@ std::vector<key_help> key_list(lang l, key_set keys, bool scrolling) {
     }
     if (!step) {
         out.push_back({"t", say(l, does_text)});
-        out.push_back({say(l, key_space_auto), say(l, does_pause)});
+        out.push_back({say(l, key_pause_auto), say(l, does_pause)});
     }
     out.push_back({"r  Ctrl-L  Esc", say(l, does_redraw)});
     out.push_back({"h  ?", say(l, does_help)});

@@ -36,12 +36,28 @@ block block_of(std::vector<std::string> lines) {
     return b;
 }
 
+// The text renderer dims the token labels of a table, and dim text does not read on a projector
+// (issue 40): on a slide they have the numbers' weight. Faint stays where it is a caption: a line
+// that is one faint span from its first column (the axes under a name, "… 5 more heads") and the
+// line of a name in bold ("S  [3, 3]  (output)"). Every other line of a value is its table: the
+// column labels, each row's label before its numbers.
+std::vector<std::string> labels_at_full_weight(std::vector<std::string> lines) {
+    const std::string faint = style_on(fmt::emphasis::faint), bold = style_on(fmt::emphasis::bold);
+    for (auto& line : lines) {
+        const std::size_t end_of_span = line.find('\x1b', faint.size());  // the reset after the first span
+        const bool caption = line.starts_with(faint) && end_of_span == line.rfind('\x1b') &&
+                             plain(line.substr(end_of_span)).empty();
+        if (!caption && !line.starts_with(bold)) line = without_style(line, fmt::emphasis::faint);
+    }
+    return lines;
+}
+
 // Each shown value and each recorded sub-step as a block of its own. The axes go on a line of
 // their own under the name, so a block is as narrow as its table and two of them fit side by
 // side on 80 columns. Sub-steps past those `qkv lesson` shows in full share one block of a line each.
 std::vector<block> value_blocks(const stage_trace& s, const render_options& o) {
     std::vector<block> out;
-    for (auto& lines : render_stage_blocks(s, o, axes_place::own_line)) out.push_back(block_of(std::move(lines)));
+    for (auto& lines : render_stage_blocks(s, o, axes_place::own_line)) out.push_back(block_of(labels_at_full_weight(std::move(lines))));
     return out;
 }
 

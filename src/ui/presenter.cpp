@@ -1,6 +1,6 @@
 // --present: what its screens show (present_frame) and what its own keys do: --auto's clock, which
-// says next by itself, space that pauses it, t for the text. The loop is the stepper's too
-// (screen_loop.hpp); what a key means is navigation's.
+// says next by itself, p that pauses it, t for the text. The loop is the stepper's too, and so are
+// space and Enter, which read on (screen_loop.hpp); what a key means is navigation's.
 #include "qkv/presenter.hpp"
 
 #include <algorithm>
@@ -36,19 +36,17 @@ private:
         return static_cast<int>(std::max<long long>(0, left));
     }
 
-    // t turns the text off and on; space pauses --auto (without it, or said by the clock: next).
+    // t turns the text off and on; p pauses --auto and sets it going again (without --auto it is
+    // no key of this screen).
     std::optional<bool> own_key(const command& c, bool by_clock) override {
         if (c.a == action::text) {
             st_.text = !st_.text;
             return true;
         }
-        if (c.a != action::pause) return std::nullopt;
-        if (auto_seconds_ > 0 && !by_clock) {
-            paused_ = !paused_;
-            restart_clock();
-            return true;
-        }
-        return move(command{action::next});
+        if (c.a != action::pause || auto_seconds_ <= 0 || by_clock) return std::nullopt;
+        paused_ = !paused_;
+        restart_clock();
+        return true;
     }
 
     // A new stage gets a fresh --auto period.
@@ -59,7 +57,7 @@ private:
         if (at_.at_end()) return moves_.end_status(l);
         if (auto_seconds_ <= 0) return "";
         if (paused_) return ui::say(l, ui::paused);
-        return fmt::format("{} {:g}s · {}", ui::say(l, ui::auto_on), auto_seconds_, ui::say(l, ui::space_pauses));
+        return fmt::format("{} {:g}s · {}", ui::say(l, ui::auto_on), auto_seconds_, ui::say(l, ui::p_pauses));
     }
 
     std::vector<std::string> frame(std::size_t cols, std::size_t rows) override {

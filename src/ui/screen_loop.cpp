@@ -74,6 +74,9 @@ bool screen_loop::handle(const command& c, bool by_clock) {
     switch (c.a) {
         case action::next: case action::back: case action::go:
             return move(c);
+        case action::page_or_next:  // space and Enter: a page down, and at the bottom the next stage
+            if (!at_bottom(st_)) return scroll_body(st_, action::page_down);
+            return move(command{action::next});
         case action::help: st_.help = true; return true;
         case action::redraw: case action::none: return true;
         default:

@@ -61,13 +61,6 @@ public:
         : screen_loop(traces, o, key_set::stepper, in_fd, out_fd, true, start) {}
 
 private:
-    // Space and Enter: a page down, and at the bottom the next stage.
-    std::optional<bool> own_key(const command& c, bool) override {
-        if (c.a != action::page_or_next) return std::nullopt;
-        if (!at_bottom(st_)) return scroll_body(st_, action::page_down);
-        return move(command{action::next});
-    }
-
     std::string idle_status() const override {
         return at_.at_end() && at_bottom(st_) ? moves_.end_status(o_.language) : "";
     }

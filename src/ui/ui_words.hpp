@@ -24,9 +24,9 @@ inline constexpr phrase stage{"阶段", "stage"};
 inline constexpr phrase unknown_key{"未知按键；按 h 查看帮助", "unknown key; h for help"};
 inline constexpr phrase end_of_lesson{"本课结束", "end of lesson"};
 inline constexpr phrase end_leaves{"结束 · n 或 q 退出", "end · n or q leaves"};
-inline constexpr phrase paused{"已暂停 · 空格继续", "paused · space goes on"};
+inline constexpr phrase paused{"已暂停 · p 继续", "paused · p goes on"};
 inline constexpr phrase auto_on{"自动", "auto"};
-inline constexpr phrase space_pauses{"空格暂停", "space pauses"};
+inline constexpr phrase p_pauses{"p 暂停", "p pauses"};
 inline constexpr phrase formula_goes_on{"    ⋮ （公式续于下方）", "    ⋮ (the formula goes on below)"};
 
 // --- the keys on the bottom line ----------------------------------------------------------------
@@ -44,7 +44,6 @@ inline constexpr phrase live_keys{"q 或 Ctrl-C 停止", "q or Ctrl-C stops"};
 inline constexpr phrase keys_title{"按键", "Keys"};
 inline constexpr phrase key_space_enter{"空格  回车", "space  Enter"};
 inline constexpr phrase does_page_or_next{"下翻一页；到底时进入下一阶段", "a page down; at the bottom, the next stage"};
-inline constexpr phrase key_next_presenting{"回车  n  →  l  空格", "Enter  n  →  l  space"};
 inline constexpr phrase does_next{"下一阶段", "next stage"};
 inline constexpr phrase key_back{"b  ←  退格", "b  ←  Backspace"};
 inline constexpr phrase does_back{"上一阶段", "previous stage"};
@@ -54,7 +53,7 @@ inline constexpr phrase does_scroll_line{"滚动一行", "scroll a line"};
 inline constexpr phrase does_scroll_page{"滚动一页", "scroll a page"};
 inline constexpr phrase does_top_bottom{"到本阶段开头 / 结尾", "top / bottom of the stage"};
 inline constexpr phrase does_text{"显示 / 隐藏讲解", "explanation on / off"};
-inline constexpr phrase key_space_auto{"空格（--auto 时）", "space (with --auto)"};
+inline constexpr phrase key_pause_auto{"p（--auto 时）", "p (with --auto)"};
 inline constexpr phrase does_pause{"暂停 / 继续", "pause / go on"};
 inline constexpr phrase does_redraw{"重画屏幕", "draw the screen again"};
 inline constexpr phrase does_help{"这份按键表（按任意键关闭）", "these keys (any key closes them)"};

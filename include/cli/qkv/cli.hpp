@@ -124,6 +124,15 @@ inline constexpr const char* color_help_long =
     "CLICOLOR_FORCE set and not 0)";
 void add_color_option(boost::program_options::options_description& desc, std::string& color,
                       const char* help = color_help_long);
+// --help, --lang and --color are the options every command takes: `qkv list --color never` from an
+// alias that adds it to every command, or `qkv --lang en` with no command at all (cli.cpp). A
+// command whose output has no colour, or no words of its own, still takes them and checks them.
+// Adds the three to desc; check_common_options reads them back (a usage_error when one is wrong).
+struct common_choice {
+    std::string lang, color = "auto";
+};
+void add_common_options(boost::program_options::options_description& desc, common_choice& c);
+void check_common_options(const common_choice& c, const console& io);
 // The formats a command writes (render_format.hpp's table), in the order its --help names them.
 using format_list = std::vector<format>;
 inline const format_list lesson_formats{format::text, format::markdown, format::json, format::html};

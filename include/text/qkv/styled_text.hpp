@@ -18,6 +18,13 @@ std::string styled(std::string_view s, fmt::text_style st, bool color);
 // s without its escape codes.
 std::string plain(std::string_view s);
 
+// The escape code styled() writes to turn style st on ("\x1b[2m" for faint).
+std::string style_on(fmt::text_style st);
+
+// s with style st taken off wherever styled() turned it on (the resets after it stay, and do
+// nothing more): the presenter's token labels at full weight where the text renderer dims them.
+std::string without_style(std::string_view s, fmt::text_style st);
+
 // The columns s takes on a terminal: CJK characters two, escape codes none.
 std::size_t visible_width(std::string_view s);
 

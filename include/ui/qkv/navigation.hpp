@@ -15,7 +15,7 @@
 
 namespace qkv {
 
-// page_or_next: the stepper's space and Enter, a page down and at the bottom the next stage.
+// page_or_next: space and Enter, a page down and at the bottom the next stage.
 enum class action { none, next, back, go, redraw, help, quit, interrupt, pause, text, up, down, page_up, page_down,
                     top, bottom, page_or_next, unknown };
 
@@ -24,8 +24,8 @@ struct command {
     long stage = 0;  // for go: the stage number typed (from 1); -1 while it is still to be typed
 };
 
-// Who reads the keys. Both know the arrows, page keys, j and k; the presenter's space pauses
-// --auto and t turns the text off, the stepper's space and Enter read on a page (page_or_next).
+// Who reads the keys. Both know the arrows, page keys, j and k, and read on a page with space and
+// Enter (page_or_next); the presenter's p pauses --auto and its t turns the text off.
 enum class key_set { stepper, presenter };
 
 // A line typed into a pipe: empty or n, b, g K, r, h or ?, q; and p, t, j, k for the presenter

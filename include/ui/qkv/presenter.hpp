@@ -1,6 +1,6 @@
 // --present: the classroom view. Full screen, one stage per screen (present_frame.hpp lays it
 // out in the frame of screen_frame.hpp). The keys are navigation.hpp's; --auto advances by
-// itself (space pauses).
+// itself (p pauses).
 #pragma once
 
 #include <cstddef>
