@@ -38,8 +38,8 @@ answer read_answer(const exercise& e, const std::string& text, const std::string
     try {
         return file.empty() ? parse_answer(e.kind, text, l) : read_answer_file(e.kind, file, l);
     } catch (const input_error& err) {
-        throw usage_error(fmt::format("{} ({} {} {}: {})", err.what(), pick(l, "练习", "exercise"), e.id,
-                                      pick(l, "要的是", "wants"), answer_form(l, e.kind)));
+        throw usage_error(fmt::format("{} ({} {} {}: {})", err.what(), tr(l, "exercise"), e.id,
+                                      tr(l, "wants"), answer_form(l, e.kind)));
     }
 }
 
@@ -63,11 +63,10 @@ int cmd_check(const args& all, const console& io) {
     for (const std::string& w : words) typed += (typed.empty() ? "" : " ") + w;
     const auto [o, form] = resolve(choice, io);
     const lang l = o.language;
-    if (id.empty()) throw usage_error(pick(l, "哪一道练习？qkv check 编号 答案，如 qkv check 3.2 1.57",
-                                           "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));
+    if (id.empty()) throw usage_error(tr(l, "which exercise? qkv check ID ANSWER, e.g. qkv check 3.2 1.57"));
     if (typed.empty() == file.empty())
-        throw usage_error(file.empty() ? pick(l, "请在编号后面写答案，或用 --file 文件", "give the answer after the id, or --file FILE")
-                                       : pick(l, "答案和 --file 只能给一个", "give the answer or --file, not both"));
+        throw usage_error(file.empty() ? tr(l, "give the answer after the id, or --file FILE")
+                                       : tr(l, "give the answer or --file, not both"));
     exercise_set set = load_exercises(exercises_dir());
     const exercise& e = need_exercise(set, id, l);
     const answer ans = read_answer(e, typed, file, l);  // an unreadable answer stops here: progress untouched

@@ -38,7 +38,7 @@ int cmd_exercises(const args& a, const console& io) {
     const exercise_set set = load_exercises(exercises_dir());
     const progress p = open_progress(io, progress_path());
     if (std::none_of(set.all.begin(), set.all.end(), [&](const exercise& e) { return only < 0 || e.lesson == only; }))
-        throw usage_error(fmt::format(fmt::runtime(pick(o.language, "第 {} 课没有练习；qkv exercises 列出全部", "lesson {} has no exercises; qkv exercises lists them all")), only));
+        throw usage_error(fmt::format(fmt::runtime(tr(o.language, "lesson {} has no exercises; qkv exercises lists them all")), only));
     const exercise_listing x = list_exercises(set, only, p, o.language);
     io.print(form == format::json ? exercises_json(x) : exercises_text(x, o));
     return 0;
@@ -69,8 +69,7 @@ std::optional<asked> ask(const console& io, const char* cmd, const args& a) {
     q.o = out.options;
     q.form = out.form;
     if (id.empty())
-        throw usage_error(pick(q.o.language, "哪一道练习？请给出编号，如 3.2（qkv exercises 列出全部）",
-                               "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));
+        throw usage_error(tr(q.o.language, "which exercise? give its id, e.g. 3.2 (qkv exercises lists them)"));
     q.set = load_exercises(exercises_dir());
     q.e = &need_exercise(q.set, id, q.o.language);
     q.run = run_exercise(*q.e, q.o.language, data, student_name(student));

@@ -30,8 +30,8 @@ const exercise& need_exercise(const exercise_set& set, const std::string& id, la
     std::vector<std::string> ids;
     for (const exercise& e : set.all) ids.push_back(e.id);
     std::string near = nearest(id, ids);
-    std::string hint = near.empty() ? "" : fmt::format(fmt::runtime(pick(l, "（是不是 {}？）", " (did you mean {}?)")), near);
-    throw usage_error(fmt::format(fmt::runtime(pick(l, "没有练习 '{}'{}；qkv exercises 列出全部", "no exercise '{}'{}; qkv exercises lists them")),
+    std::string hint = near.empty() ? "" : fmt::format(fmt::runtime(tr(l, " (did you mean {}?)")), near);
+    throw usage_error(fmt::format(fmt::runtime(tr(l, "no exercise '{}'{}; qkv exercises lists them")),
                                   id, hint));
 }
 

@@ -102,10 +102,10 @@ std::vector<std::string_view> bracket_rows(std::string_view inner, std::string_v
         char c = inner[i];
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') { ++i; continue; }
         if (c != '[')
-            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：每一行要以 '[' 开始", "{} is not a matrix: expected '[' to open a row")), quoted(whole)));
+            throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a matrix: expected '[' to open a row")), quoted(whole)));
         std::size_t close = inner.find(']', i);
         if (close == std::string_view::npos || inner.substr(i + 1, close - i - 1).find('[') != std::string_view::npos)
-            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：有一行没有用 ']' 结束", "{} is not a matrix: a row is not closed with ']'")), quoted(whole)));
+            throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a matrix: a row is not closed with ']'")), quoted(whole)));
         rows.push_back(inner.substr(i + 1, close - i - 1));
         i = close + 1;
     }
@@ -136,7 +136,7 @@ std::vector<float> row_numbers(std::string_view row, std::size_t index, std::str
             if (std::fabs(x) > std::numeric_limits<float>::max()) throw input_error("too large for a float");
             out.push_back(static_cast<float>(x));
         } catch (const input_error&) {
-            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：第 {} 行的 {} 不是数", "{} is not a matrix: row {} has {}, which is not a number")),
+            throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a matrix: row {} has {}, which is not a number")),
                                           quoted(whole), index + 1, quoted(cell)));
         }
     }
@@ -145,20 +145,20 @@ std::vector<float> row_numbers(std::string_view row, std::size_t index, std::str
 
 matrix bracketed_matrix(std::string_view s, lang l) {
     if (s.size() < 2 || s.back() != ']')
-        throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：没有以 ']' 结尾", "{} is not a matrix: it does not end with ']'")), quoted(s)));
+        throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a matrix: it does not end with ']'")), quoted(s)));
     std::string_view inner = trim(s.substr(1, s.size() - 2));
     std::vector<std::string_view> rows;
     if (inner.empty() || inner.front() != '[') rows = {inner};  // one row: "[1, 2, 3]"
     else rows = bracket_rows(inner, s, l);
     if (rows.empty() || (rows.size() == 1 && trim(rows[0]).empty()))
-        throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：里面没有数", "{} is not a matrix: it has no rows")), quoted(s)));
+        throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a matrix: it has no rows")), quoted(s)));
     std::vector<float> data;
     std::size_t cols = 0;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         std::vector<float> cells = row_numbers(rows[r], r, s, l);
         if (r == 0) cols = cells.size();
         else if (cells.size() != cols)
-            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵：第 1 行有 {} 个数，第 {} 行有 {} 个", "{} is not a matrix: row 1 has {} numbers, row {} has {}")),
+            throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a matrix: row 1 has {} numbers, row {} has {}")),
                                           quoted(s), cols, r + 1, cells.size()));
         data.insert(data.end(), cells.begin(), cells.end());
     }
@@ -196,7 +196,7 @@ char parse_choice(std::string_view text, int count, lang l) {
         char c = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
         if (c >= 'A' && c <= last) return c;
     }
-    throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是选项：请回答一个字母，A 到 {}", "{} is not a choice: answer with one letter, A to {}")),
+    throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a choice: answer with one letter, A to {}")),
                                   quoted(text), last));
 }
 
@@ -207,14 +207,13 @@ std::vector<std::size_t> parse_shape(std::string_view text, lang l) {
         s = s.substr(1, s.size() - 2);
     std::vector<std::string> fields = shape_fields(s);
     if (fields.empty())
-        throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是形状：请写成 (100, 64) 或 100x64", "{} is not a shape: write it like (100, 64) or 100x64")), quoted(text)));
+        throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a shape: write it like (100, 64) or 100x64")), quoted(text)));
     std::vector<std::size_t> out;
     for (const std::string& f : fields) {
         std::size_t n = 0;
         auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), n);
         if (ec != std::errc() || end != f.data() + f.size() || n == 0)
-            throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是形状：'{}' 不是正整数；请写成 (100, 64)",
-                                                            "{} is not a shape: '{}' is not a positive whole number; write it like (100, 64)")),
+            throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a shape: '{}' is not a positive whole number; write it like (100, 64)")),
                                           quoted(text), f));
         out.push_back(n);
     }
@@ -229,27 +228,26 @@ double parse_number(std::string_view text, lang l) {
         if (num && den && *den != 0.0) {
             // 1e308/1e-308: each part is a finite double, their quotient is not
             if (!std::isfinite(*num / *den))
-                throw input_error(fmt::format(fmt::runtime(pick(l, "{} 太大了：商超出了任何数的范围", "{} is too large: the quotient is beyond any number")), quoted(text)));
+                throw input_error(fmt::format(fmt::runtime(tr(l, "{} is too large: the quotient is beyond any number")), quoted(text)));
             return *num / *den;
         }
-        if (num && den) throw input_error(fmt::format(fmt::runtime(pick(l, "{} 除以零", "{} divides by zero")), quoted(text)));
+        if (num && den) throw input_error(fmt::format(fmt::runtime(tr(l, "{} divides by zero")), quoted(text)));
     } else if (auto x = decimal(s)) {
         return *x;
     }
-    throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是数：请写成 0.25、1/4 或 2.5e-1", "{} is not a number: write it like 0.25, 1/4 or 2.5e-1")), quoted(text)));
+    throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a number: write it like 0.25, 1/4 or 2.5e-1")), quoted(text)));
 }
 
 matrix parse_matrix(std::string_view text, lang l) {
     std::string ascii = typed_ascii(text);
     std::string_view s = unwrapped_call(trim(ascii));
     if (s.empty())
-        throw input_error(pick(l, "答案是空的：请给出矩阵，如 [[1, 2], [3, 4]]，或一个 CSV 文件",
-                               "the answer is empty: give a matrix like [[1, 2], [3, 4]] or a CSV file"));
+        throw input_error(tr(l, "the answer is empty: give a matrix like [[1, 2], [3, 4]] or a CSV file"));
     if (s.front() == '[') return bracketed_matrix(s, l);
     try {
         return parse_csv_matrix(s, "the answer");
     } catch (const input_error& e) {
-        throw input_error(fmt::format(fmt::runtime(pick(l, "{} 不是矩阵（{}）；请写成 [[1, 2], [3, 4]]", "{} is not a matrix ({}); write it like [[1, 2], [3, 4]]")),
+        throw input_error(fmt::format(fmt::runtime(tr(l, "{} is not a matrix ({}); write it like [[1, 2], [3, 4]]")),
                                       quoted(text), e.message()));
     }
 }
@@ -268,7 +266,7 @@ answer parse_answer(answer_kind k, std::string_view text, lang l) {
 
 answer read_answer_file(answer_kind k, const std::string& path, lang l) {
     if (auto no = unreadable_file(path))
-        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? pick(l, "找不到答案文件", "answer file not found") : "answer file: " + *no);
+        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? tr(l, "answer file not found") : "answer file: " + *no);
     if (k == answer_kind::matrix) {
         answer a;
         a.kind = k;

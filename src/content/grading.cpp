@@ -64,7 +64,7 @@ graded_sheet read_sheet(const std::string& path, const exercise_set& set, lang l
     try {
         doc = parse_toml_file(path, "answer sheet");  // unreadable: the caller reports it
     } catch (const duplicate_key& twice) {  // in the teacher's words, not TOML's
-        throw input_error(twice.where(), fmt::format(fmt::runtime(pick(l, "答案 {} 写了两次", "answer {} is given twice")), twice.key()));
+        throw input_error(twice.where(), fmt::format(fmt::runtime(tr(l, "answer {} is given twice")), twice.key()));
     }
     for (auto&& [k, v] : doc) {
         source_loc at{path, static_cast<int>(v.source().begin.line), static_cast<int>(v.source().begin.column)};
@@ -75,13 +75,12 @@ graded_sheet read_sheet(const std::string& path, const exercise_set& set, lang l
             continue;
         }
         if (!find_exercise(set, id)) {
-            s.problems.push_back(at.str() + ": " + fmt::format(fmt::runtime(pick(l, "没有练习 '{}'（qkv exercises 列出全部），这一项不计分",
-                                                                              "no exercise '{}' (qkv exercises lists them); not graded")), id));
+            s.problems.push_back(at.str() + ": " + fmt::format(fmt::runtime(tr(l, "no exercise '{}' (qkv exercises lists them); not graded")), id));
             continue;
         }
         if (auto text = v.value<std::string>(); text && v.is_string()) s.answers[id] = *text;
         else if (v.is_integer() || v.is_floating_point()) s.answers[id] = fmt::format("{}", *v.value<double>());
-        else s.problems.push_back(at.str() + ": " + fmt::format(fmt::runtime(pick(l, "{} 的答案必须是字符串（或数）", "the answer to {} must be a string (or a number)")), id));
+        else s.problems.push_back(at.str() + ": " + fmt::format(fmt::runtime(tr(l, "the answer to {} must be a string (or a number)")), id));
     }
     return s;
 }
@@ -99,8 +98,7 @@ std::vector<graded_sheet> read_sheets(const std::vector<std::string>& files, con
         }
         if (files.size() == 1 && s.answers.empty()) {  // nothing to grade: one line says why
             if (!s.problems.empty()) throw input_error(s.problems.front());
-            throw input_error(source_loc{f, 0, 0}, pick(l, "答题卡上没有答案（\"编号\" = \"答案\" 的行）",
-                                                        "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)"));
+            throw input_error(source_loc{f, 0, 0}, tr(l, "the answer sheet has no answers (\"ID\" = \"ANSWER\" lines)"));
         }
         sheets.push_back(std::move(s));
     }
@@ -119,13 +117,12 @@ std::vector<const exercise*> assignment_of(const std::string& file, const std::v
             source_loc at{file, static_cast<int>(v.source().begin.line), static_cast<int>(v.source().begin.column)};
             const toml::array* list = v.as_array();
             if (!list || (k.str() != "exercises" && k.str() != "lessons"))
-                throw input_error(at, pick(l, "作业文件只有 exercises = [\"3.1\", …] 和 lessons = [3, …] 两项",
-                                           "an assignment holds exercises = [\"3.1\", …] and lessons = [3, …], nothing else"));
+                throw input_error(at, tr(l, "an assignment holds exercises = [\"3.1\", …] and lessons = [3, …], nothing else"));
             for (auto&& item : *list) {
                 if (k.str() == "lessons" && item.is_integer() && has_exercises(set, static_cast<int>(*item.value<std::int64_t>())))
                     lessons.push_back(static_cast<int>(*item.value<std::int64_t>()));
                 else if (k.str() == "exercises" && item.is_string() && find_exercise(set, *item.value<std::string>())) ids.push_back(*item.value<std::string>());
-                else throw input_error(at, fmt::format(fmt::runtime(pick(l, "{} 里有一项既不是练习编号，也不是有练习的课号", "{} holds an item that is neither an exercise id nor a lesson with exercises")), k.str()));
+                else throw input_error(at, fmt::format(fmt::runtime(tr(l, "{} holds an item that is neither an exercise id nor a lesson with exercises")), k.str()));
             }
         }
     }
@@ -164,7 +161,7 @@ void grade_sheets(std::vector<graded_sheet>& sheets, const std::vector<const exe
     for (graded_sheet& s : sheets) {
         for (auto& [id, text] : s.answers)
             if (std::none_of(assignment.begin(), assignment.end(), [&](const exercise* e) { return e->id == id; }))
-                s.problems.push_back(fmt::format(fmt::runtime(pick(l, "{}：{} 不在这次作业里，不计分", "{}: {} is not in the assignment; not graded")), s.path, id));
+                s.problems.push_back(fmt::format(fmt::runtime(tr(l, "{}: {} is not in the assignment; not graded")), s.path, id));
         for (const exercise* e : assignment) {
             if (!s.answers.count(e->id)) s.rows.push_back({e->id, e->lesson, e->kind, "", grade_result::missing, {}, {}});
             else s.rows.push_back(grade_one(*e, s, set.book, l));

@@ -42,7 +42,7 @@ bool matches(const exercise& e, const answer& a, const value& v) {
 // the number alone says it.
 std::string label_of(const labels& l, std::size_t i, lang language) {
     if (i >= l.names.size() || l.names[i].empty()) return "";
-    return pick(language, "（“", " (“") + l.names[i] + pick(language, "”）", "”)");
+    return tr(language, " (“") + l.names[i] + tr(language, "”)");
 }
 
 }  // namespace
@@ -175,8 +175,7 @@ verdict judge(const exercise& e, const answer& a, const exercise_run& r) {
     }
     if (e.kind == answer_kind::matrix && v.mistakes.empty() &&
         (a.m.rows != v.expected_shape[0] || a.m.cols != v.expected_shape[1]))
-        throw input_error(fmt::format(fmt::runtime(pick(r.run.t.language, "练习 {} 要的是 {} 的矩阵，答案却是 {}",
-                                                        "exercise {} wants a {} matrix, and the answer is {}")), e.id,
+        throw input_error(fmt::format(fmt::runtime(tr(r.run.t.language, "exercise {} wants a {} matrix, and the answer is {}")), e.id,
                                       shape_text(v.expected_shape), shape_str(a.m)));
     return v;
 }
@@ -189,46 +188,45 @@ struct words {
 };
 
 std::string high_low(const words& w, double got, double want) {
-    return got > want ? pick(w.l, "偏大", "too high") : pick(w.l, "偏小", "too low");
+    return got > want ? tr(w.l, "too high") : tr(w.l, "too low");
 }
 
 void explain_shape(std::vector<std::string>& out, const words& w, const verdict& v, const answer& a) {
     if (a.shape.size() != v.expected_shape.size()) {
-        out.push_back(fmt::format(fmt::runtime(pick(w.l, "这个结果有 {} 个维度，不是 {} 个。", "The result has {} dimensions, not {}.")),
+        out.push_back(fmt::format(fmt::runtime(tr(w.l, "The result has {} dimensions, not {}.")),
                                   v.expected_shape.size(), a.shape.size()));
         return;
     }
     for (std::size_t i = 0; i < a.shape.size(); ++i) {
         bool off = std::find(v.dims_off.begin(), v.dims_off.end(), i) != v.dims_off.end();
-        out.push_back(off ? fmt::format(fmt::runtime(pick(w.l, "第 {} 维：{} 不对。", "Dimension {}: {} is not right.")), i + 1, a.shape[i])
-                          : fmt::format(fmt::runtime(pick(w.l, "第 {} 维：{} 是对的。", "Dimension {}: {} is right.")), i + 1, a.shape[i]));
+        out.push_back(off ? fmt::format(fmt::runtime(tr(w.l, "Dimension {}: {} is not right.")), i + 1, a.shape[i])
+                          : fmt::format(fmt::runtime(tr(w.l, "Dimension {}: {} is right.")), i + 1, a.shape[i]));
     }
 }
 
 void explain_matrix(std::vector<std::string>& out, const words& w, const verdict& v, const exercise& e,
                     const exercise_run& r, int precision) {
     if (v.cells_off.empty()) {  // wrong shape, but it matched a mistake
-        out.push_back(fmt::format(fmt::runtime(pick(w.l, "形状应该是 {}。", "The shape should be {}.")), shape_text(v.expected_shape)));
+        out.push_back(fmt::format(fmt::runtime(tr(w.l, "The shape should be {}.")), shape_text(v.expected_shape)));
         return;
     }
     std::size_t cells = v.expected_shape[0] * v.expected_shape[1];
-    out.push_back(fmt::format(fmt::runtime(pick(w.l, "{cells} 个格子中有 {off} 个不对（允许误差 ±{tol}）：",
-                                                  "{off} of {cells} cells are off (tolerance ±{tol}):")),
+    out.push_back(fmt::format(fmt::runtime(tr(w.l, "{off} of {cells} cells are off (tolerance ±{tol}):")),
                               fmt::arg("cells", cells), fmt::arg("off", v.cells_off.size()), fmt::arg("tol", e.tolerance)));
     const std::size_t most = 8;
     for (std::size_t i = 0; i < std::min(most, v.cells_off.size()); ++i) {
         const cell_off& c = v.cells_off[i];
         if (v.expected_shape[0] == 1) {  // one row, the one the question names: its place in the answer is no row of the lesson's
-            out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 项{}：{:.{}f} {}", "  entry {}{}: {:.{}f} is {}")), c.col + 1,
+            out.push_back(fmt::format(fmt::runtime(tr(w.l, "  entry {}{}: {:.{}f} is {}")), c.col + 1,
                                       label_of(r.expected.cols, c.col, w.l), c.got, precision, high_low(w, c.got, c.want)));
             continue;
         }
-        out.push_back(fmt::format(fmt::runtime(pick(w.l, "  第 {} 行{}，第 {} 列{}：{:.{}f} {}", "  row {}{}, column {}{}: {:.{}f} is {}")),
+        out.push_back(fmt::format(fmt::runtime(tr(w.l, "  row {}{}, column {}{}: {:.{}f} is {}")),
                                   c.row + 1, label_of(r.expected.rows, c.row, w.l), c.col + 1, label_of(r.expected.cols, c.col, w.l),
                                   c.got, precision, high_low(w, c.got, c.want)));
     }
     if (v.cells_off.size() > most)
-        out.push_back(fmt::format(fmt::runtime(pick(w.l, "  ……还有 {} 个", "  … and {} more")), v.cells_off.size() - most));
+        out.push_back(fmt::format(fmt::runtime(tr(w.l, "  … and {} more")), v.cells_off.size() - most));
 }
 
 }  // namespace
@@ -240,22 +238,21 @@ std::vector<std::string> explain(const verdict& v, const exercise& e, const answ
     words w{language};
     switch (e.kind) {
     case answer_kind::choice:
-        out.push_back(fmt::format(fmt::runtime(pick(w.l, "{} 不对。", "{} is not right.")), a.choice));
+        out.push_back(fmt::format(fmt::runtime(tr(w.l, "{} is not right.")), a.choice));
         if (auto it = e.why_not.find(r.file_letter(a.choice)); it != e.why_not.end()) out.push_back(exercise_words(it->second, e, r, language));
         break;
     case answer_kind::shape: explain_shape(out, w, v, a); break;
     case answer_kind::number:
-        out.push_back(fmt::format(fmt::runtime(pick(w.l, "{} {}（允许误差 ±{}）。", "{} is {} (tolerance ±{}).")), a.number,
+        out.push_back(fmt::format(fmt::runtime(tr(w.l, "{} is {} (tolerance ±{}).")), a.number,
                                   high_low(w, a.number, v.expected_number), e.tolerance));
         break;
     case answer_kind::matrix: explain_matrix(out, w, v, e, r, precision); break;
     }
     if (v.mistakes.size() == 1) {
-        out.push_back(fmt::format(fmt::runtime(pick(w.l, "这正是一个常见错误的结果：{}。", "This is what a common mistake gives: {}.")),
+        out.push_back(fmt::format(fmt::runtime(tr(w.l, "This is what a common mistake gives: {}.")),
                                   book.at(v.mistakes[0]).in(language)));
     } else if (v.mistakes.size() > 1) {
-        out.emplace_back(pick(w.l, "这正是下面几个常见错误的结果（在这组数据上它们给出同样的数）：",
-                             "This is what these common mistakes give (on this data they agree):"));
+        out.emplace_back(tr(w.l, "This is what these common mistakes give (on this data they agree):"));
         for (const std::string& id : v.mistakes) out.push_back("  - " + book.at(id).in(language));
     }
     for (const std::string& place : v.places) out.push_back(place);

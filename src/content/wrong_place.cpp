@@ -67,17 +67,18 @@ std::vector<wrong_place> wrong_places(const exercise& e, const value& expected, 
     if (!base.is_matrix() || want.rows != 1 || base.mat().cols != want.cols) return out;
     const matrix& M = base.mat();
     // "row 2 (“很”) of dV": where the answer was read, the token in quotes as exercises write tokens
-    auto place = [&](const labels& l, std::size_t i, const char* zh, const char* en) {
-        const std::string name = i < l.names.size() && !l.names[i].empty() ? "“" + l.names[i] + "”" : "";
-        return fmt::format(fmt::runtime(pick(language, zh, en)), i + 1, name.empty() ? "" : pick(language, "（", " (") + name + pick(language, "）", ")"),
-                           read->first);
+    auto place = [&](const labels& l, std::size_t i, std::string_view message) {
+        const std::string name = i < l.names.size() && !l.names[i].empty()
+                                     ? fmt::format(fmt::runtime(tr(language, " (“{}”)")), l.names[i])
+                                     : "";
+        return fmt::format(fmt::runtime(tr(language, message)), i + 1, name, read->first);
     };
     for (std::size_t r = 0; r < M.rows; ++r)
-        add("wrong_row", row_of(M, r), place(base.rows, r, "这个答案是 {2} 的第 {0} 行{1}。", "This answer is row {0}{1} of {2}."));
+        add("wrong_row", row_of(M, r), place(base.rows, r, translatable("This answer is row {0}{1} of {2}.")));
     if (M.rows == M.cols)
         for (std::size_t c = 0; c < M.cols; ++c)
             add("wrong_row", row_of(kernels::transpose(M), c),
-                place(base.cols, c, "这个答案是 {2} 的第 {0} 列{1}，竖着读的。", "This answer is column {0}{1} of {2}, read down."));
+                place(base.cols, c, translatable("This answer is column {0}{1} of {2}, read down.")));
     return out;
 }
 

@@ -82,10 +82,10 @@ std::vector<std::string> heat_legend(heat_scale s, bool non_finite, const render
     if (s == heat_scale::fixed) {
         out.push_back(ramp + " 1");
     } else {
-        out.push_back(ramp + " " + pick(l, "行最大值", "row max"));
-        out.push_back(pick(l, "（每行按自己的最大权重着色）", "(each row scaled to its own largest weight)"));
+        out.push_back(ramp + " " + tr(l, "row max"));
+        out.push_back(tr(l, "(each row scaled to its own largest weight)"));
     }
-    if (non_finite) out.push_back(heat_cell(NAN, 1, o) + " " + pick(l, "非数或无穷", "not a number (nan, inf)"));
+    if (non_finite) out.push_back(heat_cell(NAN, 1, o) + " " + tr(l, "not a number (nan, inf)"));
     return out;
 }
 

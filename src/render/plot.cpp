@@ -56,7 +56,7 @@ std::vector<std::string> plot_text(const value& v, const render_options& o) {
     const std::string top = detail::format_number(r.top, o.precision), base = detail::format_number(r.base, o.precision);
     const std::size_t label = std::max(top.size(), base.size());
     // the axis line ends with " steps" after the last step's number, under the last bar and past it
-    const std::string unit(pick(o.language, "步", "steps"));
+    const std::string unit(tr(o.language, "steps"));
     const std::size_t room = label + 3 + 1 + display_width(unit);
     const std::vector<float> cols = columns(m, o.width > room ? o.width - room : 1);
     std::vector<std::string> out{""};  // a blank line between the table and the chart
@@ -98,9 +98,9 @@ std::string plot_svg(const value& v, const render_options& o) {
         "<text x=\"{3}\" y=\"{12}\" font-size=\"11\" fill=\"#6e6e73\">1</text>"
         "<text x=\"{6}\" y=\"{12}\" text-anchor=\"end\" font-size=\"11\" fill=\"#6e6e73\">{13}</text>\n"
         "<polyline fill=\"none\" stroke=\"#21918c\" stroke-width=\"2\" points=\"{11}\"/>\n</svg>\n",
-        w, h + 14, fmt::format("{} 1 … {}", pick(o.language, "步", "steps"), m.rows), left - 2, pad, h - pad, w - pad,
+        w, h + 14, fmt::format("{} 1 … {}", tr(o.language, "steps"), m.rows), left - 2, pad, h - pad, w - pad,
         left - 6, pad + 8, detail::format_number(r.top, o.precision), detail::format_number(r.base, o.precision), points,
-        h + 8, fmt::format("{} {}", m.rows, pick(o.language, "步", "steps")));
+        h + 8, fmt::format("{} {}", m.rows, tr(o.language, "steps")));
 }
 
 }  // namespace qkv

@@ -86,7 +86,7 @@ inline std::size_t stage_total(const trace& t) {
     return t.stage_count ? t.stage_count : t.stages.size();
 }
 
-inline std::string_view role_word(lang l, role r) {
+inline std::string role_word(lang l, role r) {
     return tr(l, r == role::input ? "input" : "output");
 }
 

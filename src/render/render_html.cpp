@@ -74,7 +74,7 @@ std::string heat_style(float w) {
 
 std::string legend(lang l) {
     std::string out = fmt::format("<div class=\"legend\"><span class=\"legend-label\">{}</span><span>0</span>",
-                                  html_escape(pick(l, "图例：权重", "legend: weight")));
+                                  html_escape(tr(l, "legend: weight")));
     for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) {
         const auto [r, g, b] = viridis(w);
         out += fmt::format("<span class=\"swatch\" style=\"background:#{:02x}{:02x}{:02x}\" title=\"{:.2f}\"></span>", r, g, b, w);
@@ -113,7 +113,7 @@ std::string span(const std::string& first, const std::string& last, std::string_
 // The opening of a fold: "<details …><summary>heads 2–8 (open to see them)</summary>".
 std::string folded(std::string_view what, const std::string& which, const render_options& o) {
     return fmt::format("<details class=\"more\"><summary>{} {}{}</summary>\n", html_escape(what), html_escape(which),
-                       html_escape(pick(o.language, "（点开查看）", " (open to see them)")));
+                       html_escape(tr(o.language, " (open to see them)")));
 }
 
 std::string value_block(const std::string& name, const value& v, std::optional<role> r,
@@ -164,7 +164,7 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
     for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, here);
     const std::size_t in_full = steps_in_full(s.steps, o);  // the others folded away, as heads are
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
-        if (i == in_full) out += folded(pick(o.language, "步骤", "steps"), span(s.steps[i].label, s.steps.back().label, " … "), o);
+        if (i == in_full) out += folded(tr(o.language, "steps"), span(s.steps[i].label, s.steps.back().label, " … "), o);
         out += fmt::format("<h3 class=\"step\">{}</h3>\n", html_escape(s.steps[i].label));
         for (const auto& [name, v] : s.steps[i].values) out += value_block(name, v, std::nullopt, std::nullopt, o);
     }
@@ -216,7 +216,7 @@ std::string html_escape(std::string_view raw) {
 
 std::string render_html(const std::vector<trace>& traces, const render_options& o) {
     std::string title = traces.size() == 1 ? lesson_heading(traces.front(), o)
-                                           : fmt::format("qkv · {} {}", traces.size(), pick(o.language, "课", "lessons"));
+                                           : fmt::format("qkv · {} {}", traces.size(), tr(o.language, "lessons"));
     std::string out = fmt::format("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n"
                                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                                   "<meta name=\"generator\" content=\"qkv\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",

@@ -187,7 +187,7 @@ void other_heads_lines(std::vector<std::string>& out, const value& v, std::size_
         if (std::string fact = detail::head_fact(v, from + i, o, o.width > used ? o.width - used : 0); !fact.empty())
             line += "  " + escape_controls(fact);
         return std::vector<std::string>{fit(line, o)};
-    }, pick(o.language, "…… 另有 {} 个头", "… {} more heads"), o);
+    }, tr(o.language, "… {} more heads"), o);
     out.push_back(styled(detail::full_note_heads(o.language), faint, o.color));
 }
 
@@ -310,7 +310,7 @@ std::vector<std::string> render_steps_summary(const std::vector<sub_step>& steps
     if (from >= steps.size()) return out;
     at_most_eight(out, steps.size() - from, [&](std::size_t i) {
         return step_summary_lines(steps[from + i], o);
-    }, pick(o.language, "…… 另有 {} 步", "… {} more steps"), o);
+    }, tr(o.language, "… {} more steps"), o);
     out.push_back(styled(detail::full_note_steps(o.language), faint, o.color));
     return out;
 }
@@ -369,13 +369,13 @@ std::vector<std::string> closing_lines(const trace& t, lang l) {
     const what_next& a = t.after;
     if (!a.known || t.stages.size() != t.stage_count) return out;  // a file of its own, or one stage of it
     if (!a.exercises.empty())
-        out.push_back(fmt::format(fmt::runtime(pick(l, "练一练：qkv exercise {}（本课共 {} 道练习：{}）", "Practise: qkv exercise {} ({} exercises: {})")),
+        out.push_back(fmt::format(fmt::runtime(tr(l, "Practise: qkv exercise {} ({} exercises: {})")),
                                   a.exercises.front(), a.exercises.size(), fmt::join(a.exercises, ", ")));
     if (a.lesson >= 0)
-        out.push_back(fmt::format(fmt::runtime(pick(l, "下一课：qkv lesson {} · {}", "Next: qkv lesson {} · {}")), a.lesson,
+        out.push_back(fmt::format(fmt::runtime(tr(l, "Next: qkv lesson {} · {}")), a.lesson,
                                   escape_controls(a.lesson_title)));
     else
-        out.push_back(pick(l, "这是最后一课。qkv next 告诉你还有哪些没做完。", "This is the last lesson. qkv next says what is left to do."));
+        out.push_back(tr(l, "This is the last lesson. qkv next says what is left to do."));
     return out;
 }
 

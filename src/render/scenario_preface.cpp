@@ -21,8 +21,7 @@ void rows_to(std::string& out, const std::vector<std::string_view>& rows, const 
         return;
     }
     for (std::size_t i = 0; i < 3; ++i) line(rows[i]);
-    out += fmt::format(fmt::runtime(pick(o.language, "  # …… 另有 {} 行（--full 全部显示，-o FILE 保存）",
-                                         "  # … {} more rows (--full shows them, -o FILE keeps them)")),
+    out += fmt::format(fmt::runtime(tr(o.language, "  # … {} more rows (--full shows them, -o FILE keeps them)")),
                        rows.size() - 5) + '\n';
     for (std::size_t i = rows.size() - 2; i < rows.size(); ++i) line(rows[i]);
 }

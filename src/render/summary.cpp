@@ -31,7 +31,7 @@ std::string most_weighed(const matrix& m, const value& v, std::size_t r) {
 
 // The key each query weighs most, as many as fit in `room` columns, then "…" for the rest.
 std::string weights_fact(const matrix& m, const value& v, const render_options& o, std::size_t room) {
-    std::string out = pick(o.language, "最看重：", "looks most at: ");
+    std::string out = tr(o.language, "looks most at: ");
     bool first = true;
     for (std::size_t r = 0; r < m.rows; ++r) {
         std::string item = most_weighed(m, v, r);
@@ -49,8 +49,8 @@ std::string range_fact(const matrix& m, const render_options& o) {
     for (float x : m.data)
         if (std::isfinite(x)) lo = any ? std::min(lo, x) : x, hi = any ? std::max(hi, x) : x, any = true;
     if (!any) return "";
-    return fmt::format("{} {} · {} {}", pick(o.language, "最小", "min"), format_number(lo, o.precision),
-                       pick(o.language, "最大", "max"), format_number(hi, o.precision));
+    return fmt::format("{} {} · {} {}", tr(o.language, "min"), format_number(lo, o.precision),
+                       tr(o.language, "max"), format_number(hi, o.precision));
 }
 
 }  // namespace
@@ -108,11 +108,11 @@ std::vector<std::string> step_parts(const sub_step& s, const render_options& o) 
 }
 
 std::string full_note_heads(lang l) {
-    return pick(l, "（--full 显示每个头的全部数值）", "(--full shows every head in full)");
+    return tr(l, "(--full shows every head in full)");
 }
 
 std::string full_note_steps(lang l) {
-    return pick(l, "（--full 显示每一步的全部数值）", "(--full shows every step in full)");
+    return tr(l, "(--full shows every step in full)");
 }
 
 }  // namespace qkv::detail

@@ -15,13 +15,12 @@
 namespace qkv::detail {
 
 inline std::string mask_text(bool causal, lang l) {
-    return causal ? pick(l, "因果掩码", "causal mask") : pick(l, "无掩码", "no mask");
+    return causal ? tr(l, "causal mask") : tr(l, "no mask");
 }
 
 // "machine peak: 512-bit avx512 fused multiply-adds on 1 thread: 98.3 GFLOP/s\n"
 inline std::string machine_peak_line(const bench::machine_peak& m, lang l) {
-    return fmt::format(fmt::runtime(pick(l, "机器峰值：{0} 位 {1} 的乘加（FMA），{2} 个线程：{3:.1f} GFLOP/s\n",
-                                         "machine peak: {0}-bit {1} fused multiply-adds on {2} thread{4}: {3:.1f} GFLOP/s\n")),
+    return fmt::format(fmt::runtime(tr(l, "machine peak: {0}-bit {1} fused multiply-adds on {2} thread{4}: {3:.1f} GFLOP/s\n")),
                        m.isa.bits, m.isa.name, m.threads, m.gflops, m.threads == 1 ? "" : "s");
 }
 

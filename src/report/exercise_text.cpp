@@ -44,8 +44,7 @@ std::string expected_text(const expected_answer& x, const render_options& o) {
     case answer_kind::choice: {
         std::string out = hanging(fmt::format("{}. {}", x.letter, x.text), o, "", "   ");
         if (!x.student.empty())
-            out += prose(fmt::format(fmt::runtime(pick(o.language, "（{0} 是 {1} 的选项顺序里的字母：每个学生的顺序不同；不带 --student、按练习文件的顺序是 {2}）",
-                                                       "({0} is the letter in {1}'s order of the choices, each student's own; "
+            out += prose(fmt::format(fmt::runtime(tr(o.language, "({0} is the letter in {1}'s order of the choices, each student's own; "
                                                        "without --student, in the exercise file's order, it is {2})")),
                                  x.letter, x.student, x.file_letter),
                          o);

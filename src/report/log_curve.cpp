@@ -43,7 +43,7 @@ std::vector<std::string> log_curve_lines(const std::vector<curve_series>& series
     const double llo = std::log(lo), lhi = std::log(hi) > llo ? std::log(hi) : llo + 1;
     const std::string top = level_text(hi), base = level_text(lo);
     const std::size_t label = std::max({top.size(), base.size(), guide ? display_width(guide->name) : 0});
-    const std::string unit(pick(o.language, "步", "steps"));
+    const std::string unit(tr(o.language, "steps"));
     const std::size_t room = label + 3 + 1 + display_width(unit) + std::to_string(steps).size();
     const std::size_t cols = std::max<std::size_t>(2, std::min(steps, o.width > room ? o.width - room : 2));
     auto row_of = [&](double v) {

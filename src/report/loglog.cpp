@@ -35,8 +35,8 @@ std::string legend(const std::vector<loglog_series>& series, lang l) {
     std::string out;
     for (const auto& s : series)
         out += fmt::format("{}{} {}{}", out.empty() ? "" : "   ", s.mark, s.name,
-                           s.slope ? fmt::format(fmt::runtime(pick(l, "（斜率 {:.2f}）", " (slope {:.2f})")), *s.slope) : "");
-    return out + pick(l, "   . 斜率 2", "   . slope 2");
+                           s.slope ? fmt::format(fmt::runtime(tr(l, " (slope {:.2f})")), *s.slope) : "");
+    return out + tr(l, "   . slope 2");
 }
 
 }  // namespace
@@ -51,7 +51,7 @@ std::vector<std::string> loglog_lines(const std::vector<loglog_series>& series, 
     if (!(x_hi > x_lo)) return {};
     const std::string top = seconds_text(y_hi), bottom = seconds_text(y_lo);
     const std::size_t label = std::max(display_width(top), display_width(bottom));  // "µs": 2 bytes, 1 column
-    const std::string log_word = pick(l, "对数刻度", "log scale");
+    const std::string log_word = tr(l, "log scale");
     // the x axis's line is the widest: "  64 … 128  n (log scale)" after the labels' column
     const std::size_t x_tail = 2 + display_width(x_label) + 2 + display_width(log_word) + 1, used = label + 2 + x_tail;
     const std::size_t cols = std::max<std::size_t>(10, std::min<std::size_t>(width > used + 10 ? width - used : 10, 60));

@@ -20,14 +20,12 @@ using attention::impl;
 std::string threads_text(int n) { return fmt::format("{} thread{}", n, n == 1 ? "" : "s"); }
 
 std::string kernel_text(const bench::peaks& p, lang l) {
-    std::string out = fmt::format(fmt::runtime(pick(l, "OpenBLAS 内核 {}", "OpenBLAS kernel {}")), p.corename.empty() ? "?" : p.corename);
-    if (p.kernel_bits) out += fmt::format(fmt::runtime(pick(l, "（{} 位）", " ({}-bit)")), p.kernel_bits);
+    std::string out = fmt::format(fmt::runtime(tr(l, "OpenBLAS kernel {}")), p.corename.empty() ? "?" : p.corename);
+    if (p.kernel_bits) out += fmt::format(fmt::runtime(tr(l, " ({}-bit)")), p.kernel_bits);
     if (p.narrower())
-        out += fmt::format(fmt::runtime(pick(l, "，比这颗 CPU 的 {} 位 {} 窄：sgemm 峰值没有用上整台机器",
-                                             ", narrower than this CPU's {}-bit {}: the sgemm peak leaves part of the machine unused")),
+        out += fmt::format(fmt::runtime(tr(l, ", narrower than this CPU's {}-bit {}: the sgemm peak leaves part of the machine unused")),
                            p.machine.isa.bits, p.machine.isa.name);
-    return out + fmt::format(fmt::runtime(pick(l, "\nfused 的乘积用 qkv 自己的 {} 分块内核，不用 OpenBLAS",
-                                               "\nfused runs its products on qkv's own {} tile kernels, not OpenBLAS")),
+    return out + fmt::format(fmt::runtime(tr(l, "\nfused runs its products on qkv's own {} tile kernels, not OpenBLAS")),
                              p.fused_kernels);
 }
 
@@ -50,21 +48,19 @@ std::string header(const bench::forward_result& r, lang l, std::size_t width) {
     const bench::setup& s = r.asked;
     const bench::peaks& pk = r.peak;
     std::string out = fmt::format(
-        fmt::runtime(pick(l, "qkv bench：多头注意力前向，d_model = {0}，h = {1}（d_k = {2}），{3} 个线程，{4}\n",
-                          "qkv bench: multi-head attention forward, d_model = {0}, h = {1} (d_k = {2}), {3} thread{5}, {4}\n")),
+        fmt::runtime(tr(l, "qkv bench: multi-head attention forward, d_model = {0}, h = {1} (d_k = {2}), {3} thread{5}, {4}\n")),
         s.d_model, s.heads, s.d_k(), s.threads, detail::mask_text(s.causal, l), s.threads == 1 ? "" : "s");
     out += detail::machine_peak_line(pk.machine, l);
-    out += fmt::format(fmt::runtime(pick(l, "sgemm 峰值：OpenBLAS sgemm {0}×{0}×{0}，{1} 个线程：{2:.1f} GFLOP/s（机器峰值的 {3:.0f}%）\n",
-                                         "sgemm peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{4}: {2:.1f} GFLOP/s ({3:.0f}% of the machine's)\n")),
+    out += fmt::format(fmt::runtime(tr(l, "sgemm peak: OpenBLAS sgemm {0}×{0}×{0} on {1} thread{4}: {2:.1f} GFLOP/s ({3:.0f}% of the machine's)\n")),
                        pk.sgemm.size, pk.sgemm.threads, pk.sgemm.gflops, pk.sgemm_percent_of_machine(),
                        pk.sgemm.threads == 1 ? "" : "s");
     return wrap_each_line(out + kernel_text(pk, l), width, "  ");
 }
 
 std::string table(const bench::forward_result& r, lang l) {
-    std::string out = fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>9} {:>13}\n", pick(l, "实现", "impl"), "n", pick(l, "毫秒", "ms"),
-                                  "GFLOP/s", pick(l, "占 sgemm", "% sgemm"), pick(l, "占机器", "% machine"),
-                                  pick(l, "额外内存", "extra memory"));
+    std::string out = fmt::format("{:<10} {:>6} {:>11} {:>9} {:>8} {:>9} {:>13}\n", tr(l, "impl"), "n", tr(l, "ms"),
+                                  "GFLOP/s", tr(l, "% sgemm"), tr(l, "% machine"),
+                                  tr(l, "extra memory"));
     for (const bench::forward_row& w : r.rows)
         out += fmt::format("{:<10} {:>6} {:>11.2f} {:>9.1f} {:>7.0f}% {:>8.0f}% {:>13}\n", attention::impl_name(w.which), w.n, w.ms,
                            w.gflops, w.percent_of_peak, w.percent_of_machine_peak, bench::human_bytes(double(w.extra_bytes)));
@@ -80,7 +76,7 @@ std::vector<std::string> chart(const bench::forward_result& r, lang l, std::size
             if (w.which == i) s.x.push_back(double(w.n)), s.y.push_back(w.ms / 1e3);
         series.push_back(std::move(s));
     }
-    return loglog_lines(series, "n", pick(l, "每次前向的时间", "time per forward pass"), l, std::min<std::size_t>(80, width));
+    return loglog_lines(series, "n", tr(l, "time per forward pass"), l, std::min<std::size_t>(80, width));
 }
 
 json breakdown_json(const bench::fused_shares& b) {
@@ -104,8 +100,7 @@ std::string bench_text(const bench::forward_result& r, const render_options& o) 
     std::string out = header(r, l, o.width) + "\n" + table(r, l);
     std::vector<std::string> parts;
     for (auto& [i, k] : r.growth) parts.push_back(fmt::format("{} {}", attention::impl_name(i), detail::exponent_text(k)));
-    out += detail::set_apart(fmt::format(fmt::runtime(pick(l, "增长指数（时间 ∝ n^k，对 log t 与 log n 做最小二乘）：{}",
-                                                               "growth exponent (time ∝ n^k, least squares of log t on log n): {}")),
+    out += detail::set_apart(fmt::format(fmt::runtime(tr(l, "growth exponent (time ∝ n^k, least squares of log t on log n): {}")),
                                          fmt::join(parts, ", ")), o.width);
     const std::vector<std::string> lines = chart(r, l, o.width);
     for (const std::string& line : lines) out += line + "\n";

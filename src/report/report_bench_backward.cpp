@@ -37,14 +37,13 @@ std::string bench_text(const bench::backward_result& r, const render_options& o)
     const lang l = o.language;
     const bench::setup& s = r.asked;
     std::string out = fmt::format(
-        fmt::runtime(pick(l, "qkv bench --backward：多头注意力的前向与反向，d_model = {0}，h = {1}（d_k = {2}），{3} 个线程，{4}\n",
-                          "qkv bench --backward: multi-head attention forward and backward, d_model = {0}, h = {1} (d_k = {2}), {3} thread{5}, {4}\n")),
+        fmt::runtime(tr(l, "qkv bench --backward: multi-head attention forward and backward, d_model = {0}, h = {1} (d_k = {2}), {3} thread{5}, {4}\n")),
         s.d_model, s.heads, s.d_k(), s.threads, detail::mask_text(s.causal, l), s.threads == 1 ? "" : "s");
     out += detail::machine_peak_line(r.peak.machine, l);
-    out += fmt::format(fmt::runtime(pick(l, "乘积用 qkv 自己的 {} 分块内核", "products on qkv's own {} tile kernels")), r.peak.fused_kernels);
+    out += fmt::format(fmt::runtime(tr(l, "products on qkv's own {} tile kernels")), r.peak.fused_kernels);
     out = wrap_each_line(out, o.width, "  ") + "\n";  // the header's facts fit the terminal; the table is 71 columns
-    out += fmt::format("{:<18} {:>6} {:>11} {:>9} {:>9} {:>13}\n", pick(l, "哪一遍", "pass"), "n", pick(l, "毫秒", "ms"),
-                       "GFLOP/s", pick(l, "占机器", "% machine"), pick(l, "额外内存", "extra memory"));
+    out += fmt::format("{:<18} {:>6} {:>11} {:>9} {:>9} {:>13}\n", tr(l, "pass"), "n", tr(l, "ms"),
+                       "GFLOP/s", tr(l, "% machine"), tr(l, "extra memory"));
     for (const bench::pass_row& w : r.rows)
         out += fmt::format("{:<18} {:>6} {:>11.2f} {:>9.1f} {:>8.0f}% {:>13}\n", bench::pass_name(w.which), w.n, w.ms, w.gflops,
                            w.percent_of_machine_peak, bench::human_bytes(double(w.extra_bytes)));
@@ -53,8 +52,7 @@ std::string bench_text(const bench::backward_result& r, const render_options& o)
         t.push_back(fmt::format("{} {}", bench::pass_name(p), detail::exponent_text(g.time)));
         m.push_back(fmt::format("{} {}", bench::pass_name(p), detail::exponent_text(g.memory)));
     }
-    out += detail::set_apart(fmt::format(fmt::runtime(pick(l, "增长指数（∝ n^k，对 log 与 log n 做最小二乘）：时间 {}；额外内存 {}",
-                                                               "growth exponent (∝ n^k, least squares on log n): time {}; extra memory {}")),
+    out += detail::set_apart(fmt::format(fmt::runtime(tr(l, "growth exponent (∝ n^k, least squares on log n): time {}; extra memory {}")),
                                          fmt::join(t, ", "), fmt::join(m, ", ")), o.width);
     return out + reflowed(command_text("bench", "backward").in(l), o.width);
 }

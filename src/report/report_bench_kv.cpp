@@ -18,23 +18,21 @@ using json = nlohmann::ordered_json;
 std::string bench_text(const bench::kv_result& r, const render_options& o) {
     const lang l = o.language;
     const bench::setup& s = r.asked;
-    std::string out = fmt::format(fmt::runtime(pick(l, "qkv bench kv：逐个解码 {} 个词，d_model = {}，h = {}，{} 个线程\n\n",
-                                                    "qkv bench kv: decoding {} tokens one at a time, d_model = {}, h = {}, {}\n\n")),
+    std::string out = fmt::format(fmt::runtime(tr(l, "qkv bench kv: decoding {} tokens one at a time, d_model = {}, h = {}, {}\n\n")),
                                   s.tokens, s.d_model, s.heads, l == lang::zh ? std::to_string(s.threads) : threads_text(s.threads));
-    out += fmt::format("{:>8} {:>16} {:>18} {:>9}\n", pick(l, "位置", "position"), pick(l, "有缓存 ms", "with cache ms"),
-                       pick(l, "无缓存 ms", "without cache ms"), pick(l, "倍数", "speed-up"));
+    out += fmt::format("{:>8} {:>16} {:>18} {:>9}\n", tr(l, "position"), tr(l, "with cache ms"),
+                       tr(l, "without cache ms"), tr(l, "speed-up"));
     for (const bench::kv_point& p : r.points)
         out += fmt::format("{:>8} {:>16.3f} {:>18.3f} {:>8.0f}×\n", p.time.position, p.time.s_cached * 1e3, p.time.s_uncached * 1e3,
                            p.speed_up);
-    out += fmt::format(fmt::runtime(pick(l, "\n增长指数（每个词的时间 ∝ 位置^k）：有缓存 {}，无缓存 {}\n\n",
-                                         "\ngrowth exponent (time per token ∝ position^k): with cache {}, without cache {}\n\n")),
+    out += fmt::format(fmt::runtime(tr(l, "\ngrowth exponent (time per token ∝ position^k): with cache {}, without cache {}\n\n")),
                        detail::exponent_text(r.growth_with_cache), detail::exponent_text(r.growth_without_cache));
     std::vector<double> position, cached, uncached;  // the chart's x, and its two series' y in seconds
     for (const bench::kv_point& p : r.points)
         position.push_back(double(p.time.position)), cached.push_back(p.time.s_cached), uncached.push_back(p.time.s_uncached);
-    const std::vector<loglog_series> series{{pick(l, "无缓存", "without cache"), 'u', position, uncached, r.growth_without_cache},
-                                            {pick(l, "有缓存", "with cache"), 'c', position, cached, r.growth_with_cache}};
-    for (const std::string& line : loglog_lines(series, pick(l, "位置", "position"), pick(l, "每个词的时间", "time per token"), l,
+    const std::vector<loglog_series> series{{tr(l, "without cache"), 'u', position, uncached, r.growth_without_cache},
+                                            {tr(l, "with cache"), 'c', position, cached, r.growth_with_cache}};
+    for (const std::string& line : loglog_lines(series, tr(l, "position"), tr(l, "time per token"), l,
                                                 std::min<std::size_t>(80, o.width)))
         out += line + "\n";
     return out + "\n" + reflowed(command_text("bench", "kv").in(l), o.width);

@@ -13,12 +13,12 @@ std::string verdict_text(const check_verdict& v, const render_options& o) {
     const lang l = o.language;
     if (v.correct)
         return fmt::format("{} {}\n{}\n{}\n{}", styled("✓", fmt::fg(fmt::terminal_color::green) | fmt::emphasis::bold, o.color),
-                           pick(l, "正确！", "Right!"), detail::expected_text(v.expected, o), pick(l, "解题过程：", "Worked solution:"),
+                           tr(l, "Right!"), detail::expected_text(v.expected, o), tr(l, "Worked solution:"),
                            detail::prose(v.solution, o));
     std::string out = fmt::format("{} {}\n", styled("✗", fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, o.color),
-                                  pick(l, "还不对。", "Not right yet."));
+                                  tr(l, "Not right yet."));
     for (const std::string& line : v.explanation) out += detail::prose(line, o);
-    return out + fmt::format("{}qkv hint {}\n", pick(l, "再试一次，或者看提示：", "Try again, or ask for a hint: "), v.id);
+    return out + fmt::format("{}qkv hint {}\n", tr(l, "Try again, or ask for a hint: "), v.id);
 }
 
 namespace {

@@ -18,20 +18,20 @@ std::string position_text(const course_position& at, lang l, std::size_t width) 
     const next_step& n = at.next;
     std::string out;
     if (at.read || at.right)
-        out = fmt::format(fmt::runtime(pick(l, "你已读完 {}/{} 课，做对 {}/{} 道练习。", "You have read {} of {} lessons and got {} of {} exercises right. ")),
+        out = fmt::format(fmt::runtime(tr(l, "You have read {} of {} lessons and got {} of {} exercises right. ")),
                           at.read, at.lessons, at.right, at.exercises);
     switch (n.k) {
     case next_step::kind::lesson:
-        out += fmt::format(fmt::runtime(!at.read ? pick(l, "从这里开始：第 {} 课 · {}（qkv lesson {}，或 qkv next）", "Start here: lesson {} · {} (qkv lesson {}, or qkv next)")
-                                                 : pick(l, "下一步：第 {} 课 · {}（qkv lesson {}，或 qkv next）", "Next: lesson {} · {} (qkv lesson {}, or qkv next)")),
+        out += fmt::format(fmt::runtime(!at.read ? tr(l, "Start here: lesson {} · {} (qkv lesson {}, or qkv next)")
+                                                 : tr(l, "Next: lesson {} · {} (qkv lesson {}, or qkv next)")),
                            n.lesson, n.title, n.lesson);
         break;
     case next_step::kind::exercise:
-        out += fmt::format(fmt::runtime(pick(l, "下一步：练习 {}（第 {} 课 · {}；qkv exercise {}，或 qkv next）", "Next: exercise {} (lesson {} · {}; qkv exercise {}, or qkv next)")),
+        out += fmt::format(fmt::runtime(tr(l, "Next: exercise {} (lesson {} · {}; qkv exercise {}, or qkv next)")),
                            n.exercise, n.lesson, n.title, n.exercise);
         break;
     case next_step::kind::done:
-        out += pick(l, "全部课程和练习都完成了。", "You have finished every lesson and every exercise.");
+        out += tr(l, "You have finished every lesson and every exercise.");
         break;
     }
     std::string lines;
@@ -41,12 +41,12 @@ std::string position_text(const course_position& at, lang l, std::size_t width) 
 
 std::string progress_text(const progress_summary& s, const course_position& at, const render_options& o) {
     const lang l = o.language;
-    const std::string head = pick(l, "练习进度", "Progress on the exercises");  // XDG_STATE_HOME is the user's: escaped, cut to fit
+    const std::string head = tr(l, "Progress on the exercises");  // XDG_STATE_HOME is the user's: escaped, cut to fit
     std::string out = fmt::format("{} ({})\n\n", head, elide(escape_controls(s.path), o.width > display_width(head) + 13 ? o.width - display_width(head) - 3 : 10));
     for (const progress_summary::lesson_count& c : s.lessons)
         out += fmt::format("  {}  {} {}/{}\n", pad(fmt::format(fmt::runtime(tr(l, "Lesson {}")), c.lesson), 10), detail::bar(c.right, c.total, o.color),
                            c.right, c.total);
-    out += fmt::format("\n{}: {}/{} · {}: {}\n", pick(l, "合计", "Total"), s.right, s.total, pick(l, "用过的提示", "hints used"), s.hints);
+    out += fmt::format("\n{}: {}/{} · {}: {}\n", tr(l, "Total"), s.right, s.total, tr(l, "hints used"), s.hints);
     return out + position_text(at, l, o.width) + "\n";
 }
 
@@ -62,7 +62,7 @@ std::string progress_json(const progress_summary& s) {
 std::string progress_reset(const std::string& path, format form, lang l) {
     if (form == format::json)  // a script asked for json: it gets json, not the sentence
         return render_json(ojson{{"reset", true}, {"path", escape_controls(path)}}) + "\n";
-    return fmt::format("{} ({})\n", pick(l, "进度已清空", "Progress cleared"), escape_controls(path));
+    return fmt::format("{} ({})\n", tr(l, "Progress cleared"), escape_controls(path));
 }
 
 }  // namespace qkv

@@ -25,7 +25,7 @@ std::string listing_line(const listed_exercise& e, const render_options& o) {
     std::string state = pad(status_word(o.language, e.mine.state), 10);
     if (e.mine.state != status::not_tried)
         state = styled(state, fmt::fg(e.mine.state == status::correct ? fmt::terminal_color::green : fmt::terminal_color::red), o.color);
-    std::string seen = e.mine.solution_seen ? pick(o.language, "（看过解答）", " (solution seen)") : "";
+    std::string seen = e.mine.solution_seen ? tr(o.language, " (solution seen)") : "";
     const std::size_t used = 2 + 5 + 1 + 7 + 1 + 10 + 1 + display_width(seen);  // "  3.2   number  wrong      "
     return fmt::format("  {:<5} {} {} {}{}\n", e.id, pad(kind_word(o.language, e.kind), 7), state,
                        first_line(e.question, o.width > used + 10 ? o.width - used : 10), seen);
@@ -48,8 +48,7 @@ std::string exercises_text(const exercise_listing& x, const render_options& o) {
         for (; i < end; ++i) out += listing_line(list[i], o);
         out += "\n";
     }
-    return out + pick(o.language, "看题：qkv exercise ID · 交答案：qkv check ID 答案 · 提示：qkv hint ID\n",
-                      "Read one: qkv exercise ID · answer: qkv check ID ANSWER · a hint: qkv hint ID\n");
+    return out + tr(o.language, "Read one: qkv exercise ID · answer: qkv check ID ANSWER · a hint: qkv hint ID\n");
 }
 
 std::string exercises_json(const exercise_listing& x) {
@@ -62,7 +61,7 @@ std::string exercises_json(const exercise_listing& x) {
 
 std::string exercise_text(const exercise_view& v, const exercise_progress& mine, const render_options& o) {
     const lang l = o.language;
-    std::string out = fmt::format("{} {} · {} · {}", pick(l, "练习", "Exercise"), v.id,
+    std::string out = fmt::format("{} {} · {} · {}", tr(l, "Exercise"), v.id,
                                   fmt::format(fmt::runtime(tr(l, "Lesson {}")), v.lesson), kind_word(l, v.kind));
     if (!v.values.empty() || !v.student.empty()) out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(v.scenario));
     out += "\n\n" + prose(v.question, o);
@@ -71,9 +70,9 @@ std::string exercise_text(const exercise_view& v, const exercise_progress& mine,
     if (!v.values.empty()) out += render_values_text(v.values, o);
     // as written when they fit (two spaces set the parts apart), wrapped when they do not
     auto fitted = [&](const std::string& line) { return display_width(line) <= o.width ? line + "\n" : prose(line, o); };
-    out += "\n" + fitted(fmt::format("{}qkv check {} …  ({})", pick(l, "作答：", "Answer: "), v.id, answer_form(l, v.kind)));
-    out += fitted(fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}", pick(l, "提示：", "Hints: "), v.id, mine.hints,
-                              v.hints, pick(l, "解答：", "solution: "), v.id, pick(l, "状态：", "status: "), status_word(l, mine.state)));
+    out += "\n" + fitted(fmt::format("{}qkv check {} …  ({})", tr(l, "Answer: "), v.id, answer_form(l, v.kind)));
+    out += fitted(fmt::format("{}qkv hint {}  ({}/{})  ·  {}qkv solution {}  ·  {}{}", tr(l, "Hints: "), v.id, mine.hints,
+                              v.hints, tr(l, "solution: "), v.id, tr(l, "status: "), status_word(l, mine.state)));
     return out;
 }
 
@@ -93,17 +92,16 @@ std::string hints_text(const hints_view& h, const render_options& o) {
     const lang l = o.language;
     std::string out;
     for (std::size_t k = 0; k < h.shown.size(); ++k)
-        out += fmt::format("{}{} {}/{} · {} {}\n{}", k ? "\n" : "", styled(pick(l, "提示", "Hint"), fmt::emphasis::bold, o.color),
-                           k + 1, h.total, pick(l, "练习", "exercise"), h.id, prose(h.shown[k], o));
-    if (h.none_new) out += fmt::format("\n{}\n", pick(l, "（这是最后一个提示了。还是卡住？qkv solution " + h.id + " 给出完整解答。）",
-                                                    "(That was the last hint. Still stuck? qkv solution " + h.id + " shows the worked solution.)"));
+        out += fmt::format("{}{} {}/{} · {} {}\n{}", k ? "\n" : "", styled(tr(l, "Hint"), fmt::emphasis::bold, o.color),
+                           k + 1, h.total, tr(l, "exercise"), h.id, prose(h.shown[k], o));
+    if (h.none_new) out += fmt::format("\n{}\n", fmt::format(fmt::runtime(tr(l, "(That was the last hint. Still stuck? qkv solution {} shows the worked solution.)")), h.id));
     return out;
 }
 
 std::string solution_text(const worked_solution& s, const render_options& o) {
     const lang l = o.language;
-    return fmt::format("{} · {} {}\n\n{}{}\n{}", styled(pick(l, "解题过程", "Worked solution"), fmt::emphasis::bold, o.color),
-                       pick(l, "练习", "exercise"), s.id, prose(s.question, o), detail::expected_text(s.expected, o), prose(s.solution, o));
+    return fmt::format("{} · {} {}\n\n{}{}\n{}", styled(tr(l, "Worked solution"), fmt::emphasis::bold, o.color),
+                       tr(l, "exercise"), s.id, prose(s.question, o), detail::expected_text(s.expected, o), prose(s.solution, o));
 }
 
 }  // namespace qkv

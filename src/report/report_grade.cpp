@@ -17,20 +17,20 @@ namespace qkv {
 using ojson = nlohmann::ordered_json;
 
 std::string sheet_text(const graded_sheet& s, lang l) {
-    std::string out = fmt::format("{}: {}{}\n", pick(l, "答题卡", "Answer sheet"), escape_controls(s.path),
-                                  s.own_numbers ? fmt::format(" · {} {}", pick(l, "学生", "student"), escape_controls(s.student)) : "");
+    std::string out = fmt::format("{}: {}{}\n", tr(l, "Answer sheet"), escape_controls(s.path),
+                                  s.own_numbers ? fmt::format(" · {} {}", tr(l, "student"), escape_controls(s.student)) : "");
     for (const std::string& p : s.problems) out += "  ! " + escape_controls(p) + "\n";
     for (const graded_answer& g : s.rows) {
         std::string given = g.given.empty() ? "—" : detail::first_line(g.given, 18);
         out += fmt::format("  {:<5} {} {} {}\n", g.id, pad(kind_word(l, g.kind), 7), pad(given, 19), result_word(l, g.result));
         for (const std::string& m : g.message) out += "          " + escape_controls(m) + "\n";
     }
-    return out + fmt::format("{}: {}/{}\n", pick(l, "总分", "Total"), s.right(), s.rows.size());
+    return out + fmt::format("{}: {}/{}\n", tr(l, "Total"), s.right(), s.rows.size());
 }
 
 std::string class_text(const graded_class& c, const render_options& o) {
     const lang l = o.language;
-    std::string out = fmt::format(fmt::runtime(pick(l, "全班：{} 份答题卡\n\n", "Class: {} sheets\n\n")), c.sheets.size());
+    std::string out = fmt::format(fmt::runtime(tr(l, "Class: {} sheets\n\n")), c.sheets.size());
     std::size_t name_width = 8;
     for (const graded_sheet& s : c.sheets) name_width = std::max(name_width, display_width(escape_controls(s.student)));
     for (const graded_sheet& s : c.sheets) {
@@ -38,9 +38,9 @@ std::string class_text(const graded_class& c, const render_options& o) {
                            s.right(), s.rows.size());
         for (const std::string& p : s.problems) out += "      ! " + escape_controls(p) + "\n";
     }
-    out += fmt::format("\n{}\n", pick(l, "每道题：", "Each question:"));
+    out += fmt::format("\n{}\n", tr(l, "Each question:"));
     for (const question_count& q : c.questions) {
-        out += fmt::format(fmt::runtime(pick(l, "  {:<5} {} {}/{} 答对（{} 人作答）\n", "  {:<5} {} {}/{} right ({} answered)\n")), q.id,
+        out += fmt::format(fmt::runtime(tr(l, "  {:<5} {} {}/{} right ({} answered)\n")), q.id,
                            pad(kind_word(l, q.kind), 7), q.right, q.students, q.answered);
         for (const mistake_count& m : q.mistakes)  // a mistake the book lacks is named by its id
             out += fmt::format("          {} / {}: {}\n", m.sheets, q.students, m.text.empty() ? m.id : escape_controls(m.text));

@@ -58,27 +58,21 @@ std::string wrapped_under(std::string_view text, const render_options& r) {
     return out;
 }
 
-struct zh_en {
-    std::string_view zh, en;
-};
-
 // What the report says of each task of the tasks' table (tasks.hpp), which a new task gives here
 // (test_report_train asks every task for them): what its predictions that can be right are called,
 // where the held-out sequence's two copies stand (its length and both starts, from 1), and the key
 // of the prose that explains its drop (lessons/prose/train.toml).
 struct task_words {
     task id;
-    zh_en predictable_part, where;
+    std::string_view predictable_part, where;  // messages of the catalogues (tr)
     std::string_view drop_prose;
 };
 constexpr task_words words[] = {
-    {task::induction, {"重复的那一段", "the repeated copy"},
-     {"长 {} 的一段从位置 {} 开始，又在位置 {} 出现", "its segment of {} starts at position {} and again at {}"}, "drop"},
-    {task::reverse, {"后一半", "the second half"},
-     {"前 {} 个词从位置 {} 开始，从位置 {} 起倒过来再出现", "its first {} tokens start at position {} and come again backwards from {}"},
-     "drop_source"},
-    {task::copy, {"后一半", "the second half"},
-     {"前 {} 个词从位置 {} 开始，从位置 {} 起再出现一次", "its first {} tokens start at position {} and come again from {}"},
+    {task::induction, translatable("the repeated copy"), translatable("its segment of {} starts at position {} and again at {}"),
+     "drop"},
+    {task::reverse, translatable("the second half"),
+     translatable("its first {} tokens start at position {} and come again backwards from {}"), "drop_source"},
+    {task::copy, translatable("the second half"), translatable("its first {} tokens start at position {} and come again from {}"),
      "drop_source"},
 };
 
@@ -88,9 +82,7 @@ const task_words& words_of(task t) {
     throw std::logic_error("a task without words in the report");
 }
 
-std::string say(lang l, zh_en p) { return pick(l, p.zh, p.en); }
-
-std::string predictable_part(task t, lang l) { return say(l, words_of(t).predictable_part); }
+std::string predictable_part(task t, lang l) { return std::string(tr(l, words_of(t).predictable_part)); }
 
 // "qkv train  induction · vocab 24 · …": the facts of the run, each kept whole, as many on a line
 // as the screen holds; the next line goes on two spaces in.
@@ -101,9 +93,9 @@ std::string header(const train_outcome& o, const render_options& r) {
     const std::vector<std::string> facts{
         fmt::format("qkv train  {}", task_name(c.what)), fmt::format("vocab {}", s.vocab), fmt::format("seq {}", s.seq),
         fmt::format("d_model {}", s.d_model),
-        fmt::format("{} × {} {}", s.layers, s.heads, pick(l, "头（层 × 头）", "heads (layers × heads)")),
-        fmt::format("batch {}", c.batch), fmt::format("{} {}", o.run.steps.size(), pick(l, "步", "steps")),
-        fmt::format("seed {}", c.seed), fmt::format("{} {}", c.threads, pick(l, "线程", c.threads == 1 ? "thread" : "threads"))};
+        fmt::format("{} × {} {}", s.layers, s.heads, tr(l, "heads (layers × heads)")),
+        fmt::format("batch {}", c.batch), fmt::format("{} {}", o.run.steps.size(), tr(l, "steps")),
+        fmt::format("seed {}", c.seed), fmt::format("{} {}", c.threads, c.threads == 1 ? tr(l, "thread") : tr(l, "threads"))};
     const std::size_t room = r.width > 1 ? r.width - 1 : r.width;
     std::string out, line;
     for (const std::string& fact : facts) {
@@ -119,8 +111,8 @@ std::string loss_chart(const train_outcome& o, const render_options& r) {
     for (const step_record& s : o.run.steps) all.push_back(s.loss), repeated.push_back(s.loss_repeated);
     const double ln_v = std::log(double(o.config.size.vocab));
     const lang l = r.language;
-    std::string out = pick(l, "损失（对数坐标；每一列是它代表的那些步的平均）\n", "Loss, log scale (each column the mean of the steps it stands for)\n");
-    out += lines(log_curve_lines({{pick(l, "整个序列", "whole sequence"), "·", all}, {predictable_part(o.config.what, l), "*", repeated}},
+    std::string out = tr(l, "Loss, log scale (each column the mean of the steps it stands for)\n");
+    out += lines(log_curve_lines({{tr(l, "whole sequence"), "·", all}, {predictable_part(o.config.what, l), "*", repeated}},
                                  curve_guide{fmt::format("ln {}", o.config.size.vocab), ln_v}, r));
     return out;
 }
@@ -133,8 +125,8 @@ std::string held_out_text(const train_outcome& o, const render_options& r) {
         if (!seq.empty()) seq += ' ';
         seq += t;
     }
-    const std::string where = say(l, words_of(o.config.what).where);
-    return wrapped(pick(l, "不参加训练的序列（下面每个头都在它上面）：", "The held-out sequence (every head below is shown on it):"), r) +
+    const std::string where(tr(l, words_of(o.config.what).where));
+    return wrapped(tr(l, "The held-out sequence (every head below is shown on it):"), r) +
            wrapped_under(seq, r) + wrapped_under(fmt::format(fmt::runtime(where), s.length, s.first + 1, s.second + 1), r);
 }
 
@@ -144,9 +136,9 @@ std::string checkpoints_text(const train_outcome& o, const render_options& r) {
     std::string out;
     for (std::size_t k = 0; k < shown.size(); ++k) {
         const checkpoint& c = o.run.checkpoints[shown[k]];
-        const std::string what = k == 0 ? pick(l, "训练前", "before training")
-                                 : k + 1 == shown.size() ? pick(l, "最后", "the end") : pick(l, "在平台上", "on the plateau");
-        out += fmt::format("\n{} {}, {}\n", pick(l, "第", "Step"), c.step, what);
+        const std::string what = k == 0 ? tr(l, "before training")
+                                 : k + 1 == shown.size() ? tr(l, "the end") : tr(l, "on the plateau");
+        out += fmt::format("\n{} {}, {}\n", tr(l, "Step"), c.step, what);
         out += lines(head_panels(o.config, c.heads, o.run.held, r));
     }
     return out;
@@ -156,14 +148,14 @@ std::string scores_text(const train_outcome& o, const render_options& r) {
     const lang l = r.language;
     const bool source = rule_of(o.config.what).by_source;
     const named_heads& n = o.run.names;
-    std::string out = fmt::format("\n{:<10}{:>16}{:>12}{}\n", "", pick(l, "前一个词", "previous-token"), pick(l, "归纳", "induction"),
-                                  source ? fmt::format("{:>10}", pick(l, "源", "source")) : "");
+    std::string out = fmt::format("\n{:<10}{:>16}{:>12}{}\n", "", tr(l, "previous-token"), tr(l, "induction"),
+                                  source ? fmt::format("{:>10}", tr(l, "source")) : "");
     for (const head_view& v : o.run.checkpoints.back().heads) {
         std::string mark;
-        if (!source && v.layer == n.previous_token[0] && v.head == n.previous_token[1]) mark += pick(l, "  ← 前一个词头", "  ← the previous-token head");
-        if (!source && v.layer == n.induction[0] && v.head == n.induction[1]) mark += pick(l, "  ← 归纳头", "  ← the induction head");
-        if (source && v.layer == n.source[0] && v.head == n.source[1]) mark += pick(l, "  ← 源头", "  ← the source head");
-        out += fmt::format("{:<10}{:>16.2f}{:>12.2f}{}{}\n", fmt::format("{} {}.{}", pick(l, "头", "head"), v.layer, v.head), v.previous_token,
+        if (!source && v.layer == n.previous_token[0] && v.head == n.previous_token[1]) mark += tr(l, "  ← the previous-token head");
+        if (!source && v.layer == n.induction[0] && v.head == n.induction[1]) mark += tr(l, "  ← the induction head");
+        if (source && v.layer == n.source[0] && v.head == n.source[1]) mark += tr(l, "  ← the source head");
+        out += fmt::format("{:<10}{:>16.2f}{:>12.2f}{}{}\n", fmt::format("{} {}.{}", tr(l, "head"), v.layer, v.head), v.previous_token,
                            v.induction, source ? fmt::format("{:>10.2f}", v.source) : "", mark);
     }
     out += '\n';
@@ -178,8 +170,7 @@ std::string outcome_text(const train_outcome& o, const render_options& r) {
     const double ln_v = std::log(double(V));
     std::string out = "\n";
     if (o.run.drop)
-        out += wrapped(fmt::format(fmt::runtime(pick(l, "下降：第 {0} 步，{4}的损失（{1} 步的平均）跌到 ½ ln {2} = {3:.2f} 以下。",
-                                                     "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.")),
+        out += wrapped(fmt::format(fmt::runtime(tr(l, "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.")),
                                    *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l), window == 1 ? "" : "s"),
                        r) +
                prose(words_of(o.config.what).drop_prose, r);
@@ -187,13 +178,11 @@ std::string outcome_text(const train_outcome& o, const render_options& r) {
         out += prose("no_drop", r);
     if (o.run.steps.empty()) return out;
     const double end = smoothed_repeated(o.run.steps).back();
-    out += wrapped(fmt::format(fmt::runtime(pick(l, "结束时{5}的损失：{0:.2f}，是 ln {2} = {3:.2f} 的 {1:.0f}%（最后 {4} 步的平均）。",
-                                                 "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} step{6}).")),
+    out += wrapped(fmt::format(fmt::runtime(tr(l, "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} step{6}).")),
                                end, 100 * end / ln_v, V, ln_v, window, predictable_part(o.config.what, l), window == 1 ? "" : "s"),
                    r);
     const double per_step = o.run.seconds / double(o.run.steps.size());
-    out += wrapped(fmt::format(fmt::runtime(pick(l, "训练 {0} 步用了 {1:.2f} 秒：每步 {2:.2f} 毫秒，{3} 个线程。",
-                                                 "Trained {0} steps in {1:.2f} s: {2:.2f} ms a step, {3} thread{4}.")),
+    out += wrapped(fmt::format(fmt::runtime(tr(l, "Trained {0} steps in {1:.2f} s: {2:.2f} ms a step, {3} thread{4}.")),
                                o.run.steps.size(), o.run.seconds, 1e3 * per_step, o.config.threads, o.config.threads == 1 ? "" : "s"),
                    r);
     return out;

@@ -16,19 +16,19 @@ using namespace qkv::train;
 std::string progress_text(const run_state& s, lang l, std::size_t width) {
     const std::size_t done = s.steps ? s.steps->size() : 0, total = s.last_step - (s.step - done);
     auto text = [&](bool repeated, bool induction) {
-        std::string out = fmt::format("{} {}/{}", pick(l, "第", "step"), s.step, s.last_step);
+        std::string out = fmt::format("{} {}/{}", tr(l, "step"), s.step, s.last_step);
         if (done > 0) {
             const step_record& r = s.steps->back();
-            out += fmt::format(fmt::runtime(pick(l, "  损失 {:.2f}", "  loss {:.2f}")), r.loss);
+            out += fmt::format(fmt::runtime(tr(l, "  loss {:.2f}")), r.loss);
             if (repeated)
-                out += fmt::format(fmt::runtime(pick(l, "（重复的 {:.2f}）", " (repeated {:.2f})")), r.loss_repeated);
+                out += fmt::format(fmt::runtime(tr(l, " (repeated {:.2f})")), r.loss_repeated);
         }
         if (induction)
-            out += fmt::format(fmt::runtime(pick(l, "  最好的归纳分数 {:.2f}", "  best induction {:.2f}")),
+            out += fmt::format(fmt::runtime(tr(l, "  best induction {:.2f}")),
                                s.best_induction);
-        out += fmt::format(fmt::runtime(pick(l, "  {:.1f} 秒", "  {:.1f} s")), s.seconds);
+        out += fmt::format(fmt::runtime(tr(l, "  {:.1f} s")), s.seconds);
         if (done > 0 && total > done)
-            out += fmt::format(fmt::runtime(pick(l, "，还要 {:.1f} 秒", ", {:.1f} s left")),
+            out += fmt::format(fmt::runtime(tr(l, ", {:.1f} s left")),
                                s.seconds / double(done) * double(total - done));
         return out;
     };
@@ -49,7 +49,7 @@ std::vector<std::string> live_body(const train_config& c, const run_state& s, co
     for (const step_record& r : *s.steps) all.push_back(r.loss), repeated.push_back(r.loss_repeated);
     const lang l = o.language;
     std::vector<std::string> lines = log_curve_lines(
-        {{pick(l, "整个序列", "whole sequence"), "·", all}, {pick(l, "重复的那一段", "repeated copy"), "*", repeated}},
+        {{tr(l, "whole sequence"), "·", all}, {tr(l, "repeated copy"), "*", repeated}},
         curve_guide{fmt::format("ln {}", c.size.vocab), std::log(double(c.size.vocab))}, o, 8);
     if (s.latest)
         for (auto& line : head_panels(c, s.latest->heads, held, o)) lines.push_back(std::move(line));

@@ -34,19 +34,18 @@ namespace {
 // value's role), listed so that the catalogues hold them: tr finds any message, but xgettext only
 // sees a literal.
 [[maybe_unused]] constexpr std::string_view runtime_words[] = {
-    translatable("tokens"),  translatable("queries"), translatable("keys"),   translatable("features"),
-    translatable("heads"),   translatable("head"),    translatable("samples"), translatable("sample"),
-    translatable("devices"), translatable("device"),  translatable("input"),  translatable("output"),
-    translatable("weights"), translatable("heatmap"), translatable("legend"), translatable("number"),
-    translatable("title"),   translatable("formula"), translatable("step"),
+    translatable("tokens"),  translatable("queries"), translatable("keys"),    translatable("features"),
+    translatable("heads"),   translatable("head"),    translatable("layers"),  translatable("layer"),
+    translatable("samples"), translatable("sample"),  translatable("devices"), translatable("device"),
+    translatable("input"),   translatable("output"),
 };
 
 }  // namespace
 
-std::string_view tr(lang l, std::string_view english) {
-    if (l == lang::en) return english;
+std::string tr(lang l, std::string_view english) {
+    if (l == lang::en) return std::string(english);
     const char* t = catalogue_lookup(lang_code(l), english);
-    return t ? std::string_view(t) : english;
+    return t ? std::string(t) : std::string(english);
 }
 
 }  // namespace qkv

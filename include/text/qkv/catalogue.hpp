@@ -8,10 +8,6 @@
 
 namespace qkv {
 
-// The English itself: marks a message that is looked up later (by tr, with a runtime key, such as
-// an axis name a lesson file gives), so that the catalogues' extraction finds it.
-constexpr std::string_view translatable(std::string_view english) { return english; }
-
 // The translation of `english` in the catalogue of language `code` ("zh"); nullptr when there is
 // no such catalogue or it has no translation of that message.
 const char* catalogue_lookup(std::string_view code, std::string_view english);

@@ -1,5 +1,6 @@
-// The two languages, how the default is chosen, and the few interface words the renderers need
-// ("rows", "row sums", ...). Lesson text lives in the lesson files, never here.
+// The two languages, how the default is chosen, and the interface's words in them: every label,
+// unit and heading qkv shows is a message of the catalogues (po/LANG.po) looked up by tr. Lesson
+// text lives in the lesson files, never here.
 #pragma once
 
 #include <optional>
@@ -20,16 +21,14 @@ std::optional<lang> parse_lang(std::string_view s);
 // non-empty decides: zh* gives zh, anything else en); en when none is set.
 lang default_lang();
 
-// Two ways, for two kinds of words, with one argument order (Chinese first where both are written):
-// pick says a phrase where it is said, both languages side by side; tr looks up the shared
-// vocabulary, the words several renderers use and the axis names lesson files give, by their
-// English. Lesson text and teaching prose are neither: they live in files (lessons/, prose/).
-inline std::string pick(lang l, std::string_view zh, std::string_view en) { return std::string(l == lang::zh ? zh : en); }
-
 // A message in the language, by its English ("rows", "{} stages"): its translation in the
 // language's catalogue (po/LANG.po, compiled into the program), the English itself for en or when
 // the catalogue has none (the catalogues test fails on that). A message with {} stays a format
-// string in every language (msgfmt --check holds the placeholders).
-std::string_view tr(lang l, std::string_view english);
+// string in every language (the catalogues test holds a translation to its message's {}).
+std::string tr(lang l, std::string_view english);
+
+// The English itself: marks a message that is looked up later (by tr, with a key known only at
+// run time, such as an axis name a lesson file gives), so that the catalogues' extraction finds it.
+constexpr std::string_view translatable(std::string_view english) { return english; }
 
 }  // namespace qkv
