@@ -84,6 +84,21 @@ BOOST_AUTO_TEST_CASE(a_number_in_groups_of_three_stays_on_one_line) {
     BOOST_TEST(wrap_paragraph("步骤 4 512 个", 100).at(0) == "步骤 4 512 个");  // nothing added or lost
 }
 
+BOOST_AUTO_TEST_CASE(an_opening_bracket_never_ends_a_line) {
+    // ten zh lessons left "（" at a line's end, the bracket's content on the next line
+    const std::string text = "机器翻译里有两个序列：编码器读入的源句（source），和解码器写出的目标句（“target”）。";
+    const std::string joined = "机器翻译里有两个序列：编码器读入的源句（source），和解码器写出的目标句（“target”）。";
+    for (std::size_t width = 10; width <= 60; ++width) {
+        std::string all;
+        for (const std::string& line : wrap_paragraph(text, width)) {
+            BOOST_TEST(!line.ends_with("（"), width << ": " << line);
+            BOOST_TEST(!line.ends_with("“"), width << ": " << line);
+            all += line;
+        }
+        BOOST_TEST(all == joined, width);  // nothing added or lost (no spaces in this text)
+    }
+}
+
 BOOST_AUTO_TEST_CASE(chinese_prose_breaks_between_characters_not_before_punctuation) {
     std::string text = "每一行查询带着三样东西走：到目前为止见过的最大分数，以它为基准的指数和，以及同样加权的值的和。";
     trace t = one_stage({}, "", text);

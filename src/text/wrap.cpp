@@ -27,6 +27,19 @@ bool closing_mark(std::string_view ch) {
     return std::find(std::begin(marks), std::end(marks), ch) != std::end(marks);
 }
 
+// Marks that may not end a line: they go with the character after them, to the next line if it does
+// ("源句（" above "source" reads as a bracket left open).
+bool opening_mark(std::string_view ch) {
+    static constexpr std::string_view marks[] = {"（", "「", "『", "《", "【", "“", "‘"};
+    return std::find(std::begin(marks), std::end(marks), ch) != std::end(marks);
+}
+
+bool ends_with_opening_mark(std::string_view text) {
+    for (std::string_view m : {"（", "「", "『", "《", "【", "“", "‘"})
+        if (text.ends_with(m)) return opening_mark(m);
+    return false;
+}
+
 // "n = 3" and "exp(m − m_new)" read badly split at the operator: it holds on to both neighbours
 // (while the group stays short; a long formula still breaks).
 std::vector<atom> glue_operators(std::vector<atom> in) {
@@ -120,7 +133,9 @@ std::vector<atom> atoms_of(std::string_view text) {
         bool in_shape = open > 0 && !out.empty() && out.back().text.size() < 32;
         if (in_shape && space) out.back().text += ' ';
         // Latin letters run on into a word; a CJK character is an atom of its own.
-        if (!out.empty() && (in_shape || (!space && (closing_mark(ch) || (!wide && !last_wide))))) out.back().text += ch;
+        const bool after_opening = !space && !out.empty() && ends_with_opening_mark(out.back().text);
+        if (!out.empty() && (in_shape || after_opening || (!space && (closing_mark(ch) || (!wide && !last_wide)))))
+            out.back().text += ch;
         else out.push_back({std::string(ch), space});
         if (ch == "[") ++open;
         if (ch == "]" && open > 0) --open;
