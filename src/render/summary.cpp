@@ -70,6 +70,70 @@ std::size_t heads_in_full(const value& v, bool full, std::size_t stacks_in_stage
     return total <= budget ? v.mats.size() : 1;
 }
 
+value_plan plan_value(const std::string& name, const value& v, const render_options& o) {
+    value_plan out;
+    const std::size_t first = heads_in_full(v, o.full, o.stacks_here);
+    for (std::size_t h = 0; h < first; ++h) out.heads.push_back(h);
+    std::vector<std::vector<std::size_t>> extra(v.mats.size());  // quoted rows to show beside text_rows
+    auto in_full = [&](std::size_t h) { return std::find(out.heads.begin(), out.heads.end(), h) != out.heads.end(); };
+    auto row_shown = [&](std::size_t h, std::size_t r) {
+        const auto base = text_rows(v.mats[h].rows, o.full);
+        return std::find(base.begin(), base.end(), r) != base.end() ||
+               std::find(extra[h].begin(), extra[h].end(), r) != extra[h].end();
+    };
+    std::vector<quote_source> places;  // this value's, grouped by quote (quote.cpp records them in order)
+    if (o.quoted_here)
+        for (const quote_source& q : *o.quoted_here)
+            if (q.name == name && q.head < v.mats.size() && q.row < v.mats[q.head].rows) places.push_back(q);
+    std::size_t added = 0;
+    for (std::size_t i = 0; i < places.size();) {
+        std::size_t end = i;
+        bool shown = false;
+        for (; end < places.size() && places[end].quote == places[i].quote; ++end)
+            shown = shown || (in_full(places[end].head) && row_shown(places[end].head, places[end].row));
+        if (!shown) {
+            // a head already in full that has the number gets its row; else the first place's head
+            std::size_t pick = i;
+            for (std::size_t k = i; k < end; ++k)
+                if (in_full(places[k].head)) {
+                    pick = k;
+                    break;
+                }
+            const quote_source& p = places[pick];
+            if (!in_full(p.head) && added < 2) out.heads.push_back(p.head), ++added;
+            if (in_full(p.head)) extra[p.head].push_back(p.row);
+            else out.hidden.push_back(p);
+        }
+        i = end;
+    }
+    std::sort(out.heads.begin(), out.heads.end());
+    for (std::size_t h : out.heads) {
+        // text_rows and the quoted rows, in order, "…" wherever rows are left out between them
+        std::vector<std::size_t> keep;
+        for (std::size_t r : text_rows(v.mats[h].rows, o.full))
+            if (r != gap) keep.push_back(r);
+        keep.insert(keep.end(), extra[h].begin(), extra[h].end());
+        std::sort(keep.begin(), keep.end());
+        keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+        auto& rows = out.rows.emplace_back();
+        for (std::size_t k = 0; k < keep.size(); ++k) {
+            if (k && keep[k] > keep[k - 1] + 1) rows.push_back(gap);
+            rows.push_back(keep[k]);
+        }
+    }
+    return out;
+}
+
+std::string hidden_note(const value& v, const quote_source& at, lang l) {
+    const matrix& m = v.mats.at(at.head);
+    const std::string row = axis_names(v.rows, m.rows)[at.row], col = axis_names(v.cols, m.cols)[at.col];
+    std::string where;
+    if (v.is_stack()) where = fmt::format(fmt::runtime(pick(l, "{} {} 的", "{} {}, ")), tr(l, stack_item(v)), at.head + 1);
+    where += fmt::format(fmt::runtime(pick(l, "第 {} 行“{}”、第 {} 列“{}”", "row {} “{}”, column {} “{}”")), at.row + 1, row,
+                         at.col + 1, col);
+    return fmt::format(fmt::runtime(pick(l, "（正文引用的一个数在{}：--full 可以看到）", "(--full shows a number the text quotes: {})")), where);
+}
+
 std::string head_fact(const value& v, std::size_t h, const render_options& o, std::size_t room) {
     const matrix& m = v.mats.at(h);
     if (m.rows == 0 || m.cols == 0) return "";

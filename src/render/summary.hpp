@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "qkv/formula.hpp"
+#include "qkv/quote.hpp"
 #include "qkv/render.hpp"
 #include "qkv/value.hpp"
 #include "render_cells.hpp"
@@ -26,6 +27,21 @@ inline std::vector<std::size_t> text_rows(std::size_t n, bool full) {
 // its rows elided; otherwise only the first (the others get a line
 // each). A matrix counts as one head.
 std::size_t heads_in_full(const value& v, bool full, std::size_t stacks_in_stage = 1);
+
+// What of value `name` the text shows so that the numbers its stage's text quotes
+// (o.quoted_here) are on the screen: the heads in full (the first heads_in_full(), and up to two
+// more, each holding a quoted number no head shown already does), the rows of each (text_rows,
+// and the quoted rows between them), and one place of each quoted number it still cannot show.
+struct value_plan {
+    std::vector<std::size_t> heads;              // in full, in order
+    std::vector<std::vector<std::size_t>> rows;  // of each head in full: the rows shown, gap for "…"
+    std::vector<quote_source> hidden;            // a quoted number in a head left summarised
+};
+value_plan plan_value(const std::string& name, const value& v, const render_options& o);
+
+// Under a value, where a number the text quotes is when the screen cannot show it: "(--full
+// shows a number the text quotes: head 2, row 6 “mat”, column 3 “sat”)".
+std::string hidden_note(const value& v, const quote_source& at, lang l);
 
 // The stacks of heads among a stage's values.
 std::size_t stacks_in(const stage_trace& s);
