@@ -4,10 +4,12 @@
 #define BOOST_TEST_MODULE render_text
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
@@ -350,26 +352,34 @@ BOOST_AUTO_TEST_CASE(a_number_the_text_quotes_is_on_the_screen) {
         const value& A = test::shown(r.t, "head-weights", "A_h");
         BOOST_TEST_REQUIRE(A.mats.size() >= 2u);
         const matrix& m = A.mats[1];
-        std::size_t best_r = 0, best_c = 0;
+        // the strongest weight of head 2, and the most even row's largest weight ("none above …")
+        std::size_t best_r = 0, best_c = 0, even_r = 0;
+        std::vector<std::size_t> row_best(m.rows, 0);
         for (std::size_t i = 0; i < m.rows; ++i)
-            for (std::size_t j = 0; j < m.cols; ++j)
+            for (std::size_t j = 0; j < m.cols; ++j) {
                 if (m(i, j) > m(best_r, best_c)) best_r = i, best_c = j;
-        const std::string two = fmt::format("{:.2f}", m(best_r, best_c)), four = fmt::format("{:.4f}", m(best_r, best_c));
-        BOOST_TEST_REQUIRE(r.t.stages[stage].text.find(two) != std::string::npos, "the prose quotes " << two);
-        for (std::size_t width : {std::size_t{80}, std::size_t{100}}) {
-            render_options o;
-            o.language = l;
-            o.width = width;
-            const std::vector<std::string> lines = lines_of(plain(render_text_stage(r.t, stage, o)));
-            std::size_t at = 0;
-            while (at < lines.size() && lines[at].rfind("A_h ", 0) != 0) ++at;
-            const std::string head2 = l == lang::zh ? "头 2" : "head 2";
-            while (at < lines.size() && lines[at] != head2) ++at;
-            BOOST_TEST_REQUIRE(at < lines.size(), "A_h shows " << head2 << " in full at width " << width);
-            bool found = false;
-            for (std::size_t i = at + 1; i < lines.size() && !lines[i].empty() && !found; ++i)
-                found = lines[i].rfind(A.rows.names[best_r], 0) == 0 && lines[i].find(four) != std::string::npos;
-            BOOST_TEST(found, "row " << A.rows.names[best_r] << " of head 2 shows " << four << " at width " << width);
+                if (m(i, j) > m(i, row_best[i])) row_best[i] = j;
+            }
+        for (std::size_t i = 0; i < m.rows; ++i)
+            if (m(i, row_best[i]) < m(even_r, row_best[even_r])) even_r = i;
+        for (auto [row, col] : {std::pair{best_r, best_c}, std::pair{even_r, row_best[even_r]}}) {
+            const std::string two = fmt::format("{:.2f}", m(row, col)), four = fmt::format("{:.4f}", m(row, col));
+            BOOST_TEST_REQUIRE(r.t.stages[stage].text.find(two) != std::string::npos, "the prose quotes " << two);
+            for (std::size_t width : {std::size_t{80}, std::size_t{100}}) {
+                render_options o;
+                o.language = l;
+                o.width = width;
+                const std::vector<std::string> lines = lines_of(plain(render_text_stage(r.t, stage, o)));
+                std::size_t at = 0;
+                while (at < lines.size() && lines[at].rfind("A_h ", 0) != 0) ++at;
+                const std::string head2 = l == lang::zh ? "头 2" : "head 2";
+                while (at < lines.size() && lines[at] != head2) ++at;
+                BOOST_TEST_REQUIRE(at < lines.size(), "A_h shows " << head2 << " at width " << width);
+                bool found = false;
+                for (std::size_t i = at + 1; i < lines.size() && !lines[i].empty() && !found; ++i)
+                    found = lines[i].rfind(A.rows.names[row], 0) == 0 && lines[i].find(four) != std::string::npos;
+                BOOST_TEST(found, "row " << A.rows.names[row] << " of head 2 shows " << four << " at width " << width);
+            }
         }
     }
 }
@@ -390,26 +400,29 @@ value numbered_stack(std::size_t h, std::size_t rows, std::size_t cols) {
 
 }  // namespace
 
-// The renderer's side: a quoted number in a summarised head brings that head in full, with its
-// row among the elided ones; past two such heads, and for a column a wide table leaves out, a
-// note says where --full shows it.
+// The renderer's side: a quoted number in a summarised head brings that head with the quoted row
+// alone (a line, not another wall), up to two such heads; a quoted row of a tall matrix is shown
+// among its elided rows. Where the screen cannot (a third head, a stack of tall heads, a column a
+// wide table leaves out), a note says where --full shows it.
 BOOST_AUTO_TEST_CASE(a_quoted_number_brings_its_head_and_row_or_a_note) {
-    trace t = one_stage({{"V", role::output, numbered_stack(5, 20, 3), std::nullopt}});
-    // quotes 0, 1, 2 in heads 2, 3, 4 (from 1), row 10; quote 3 in head 1, row 9, column 2
-    t.stages[0].text_sources = {{0, "V", 1, 9, 0}, {1, "V", 2, 9, 1}, {2, "V", 3, 9, 2}, {3, "V", 0, 8, 1}};
+    trace t = one_stage({{"V", role::output, numbered_stack(5, 10, 3), std::nullopt}});
+    // quotes 0, 1, 2 in heads 2, 3, 4 (from 1), row 10, columns 1, 2, 3
+    t.stages[0].text_sources = {{0, "V", 1, 9, 0}, {1, "V", 2, 9, 1}, {2, "V", 3, 9, 2}};
     const std::vector<std::string> lines = lines_of(render_text_stage(t, 0, plain()));
     auto has = [&](const std::string& s) { return std::find(lines.begin(), lines.end(), s) != lines.end(); };
-    auto row_of = [&](const std::string& head, const std::string& row) {
-        auto at = std::find(lines.begin(), lines.end(), head);
-        for (; at != lines.end() && !at->empty(); ++at)
-            if (at->rfind(row, 0) == 0) return *at;
-        return std::string();
+    auto table_of = [&](const std::string& head) {
+        std::vector<std::string> out;
+        for (auto at = std::find(lines.begin(), lines.end(), head); at != lines.end() && !at->empty(); ++at) out.push_back(*at);
+        return out;
     };
-    BOOST_TEST(row_of("head 2", "10 ") == "10  2.09  2.09  2.09");
-    BOOST_TEST(row_of("head 3", "10 ") == "10  3.09  3.09  3.09");
-    BOOST_TEST(row_of("head 1", "9 ") == "9   1.08  1.08  1.08");
-    BOOST_TEST(row_of("head 1", "10 ").empty());  // not quoted there: elided as before
-    BOOST_TEST(!has("head 4"));                   // a third head would be a wall: summarised, and noted
+    const std::vector<std::string> two{"head 2", "       1     2     3", "…      …     …     …", "10  2.09  2.09  2.09"};
+    BOOST_TEST(table_of("head 2") == two, fmt::format("{}", fmt::join(table_of("head 2"), "\n")));
+    const std::vector<std::string> three = table_of("head 3");  // the summary lines follow it
+    BOOST_TEST_REQUIRE(three.size() >= 5u);
+    BOOST_TEST(three[3] == "10  3.09  3.09  3.09");
+    BOOST_TEST(three[4].rfind("head 4  [10, 3]", 0) == 0u);
+    BOOST_TEST(table_of("head 1").size() == 12u);  // shown in full as before: label, header, 10 rows
+    BOOST_TEST(!has("head 4"));                      // a third head: summarised, and noted
     BOOST_TEST(has("(--full shows a number the text quotes: head 4, row 10 “10”, column 3 “3”)"));
     BOOST_TEST(!has("(--full shows a number the text quotes: head 2, row 10 “10”, column 1 “1”)"));
 
@@ -417,6 +430,20 @@ BOOST_AUTO_TEST_CASE(a_quoted_number_brings_its_head_and_row_or_a_note) {
     zh.language = lang::zh;
     const std::string z = render_text_stage(t, 0, zh);
     BOOST_TEST(z.find("（正文引用的一个数在头 4 的第 10 行“10”、第 3 列“3”：--full 可以看到）") != std::string::npos, z);
+
+    // one tall matrix: row 10 of 20 between rows 1–5 and 16–20
+    trace tall = one_stage({{"M", role::output, value::of(numbered_stack(1, 20, 3).mats[0]), std::nullopt}});
+    tall.stages[0].text_sources = {{0, "M", 0, 9, 0}};
+    const std::vector<std::string> m = lines_of(render_text_stage(tall, 0, plain()));
+    BOOST_TEST(std::count(m.begin(), m.end(), "10  1.09  1.09  1.09") == 1);
+    BOOST_TEST(std::count(m.begin(), m.end(), "9   1.08  1.08  1.08") == 0);
+
+    // a stack of tall heads is a wall already: head 2 is noted, not drawn
+    trace walls = one_stage({{"V", role::output, numbered_stack(3, 20, 3), std::nullopt}});
+    walls.stages[0].text_sources = {{0, "V", 1, 9, 0}};
+    const std::string w3 = render_text_stage(walls, 0, plain());
+    BOOST_TEST(w3.find("\nhead 2\n") == std::string::npos);
+    BOOST_TEST(w3.find("(--full shows a number the text quotes: head 2, row 10 “10”, column 1 “1”)") != std::string::npos, w3);
 
     // 40 columns at width 70: the middle ones are left out, column 21 among them
     trace wide = one_stage({{"W", role::output, value::of(numbered_stack(1, 2, 40).mats[0]), std::nullopt}});

@@ -145,10 +145,10 @@ void heatmap_lines(std::vector<std::string>& out, const grid& g, const matrix& m
 // One matrix (or one head of a stack): the table, and for weights the heatmap. Returns the table's
 // grid: which rows and columns it shows.
 grid matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v, const matrix* sums,
-                  const render_options& o, const std::vector<std::size_t>* rows = nullptr) {
+                  const render_options& o, const std::vector<std::size_t>* rows = nullptr, bool heatmap = true) {
     grid g = fit_grid(m, v, o, rows);
     table_lines(out, g, o);
-    if (!v.weights) return g;
+    if (!v.weights || !heatmap) return g;
     out.emplace_back();
     // a table too wide for the screen elides the middle columns; the heatmap keeps them, narrower
     if (std::find(g.cols.begin(), g.cols.end(), gap) != g.cols.end()) {
@@ -278,7 +278,7 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
         if (v.is_stack()) out.push_back(styled(fmt::format("{} {}", tr(o.language, stack_item(v)), h + 1), bold, o.color));
-        shown.push_back(matrix_lines(out, v.mats[h], v, s, o, &plan.rows[i]));
+        shown.push_back(matrix_lines(out, v.mats[h], v, s, o, &plan.rows[i], !plan.partial[i]));
         if (v.is_stack() && i + 1 < plan.heads.size()) out.emplace_back();
     }
     std::vector<std::size_t> others;

@@ -76,8 +76,8 @@ value_plan plan_value(const std::string& name, const value& v, const render_opti
     for (std::size_t h = 0; h < first; ++h) out.heads.push_back(h);
     std::vector<std::vector<std::size_t>> extra(v.mats.size());  // quoted rows to show beside text_rows
     auto in_full = [&](std::size_t h) { return std::find(out.heads.begin(), out.heads.end(), h) != out.heads.end(); };
-    auto row_shown = [&](std::size_t h, std::size_t r) {
-        const auto base = text_rows(v.mats[h].rows, o.full);
+    auto row_shown = [&](std::size_t h, std::size_t r) {  // a head brought in for a quote shows its quoted rows alone
+        const auto base = h < first ? text_rows(v.mats[h].rows, o.full) : std::vector<std::size_t>{};
         return std::find(base.begin(), base.end(), r) != base.end() ||
                std::find(extra[h].begin(), extra[h].end(), r) != extra[h].end();
     };
@@ -86,11 +86,16 @@ value_plan plan_value(const std::string& name, const value& v, const render_opti
         for (const quote_source& q : *o.quoted_here)
             if (q.name == name && q.head < v.mats.size() && q.row < v.mats[q.head].rows) places.push_back(q);
     std::size_t added = 0;
+    bool tall = false;
+    for (const matrix& m : v.mats) tall = tall || text_rows(m.rows, o.full).size() < m.rows;
     for (std::size_t i = 0; i < places.size();) {
         std::size_t end = i;
         bool shown = false;
         for (; end < places.size() && places[end].quote == places[i].quote; ++end)
-            shown = shown || (in_full(places[end].head) && row_shown(places[end].head, places[end].row));
+            if (!shown && in_full(places[end].head) && row_shown(places[end].head, places[end].row)) {
+                shown = true;
+                extra[places[end].head].push_back(places[end].row);  // kept when the ends give way
+            }
         if (!shown) {
             // a head already in full that has the number gets its row; else the first place's head
             std::size_t pick = i;
@@ -100,7 +105,7 @@ value_plan plan_value(const std::string& name, const value& v, const render_opti
                     break;
                 }
             const quote_source& p = places[pick];
-            if (!in_full(p.head) && added < 2) out.heads.push_back(p.head), ++added;
+            if (!in_full(p.head) && added < 2 && !tall) out.heads.push_back(p.head), ++added;
             if (in_full(p.head)) extra[p.head].push_back(p.row);
             else out.hidden.push_back(p);
         }
@@ -108,18 +113,42 @@ value_plan plan_value(const std::string& name, const value& v, const render_opti
     }
     std::sort(out.heads.begin(), out.heads.end());
     for (std::size_t h : out.heads) {
-        // text_rows and the quoted rows, in order, "…" wherever rows are left out between them
-        std::vector<std::size_t> keep;
-        for (std::size_t r : text_rows(v.mats[h].rows, o.full))
-            if (r != gap) keep.push_back(r);
-        keep.insert(keep.end(), extra[h].begin(), extra[h].end());
-        std::sort(keep.begin(), keep.end());
-        keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
-        auto& rows = out.rows.emplace_back();
-        for (std::size_t k = 0; k < keep.size(); ++k) {
-            if (k && keep[k] > keep[k - 1] + 1) rows.push_back(gap);
-            rows.push_back(keep[k]);
-        }
+        const bool partial = h >= first;  // a head brought in for a quote: its quoted rows alone
+        std::vector<std::size_t> rows = partial ? with_rows({}, extra[h]) : text_rows_keeping(v.mats[h].rows, o.full, extra[h]);
+        if (partial && !rows.empty() && rows.front() != 0) rows.insert(rows.begin(), gap);
+        if (partial && !rows.empty() && rows.back() + 1 != v.mats[h].rows) rows.push_back(gap);
+        out.rows.push_back(std::move(rows));
+        out.partial.push_back(partial);
+        out.quoted_rows.push_back(extra[h]);
+    }
+    return out;
+}
+
+std::vector<std::size_t> text_rows_keeping(std::size_t n, bool full, const std::vector<std::size_t>& kept) {
+    const std::vector<std::size_t> base = text_rows(n, full);
+    std::vector<std::size_t> out = with_rows(base, kept);
+    if (base.size() == n) return out;  // nothing elided
+    // fewer rows at the ends, down to one each, until the table is no taller than before
+    std::size_t head = n > 32 ? 4 : 5, tail = head;
+    while (out.size() > base.size() && (head > 1 || tail > 1)) {
+        if (tail >= head && tail > 1) --tail;
+        else --head;
+        out = with_rows(shown_indices(n, true, head, tail), kept);
+    }
+    return out;
+}
+
+std::vector<std::size_t> with_rows(const std::vector<std::size_t>& shown, const std::vector<std::size_t>& kept) {
+    std::vector<std::size_t> all;
+    for (std::size_t r : shown)
+        if (r != gap) all.push_back(r);
+    all.insert(all.end(), kept.begin(), kept.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    std::vector<std::size_t> out;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        if (k && all[k] > all[k - 1] + 1) out.push_back(gap);
+        out.push_back(all[k]);
     }
     return out;
 }
