@@ -445,13 +445,20 @@ BOOST_AUTO_TEST_CASE(a_quoted_number_brings_its_head_and_row_or_a_note) {
     BOOST_TEST(w3.find("\nhead 2\n") == std::string::npos);
     BOOST_TEST(w3.find("(--full shows a number the text quotes: head 2, row 10 “10”, column 1 “1”)") != std::string::npos, w3);
 
-    // 40 columns at width 70: the middle ones are left out, column 21 among them
+    // 40 columns at width 70: the middle ones are left out, but not column 21, which the text quotes;
+    // at width 20 not even that fits beside the first and the last: a note says where it is
     trace wide = one_stage({{"W", role::output, value::of(numbered_stack(1, 2, 40).mats[0]), std::nullopt}});
     wide.stages[0].text_sources = {{0, "W", 0, 1, 20}};
     render_options narrow = plain();
     narrow.width = 70;
     const std::string w = render_text_stage(wide, 0, narrow);
-    BOOST_TEST(w.find("(--full shows a number the text quotes: row 2 “2”, column 21 “21”)") != std::string::npos, w);
+    BOOST_TEST(w.find("\n      1     2     3  …    21  …    38    39    40\n") != std::string::npos, w);
+    BOOST_TEST(w.find("--full shows a number") == std::string::npos, w);
+    narrow.width = 20;
+    std::string n20 = render_text_stage(wide, 0, narrow);
+    BOOST_TEST(n20.find("\n      1  …    40\n") != std::string::npos, n20);  // column 21 left out
+    std::replace(n20.begin(), n20.end(), '\n', ' ');            // the note is wrapped to 20 columns
+    BOOST_TEST(n20.find("(--full shows a number the text quotes: row 2 “2”, column 21 “21”)") != std::string::npos, n20);
     narrow.full = true;
     BOOST_TEST(render_text_stage(wide, 0, narrow).find("--full shows a number") == std::string::npos);
 }

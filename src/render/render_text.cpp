@@ -57,12 +57,14 @@ std::vector<std::string> names_at(const std::vector<std::string>& all, const std
 }
 
 // A row label takes at most a quarter of the screen, a column's name a sixth (not under 8 columns).
-// `rows`, when given, are the rows to show (detail::plan_value); text_rows otherwise.
+// `rows`, when given, are the rows to show (detail::plan_value); text_rows otherwise. `cols` are
+// columns kept when the middle ones are elided (a number the text quotes).
 grid make_grid(const matrix& m, const value& v, const render_options& o, std::size_t keep_cols,
-               const std::vector<std::size_t>* rows) {
+               const std::vector<std::size_t>* rows, const std::vector<std::size_t>& cols) {
     grid g;
     g.rows = rows ? *rows : detail::text_rows(m.rows, o.full);
     g.cols = detail::shown_indices(m.cols, keep_cols > 0, keep_cols, keep_cols);
+    if (keep_cols > 0 && g.cols.size() < m.cols) g.cols = detail::with_rows(g.cols, cols);
     g.row_names = names_at(detail::axis_names(v.rows, m.rows), g.rows, std::max<std::size_t>(8, o.width / 4));
     g.col_names = names_at(detail::axis_names(v.cols, m.cols), g.cols, std::max<std::size_t>(8, o.width / 6));
     for (const auto& name : g.row_names) g.label_width = std::max(g.label_width, display_width(name));
@@ -80,9 +82,11 @@ grid make_grid(const matrix& m, const value& v, const render_options& o, std::si
 
 // Rows beyond a dozen (detail::text_rows) and columns beyond the screen are elided numpy-style,
 // unless --full: the first and last three columns, then two, then one, until the table fits.
-grid fit_grid(const matrix& m, const value& v, const render_options& o, const std::vector<std::size_t>* rows) {
-    grid g = make_grid(m, v, o, 0, rows);
-    for (std::size_t keep = 3; !o.full && keep > 0 && g.width() > o.width; --keep) g = make_grid(m, v, o, keep, rows);
+grid fit_grid(const matrix& m, const value& v, const render_options& o, const std::vector<std::size_t>* rows,
+              const std::vector<std::size_t>& cols) {
+    grid g = make_grid(m, v, o, 0, rows, cols);
+    for (std::size_t keep = 3; !o.full && keep > 0 && g.width() > o.width; --keep) g = make_grid(m, v, o, keep, rows, cols);
+    if (!cols.empty() && g.width() > o.width) return fit_grid(m, v, o, rows, {});  // no room: a note says where
     return g;
 }
 
@@ -145,8 +149,9 @@ void heatmap_lines(std::vector<std::string>& out, const grid& g, const matrix& m
 // One matrix (or one head of a stack): the table, and for weights the heatmap. Returns the table's
 // grid: which rows and columns it shows.
 grid matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v, const matrix* sums,
-                  const render_options& o, const std::vector<std::size_t>* rows = nullptr, bool heatmap = true) {
-    grid g = fit_grid(m, v, o, rows);
+                  const render_options& o, const std::vector<std::size_t>* rows = nullptr, bool heatmap = true,
+                  const std::vector<std::size_t>& cols = {}) {
+    grid g = fit_grid(m, v, o, rows, cols);
     table_lines(out, g, o);
     if (!v.weights || !heatmap) return g;
     out.emplace_back();
@@ -278,7 +283,7 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
         if (v.is_stack()) out.push_back(styled(fmt::format("{} {}", tr(o.language, stack_item(v)), h + 1), bold, o.color));
-        shown.push_back(matrix_lines(out, v.mats[h], v, s, o, &plan.rows[i], !plan.partial[i]));
+        shown.push_back(matrix_lines(out, v.mats[h], v, s, o, &plan.rows[i], !plan.partial[i], plan.quoted_cols[i]));
         if (v.is_stack() && i + 1 < plan.heads.size()) out.emplace_back();
     }
     std::vector<std::size_t> others;

@@ -75,6 +75,7 @@ value_plan plan_value(const std::string& name, const value& v, const render_opti
     const std::size_t first = heads_in_full(v, o.full, o.stacks_here);
     for (std::size_t h = 0; h < first; ++h) out.heads.push_back(h);
     std::vector<std::vector<std::size_t>> extra(v.mats.size());  // quoted rows to show beside text_rows
+    std::vector<std::vector<std::size_t>> cols(v.mats.size());   // and their columns
     auto in_full = [&](std::size_t h) { return std::find(out.heads.begin(), out.heads.end(), h) != out.heads.end(); };
     auto row_shown = [&](std::size_t h, std::size_t r) {  // a head brought in for a quote shows its quoted rows alone
         const auto base = h < first ? text_rows(v.mats[h].rows, o.full) : std::vector<std::size_t>{};
@@ -95,6 +96,7 @@ value_plan plan_value(const std::string& name, const value& v, const render_opti
             if (!shown && in_full(places[end].head) && row_shown(places[end].head, places[end].row)) {
                 shown = true;
                 extra[places[end].head].push_back(places[end].row);  // kept when the ends give way
+                cols[places[end].head].push_back(places[end].col);
             }
         if (!shown) {
             // a head already in full that has the number gets its row; else the first place's head
@@ -106,7 +108,7 @@ value_plan plan_value(const std::string& name, const value& v, const render_opti
                 }
             const quote_source& p = places[pick];
             if (!in_full(p.head) && added < 2 && !tall) out.heads.push_back(p.head), ++added;
-            if (in_full(p.head)) extra[p.head].push_back(p.row);
+            if (in_full(p.head)) extra[p.head].push_back(p.row), cols[p.head].push_back(p.col);
             else out.hidden.push_back(p);
         }
         i = end;
@@ -120,6 +122,7 @@ value_plan plan_value(const std::string& name, const value& v, const render_opti
         out.rows.push_back(std::move(rows));
         out.partial.push_back(partial);
         out.quoted_rows.push_back(extra[h]);
+        out.quoted_cols.push_back(cols[h]);
     }
     return out;
 }

@@ -39,6 +39,7 @@ struct value_plan {
     std::vector<bool> partial;                         // of each head shown: only its quoted rows
     std::vector<std::vector<std::size_t>> rows;        // of each head in full: the rows shown, gap for "…"
     std::vector<std::vector<std::size_t>> quoted_rows;  // of each head in full: the rows kept for a quote
+    std::vector<std::vector<std::size_t>> quoted_cols;  // and their columns, kept when a wide table elides
     std::vector<quote_source> hidden;                  // a quoted number in a head left summarised
 };
 value_plan plan_value(const std::string& name, const value& v, const render_options& o);
