@@ -185,3 +185,21 @@ BOOST_AUTO_TEST_CASE(two_hundred_thousand_quotes_are_filled_and_located) {
     BOOST_TEST(many.back().where.column == static_cast<int>(5 + 3 * (k / 2 - 1)));
     BOOST_TEST(bare_decimals(text + "1.5", at).back().where.column == static_cast<int>(5 + 4 * k));
 }
+
+// Issue 40: a sentence about a number keeps the number on the screen, so the trace records where
+// each quoted number stands. In A (worked out by hand above): max(A) = 0.8 at row 2, column 3;
+// A[3, 2] = 0.25 at row 3, column 2; 0.1 stands twice in row 2; a norm (√0.38 ≈ 0.62)
+// and a number of no matrix (n) have no place, but still count as quotes.
+BOOST_AUTO_TEST_CASE(each_quoted_number_records_where_it_stands) {
+    quote_sources at_;
+    fill_quotes("{n} tokens; {max(A)}, {norm(A[1])}, {A[3, 2]:.1%} and {min(A[2])}; {token(1)}", at, small(),
+                "stage 'x'", {"X", "X_src"}, nullptr, &at_);
+    BOOST_TEST_REQUIRE(at_.size() == 4u);
+    auto is = [&](std::size_t i, std::size_t quote, std::size_t row, std::size_t col) {
+        return at_[i].quote == quote && at_[i].name == "A" && at_[i].head == 0 && at_[i].row == row && at_[i].col == col;
+    };
+    BOOST_TEST(is(0, 1, 1, 2));  // max(A): quote 1 (n is quote 0), row 2, column 3 (from 0: 1, 2)
+    BOOST_TEST(is(1, 3, 2, 1));  // A[3, 2]: quote 3 (the norm is quote 2, with no place)
+    BOOST_TEST(is(2, 4, 1, 0));  // min(A[2]) = 0.1: both places of row 2
+    BOOST_TEST(is(3, 4, 1, 1));
+}

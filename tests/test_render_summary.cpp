@@ -182,6 +182,32 @@ BOOST_AUTO_TEST_CASE(html_folds_the_summarised_heads_and_keeps_them) {
     BOOST_TEST(render_html({t}, with_width(100, true)).find("<details") == std::string::npos);
 }
 
+// Issue 40: a head the stage's text quotes a number from stays open between two folds; a quoted
+// row of a tall matrix is among its elided rows (row 10 of 20: rows 1–5 and 16–20 otherwise).
+BOOST_AUTO_TEST_CASE(html_keeps_a_quoted_head_and_row_out_of_the_folds) {
+    trace t;
+    t.lesson = 8;
+    stage_trace s;
+    s.index = 7;
+    s.values.push_back({"A_10", role::output, stack_of(8, 10, 10, true), std::nullopt});
+    s.values.push_back({"M", role::output, value::of(filled(20, 4, 9)), std::nullopt});
+    s.text_sources = {{0, "A_10", 4, 2, 2}, {1, "M", 0, 9, 1}};
+    t.stages.push_back(s);
+    std::string page = render_html({t}, with_width(100));
+    const std::size_t first = page.find("<summary>heads 2–4 (open to see them)</summary>");
+    const std::size_t five = page.find("<h4 class=\"head\">head 5</h4>");
+    const std::size_t second = page.find("<summary>heads 6–8 (open to see them)</summary>");
+    BOOST_TEST_REQUIRE(first != std::string::npos, page);
+    BOOST_TEST_REQUIRE(second != std::string::npos, page);
+    BOOST_TEST(first < five);
+    BOOST_TEST(five < second);
+    BOOST_TEST(page.rfind("</details>", five) > first);  // the first fold closes before head 5
+    const std::size_t m = page.find("data-name=\"M\"");
+    const std::size_t table_end = page.find("</table>", m);
+    BOOST_TEST(page.find("<th scope=\"row\">10</th>", m) < table_end);
+    BOOST_TEST(page.find("<th scope=\"row\">9</th>", m) > table_end);  // not quoted: elided as before
+}
+
 BOOST_AUTO_TEST_CASE(the_generated_scenario_is_cut_to_a_screen_unless_full) {
     std::string toml = "# qkv scenario --tokens 'w1 … w20'\nname = \"w\"\n\n[matrices]\nX = [  # [20, 2]\n";
     for (int r = 1; r <= 20; ++r) toml += fmt::format("  [{}.00, 0.00],\n", r);

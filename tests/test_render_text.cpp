@@ -4,8 +4,12 @@
 #define BOOST_TEST_MODULE render_text
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "qkv/display_width.hpp"
 #include "qkv/render_text.hpp"
@@ -332,4 +336,129 @@ BOOST_AUTO_TEST_CASE(a_repeated_token_has_its_place_in_the_labels_as_in_the_pros
     }
     BOOST_TEST(out.find("“the”" + std::string(digits[1])) != std::string::npos, "the prose writes “the”₁");
     for (const std::string& line : lines_of(out)) BOOST_TEST(line.rfind("the ", 0) != 0, "a bare “the” labels a row: " << line);
+}
+
+// Issue 40: lesson 8 on the cat sentence says "the strongest weight of head 2 is mat → sat 0.35",
+// and head 2 was summarised to one line. A number the text quotes is on the screen. The place is
+// found here from the trace's own A_h (its largest weight in head 2), then looked for in the text:
+// under "head 2" of A_h, the row of that place holding the number at four decimals.
+BOOST_AUTO_TEST_CASE(a_number_the_text_quotes_is_on_the_screen) {
+    const std::vector<std::string> words{"the", "cat", "sat", "on", "the", "mat"};
+    for (lang l : {lang::en, lang::zh}) {
+        const lesson_run r = run_lesson(load_lesson(test::lesson_path(8)), generate_scenario(scenario_spec{words}), l);
+        std::size_t stage = 0;
+        for (std::size_t i = 0; i < r.t.stages.size(); ++i)
+            if (r.t.stages[i].id == "head-weights") stage = i;
+        const value& A = test::shown(r.t, "head-weights", "A_h");
+        BOOST_TEST_REQUIRE(A.mats.size() >= 2u);
+        const matrix& m = A.mats[1];
+        // the strongest weight of head 2, and the most even row's largest weight ("none above …")
+        std::size_t best_r = 0, best_c = 0, even_r = 0;
+        std::vector<std::size_t> row_best(m.rows, 0);
+        for (std::size_t i = 0; i < m.rows; ++i)
+            for (std::size_t j = 0; j < m.cols; ++j) {
+                if (m(i, j) > m(best_r, best_c)) best_r = i, best_c = j;
+                if (m(i, j) > m(i, row_best[i])) row_best[i] = j;
+            }
+        for (std::size_t i = 0; i < m.rows; ++i)
+            if (m(i, row_best[i]) < m(even_r, row_best[even_r])) even_r = i;
+        for (auto [row, col] : {std::pair{best_r, best_c}, std::pair{even_r, row_best[even_r]}}) {
+            const std::string two = fmt::format("{:.2f}", m(row, col)), four = fmt::format("{:.4f}", m(row, col));
+            BOOST_TEST_REQUIRE(r.t.stages[stage].text.find(two) != std::string::npos, "the prose quotes " << two);
+            for (std::size_t width : {std::size_t{80}, std::size_t{100}}) {
+                render_options o;
+                o.language = l;
+                o.width = width;
+                const std::vector<std::string> lines = lines_of(plain(render_text_stage(r.t, stage, o)));
+                std::size_t at = 0;
+                while (at < lines.size() && lines[at].rfind("A_h ", 0) != 0) ++at;
+                const std::string head2 = l == lang::zh ? "头 2" : "head 2";
+                while (at < lines.size() && lines[at] != head2) ++at;
+                BOOST_TEST_REQUIRE(at < lines.size(), "A_h shows " << head2 << " at width " << width);
+                bool found = false;
+                for (std::size_t i = at + 1; i < lines.size() && !lines[i].empty() && !found; ++i)
+                    found = lines[i].rfind(A.rows.names[row], 0) == 0 && lines[i].find(four) != std::string::npos;
+                BOOST_TEST(found, "row " << A.rows.names[row] << " of head 2 shows " << four << " at width " << width);
+            }
+        }
+    }
+}
+
+namespace {
+
+// h heads of [rows, cols], every entry different: head k row r column c is k + r / 100 + c / 10000.
+value numbered_stack(std::size_t h, std::size_t rows, std::size_t cols) {
+    std::vector<matrix> heads;
+    for (std::size_t k = 0; k < h; ++k) {
+        matrix m(rows, cols);
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < cols; ++c) m(r, c) = static_cast<float>(k + 1) + static_cast<float>(r) / 100 + static_cast<float>(c) / 10000;
+        heads.push_back(std::move(m));
+    }
+    return value::stack(std::move(heads), labels{});
+}
+
+}  // namespace
+
+// The renderer's side: a quoted number in a summarised head brings that head with the quoted row
+// alone (a line, not another wall), up to two such heads; a quoted row of a tall matrix is shown
+// among its elided rows. Where the screen cannot (a third head, a stack of tall heads, a column a
+// wide table leaves out), a note says where --full shows it.
+BOOST_AUTO_TEST_CASE(a_quoted_number_brings_its_head_and_row_or_a_note) {
+    trace t = one_stage({{"V", role::output, numbered_stack(5, 10, 3), std::nullopt}});
+    // quotes 0, 1, 2 in heads 2, 3, 4 (from 1), row 10, columns 1, 2, 3
+    t.stages[0].text_sources = {{0, "V", 1, 9, 0}, {1, "V", 2, 9, 1}, {2, "V", 3, 9, 2}};
+    const std::vector<std::string> lines = lines_of(render_text_stage(t, 0, plain()));
+    auto has = [&](const std::string& s) { return std::find(lines.begin(), lines.end(), s) != lines.end(); };
+    auto table_of = [&](const std::string& head) {
+        std::vector<std::string> out;
+        for (auto at = std::find(lines.begin(), lines.end(), head); at != lines.end() && !at->empty(); ++at) out.push_back(*at);
+        return out;
+    };
+    const std::vector<std::string> two{"head 2", "       1     2     3", "…      …     …     …", "10  2.09  2.09  2.09"};
+    BOOST_TEST(table_of("head 2") == two, fmt::format("{}", fmt::join(table_of("head 2"), "\n")));
+    const std::vector<std::string> three = table_of("head 3");  // the summary lines follow it
+    BOOST_TEST_REQUIRE(three.size() >= 5u);
+    BOOST_TEST(three[3] == "10  3.09  3.09  3.09");
+    BOOST_TEST(three[4].rfind("head 4  [10, 3]", 0) == 0u);
+    BOOST_TEST(table_of("head 1").size() == 12u);  // shown in full as before: label, header, 10 rows
+    BOOST_TEST(!has("head 4"));                      // a third head: summarised, and noted
+    BOOST_TEST(has("(--full shows a number the text quotes: head 4, row 10 “10”, column 3 “3”)"));
+    BOOST_TEST(!has("(--full shows a number the text quotes: head 2, row 10 “10”, column 1 “1”)"));
+
+    render_options zh = plain();
+    zh.language = lang::zh;
+    const std::string z = render_text_stage(t, 0, zh);
+    BOOST_TEST(z.find("（正文引用的一个数在头 4 的第 10 行“10”、第 3 列“3”：--full 可以看到）") != std::string::npos, z);
+
+    // one tall matrix: row 10 of 20 between rows 1–5 and 16–20
+    trace tall = one_stage({{"M", role::output, value::of(numbered_stack(1, 20, 3).mats[0]), std::nullopt}});
+    tall.stages[0].text_sources = {{0, "M", 0, 9, 0}};
+    const std::vector<std::string> m = lines_of(render_text_stage(tall, 0, plain()));
+    BOOST_TEST(std::count(m.begin(), m.end(), "10  1.09  1.09  1.09") == 1);
+    BOOST_TEST(std::count(m.begin(), m.end(), "9   1.08  1.08  1.08") == 0);
+
+    // a stack of tall heads is a wall already: head 2 is noted, not drawn
+    trace walls = one_stage({{"V", role::output, numbered_stack(3, 20, 3), std::nullopt}});
+    walls.stages[0].text_sources = {{0, "V", 1, 9, 0}};
+    const std::string w3 = render_text_stage(walls, 0, plain());
+    BOOST_TEST(w3.find("\nhead 2\n") == std::string::npos);
+    BOOST_TEST(w3.find("(--full shows a number the text quotes: head 2, row 10 “10”, column 1 “1”)") != std::string::npos, w3);
+
+    // 40 columns at width 70: the middle ones are left out, but not column 21, which the text quotes;
+    // at width 20 not even that fits beside the first and the last: a note says where it is
+    trace wide = one_stage({{"W", role::output, value::of(numbered_stack(1, 2, 40).mats[0]), std::nullopt}});
+    wide.stages[0].text_sources = {{0, "W", 0, 1, 20}};
+    render_options narrow = plain();
+    narrow.width = 70;
+    const std::string w = render_text_stage(wide, 0, narrow);
+    BOOST_TEST(w.find("\n      1     2     3  …    21  …    38    39    40\n") != std::string::npos, w);
+    BOOST_TEST(w.find("--full shows a number") == std::string::npos, w);
+    narrow.width = 20;
+    std::string n20 = render_text_stage(wide, 0, narrow);
+    BOOST_TEST(n20.find("\n      1  …    40\n") != std::string::npos, n20);  // column 21 left out
+    std::replace(n20.begin(), n20.end(), '\n', ' ');            // the note is wrapped to 20 columns
+    BOOST_TEST(n20.find("(--full shows a number the text quotes: row 2 “2”, column 21 “21”)") != std::string::npos, n20);
+    narrow.full = true;
+    BOOST_TEST(render_text_stage(wide, 0, narrow).find("--full shows a number") == std::string::npos);
 }

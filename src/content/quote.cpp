@@ -33,6 +33,7 @@ struct quote_env {
     source_loc where;  // of the quote
     const std::vector<std::string>* token_rows = nullptr;  // with ws: whose row labels are the tokens
     filled_spans* filled = nullptr;                        // where each quote's words go, if asked
+    quote_sources* sources = nullptr;                      // where each quoted number stands, if asked
 };
 
 [[noreturn]] void quote_error(const quote_env& env, std::string_view quote, const std::string& message) {
@@ -247,10 +248,39 @@ private:
     std::vector<open_if> open_;
 };
 
+// The places of `x` in the matrices the quote names (A_h in "max(A_h[2])"): the entries equal to
+// it, at most eight, recorded as quote number `id`. Names are the words of the quote that are
+// matrices or stacks of the workspace.
+void record_sources(std::string_view quote, float x, std::size_t id, const quote_env& env) {
+    auto word_char = [&](std::size_t k) { return std::isalnum(static_cast<unsigned char>(quote[k])) || quote[k] == '_'; };
+    std::size_t found = 0;
+    std::vector<std::string> seen;
+    for (std::size_t i = 0; i < quote.size();) {
+        if (!word_char(i)) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < quote.size() && word_char(j)) ++j;
+        std::string name(quote.substr(i, j - i));
+        i = j;
+        if (std::isdigit(static_cast<unsigned char>(name[0])) || std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+        seen.push_back(name);
+        auto it = env.ws->find(name);
+        if (it == env.ws->end() || it->second.is_scalar()) continue;
+        const value& v = it->second;
+        for (std::size_t h = 0; h < v.mats.size(); ++h)
+            for (std::size_t r = 0; r < v.mats[h].rows; ++r)
+                for (std::size_t c = 0; c < v.mats[h].cols && found < 8; ++c)
+                    if (v.mats[h](r, c) == x) env.sources->push_back({id, name, h, r, c}), ++found;
+    }
+}
+
 // The filled text; with no workspace in `base`, only every part checked (errors thrown or reported).
 std::string fill(std::string_view text, const source_loc& at, const quote_env& base, const reporter& report) {
     std::string out;
     open_ifs ifs;
+    std::size_t numbers = 0;  // quoted so far (quote_source::quote)
     locator loc_at(at, text);
     for (const part& p : split_parts(text, report)) {
         quote_env env = base;
@@ -278,6 +308,8 @@ std::string fill(std::string_view text, const source_loc& at, const quote_env& b
                     return;
                 }
                 if (base.filled && !q.text.empty()) base.filled->push_back({out.size(), q.text.size()});
+                if (base.sources && base.ws && q.number && std::isfinite(*q.number))
+                    record_sources(p.text, static_cast<float>(*q.number), numbers++, env);
                 out += q.text;
             });
             break;
@@ -307,9 +339,10 @@ std::vector<problem> quote_problems(std::string_view text, const source_loc& at)
 }
 
 std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context,
-                        const std::vector<std::string>& token_rows, filled_spans* filled) {
+                        const std::vector<std::string>& token_rows, filled_spans* filled, quote_sources* sources) {
     if (filled) filled->clear();
-    return fill(text, at, quote_env{&ws, context, {}, &token_rows, filled}, [&](std::size_t offset, std::string message) {
+    if (sources) sources->clear();
+    return fill(text, at, quote_env{&ws, context, {}, &token_rows, filled, sources}, [&](std::size_t offset, std::string message) {
         throw input_error(locator(at, text)(offset), context.empty() ? message : context + ": " + message);
     });
 }

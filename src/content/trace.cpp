@@ -133,7 +133,7 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
     // the words after the numbers: what the text quotes is what this stage computed
     std::string context = fmt::format("lesson {}, stage '{}'", l.number, st.id);
     out.title = fill_quotes(st.title.in(language), st.title.at(language), ws, context, l.token_rows);
-    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context, l.token_rows, &out.text_quotes);
+    out.text = fill_quotes(st.text.in(language), st.text.at(language), ws, context, l.token_rows, &out.text_quotes, &out.text_sources);
     for (const std::string& name : show) {
         auto it = ws.find(name);
         if (it == ws.end())

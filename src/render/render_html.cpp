@@ -82,8 +82,10 @@ std::string legend(lang l) {
     return out + "<span>1</span></div>\n";
 }
 
-std::string table(const matrix& m, const value& v, const matrix* sums, const render_options& o) {
-    auto rows = detail::shown_indices(m.rows, !o.full && m.rows > 12, 5, 5);
+// `kept`: rows the stage's text quotes a number from, shown among the elided ones.
+std::string table(const matrix& m, const value& v, const matrix* sums, const render_options& o,
+                  const std::vector<std::size_t>& kept = {}) {
+    auto rows = detail::with_rows(detail::shown_indices(m.rows, !o.full && m.rows > 12, 5, 5), kept);
     auto cols = detail::shown_indices(m.cols, !o.full && m.cols > 12, 3, 3);
     auto row_names = detail::axis_names(v.rows, m.rows);
     auto col_names = detail::axis_names(v.cols, m.cols);
@@ -128,16 +130,26 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
         out += fmt::format(" <span class=\"axes\">{}</span>", html_escape(axes));
     out += role_part + "</figcaption>\n";
     // Heads past those text shows in full are folded away, not left out: the page keeps them all.
-    const std::size_t in_full = detail::heads_in_full(v, o.full, o.stacks_here);
+    // Each run of them is a fold of its own: a head the text quotes stays open between them.
+    const detail::value_plan plan = detail::plan_value(name, v, o);
+    auto open_at = [&](std::size_t h) {
+        auto at = std::find(plan.heads.begin(), plan.heads.end(), h);
+        return at == plan.heads.end() ? plan.heads.size() : static_cast<std::size_t>(at - plan.heads.begin());
+    };
     for (std::size_t h = 0; h < v.mats.size(); ++h) {
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
-        if (h == in_full)
-            out += folded(tr(o.language, v.stack_axis), span(std::to_string(h + 1), std::to_string(v.mats.size()), "–"), o);
+        const std::size_t i = open_at(h);
+        const bool folded_here = i == plan.heads.size();
+        if (folded_here && (h == 0 || open_at(h - 1) < plan.heads.size())) {
+            std::size_t last = h;
+            while (last + 1 < v.mats.size() && open_at(last + 1) == plan.heads.size()) ++last;
+            out += folded(tr(o.language, v.stack_axis), span(std::to_string(h + 1), std::to_string(last + 1), "–"), o);
+        }
         if (v.is_stack()) out += fmt::format("<h4 class=\"head\">{} {}</h4>\n", html_escape(tr(o.language, stack_item(v))), h + 1);
-        out += table(v.mats[h], v, s, o);
+        out += table(v.mats[h], v, s, o, folded_here ? std::vector<std::size_t>{} : plan.quoted_rows[i]);
+        if (folded_here && (h + 1 == v.mats.size() || open_at(h + 1) < plan.heads.size())) out += "</details>\n";
     }
-    if (in_full < v.mats.size()) out += "</details>\n";
     if (v.weights) out += legend(o.language);
     if (plotted(name, v)) out += plot_svg(v, o);  // a loss over steps: its chart under the table
     return out + "</figure>\n";
@@ -161,6 +173,7 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
     for (const auto& p : detail::paragraphs(s.text)) out += fmt::format("<p class=\"text\">{}</p>\n", html_prose(p));
     render_options here = o;
     here.stacks_here = detail::stacks_in(s);
+    here.quoted_here = &s.text_sources;
     for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, here);
     const std::size_t in_full = steps_in_full(s.steps, o);  // the others folded away, as heads are
     for (std::size_t i = 0; i < s.steps.size(); ++i) {

@@ -57,10 +57,14 @@ std::vector<std::string> names_at(const std::vector<std::string>& all, const std
 }
 
 // A row label takes at most a quarter of the screen, a column's name a sixth (not under 8 columns).
-grid make_grid(const matrix& m, const value& v, const render_options& o, std::size_t keep_cols) {
+// `rows`, when given, are the rows to show (detail::plan_value); text_rows otherwise. `cols` are
+// columns kept when the middle ones are elided (a number the text quotes).
+grid make_grid(const matrix& m, const value& v, const render_options& o, std::size_t keep_cols,
+               const std::vector<std::size_t>* rows, const std::vector<std::size_t>& cols) {
     grid g;
-    g.rows = detail::text_rows(m.rows, o.full);
+    g.rows = rows ? *rows : detail::text_rows(m.rows, o.full);
     g.cols = detail::shown_indices(m.cols, keep_cols > 0, keep_cols, keep_cols);
+    if (keep_cols > 0 && g.cols.size() < m.cols) g.cols = detail::with_rows(g.cols, cols);
     g.row_names = names_at(detail::axis_names(v.rows, m.rows), g.rows, std::max<std::size_t>(8, o.width / 4));
     g.col_names = names_at(detail::axis_names(v.cols, m.cols), g.cols, std::max<std::size_t>(8, o.width / 6));
     for (const auto& name : g.row_names) g.label_width = std::max(g.label_width, display_width(name));
@@ -78,9 +82,11 @@ grid make_grid(const matrix& m, const value& v, const render_options& o, std::si
 
 // Rows beyond a dozen (detail::text_rows) and columns beyond the screen are elided numpy-style,
 // unless --full: the first and last three columns, then two, then one, until the table fits.
-grid fit_grid(const matrix& m, const value& v, const render_options& o) {
-    grid g = make_grid(m, v, o, 0);
-    for (std::size_t keep = 3; !o.full && keep > 0 && g.width() > o.width; --keep) g = make_grid(m, v, o, keep);
+grid fit_grid(const matrix& m, const value& v, const render_options& o, const std::vector<std::size_t>* rows,
+              const std::vector<std::size_t>& cols) {
+    grid g = make_grid(m, v, o, 0, rows, cols);
+    for (std::size_t keep = 3; !o.full && keep > 0 && g.width() > o.width; --keep) g = make_grid(m, v, o, keep, rows, cols);
+    if (!cols.empty() && g.width() > o.width) return fit_grid(m, v, o, rows, {});  // no room: a note says where
     return g;
 }
 
@@ -140,12 +146,14 @@ void heatmap_lines(std::vector<std::string>& out, const grid& g, const matrix& m
     legend_lines(out, g, m, o);
 }
 
-// One matrix (or one head of a stack): the table, and for weights the heatmap.
-void matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v, const matrix* sums,
-                  const render_options& o) {
-    grid g = fit_grid(m, v, o);
+// One matrix (or one head of a stack): the table, and for weights the heatmap. Returns the table's
+// grid: which rows and columns it shows.
+grid matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v, const matrix* sums,
+                  const render_options& o, const std::vector<std::size_t>* rows = nullptr, bool heatmap = true,
+                  const std::vector<std::size_t>& cols = {}) {
+    grid g = fit_grid(m, v, o, rows, cols);
     table_lines(out, g, o);
-    if (!v.weights) return;
+    if (!v.weights || !heatmap) return g;
     out.emplace_back();
     // a table too wide for the screen elides the middle columns; the heatmap keeps them, narrower
     if (std::find(g.cols.begin(), g.cols.end(), gap) != g.cols.end()) {
@@ -154,10 +162,12 @@ void matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v
         if (auto lines = detail::compact_heatmap_lines(m, names_at(detail::axis_names(v.rows, m.rows), all_rows, g.label_width),
                                                        names_at(detail::axis_names(v.cols, m.cols, false), every, o.width), sums, g.rows, o)) {
             out.insert(out.end(), lines->begin(), lines->end());
-            return legend_lines(out, g, m, o);
+            legend_lines(out, g, m, o);
+            return g;
         }
     }
     heatmap_lines(out, g, m, sums, o);
+    return g;
 }
 
 // A line cut to the screen; without colour not even the cut's style reset is written.
@@ -177,14 +187,16 @@ void at_most_eight(std::vector<std::string>& out, std::size_t count, lines_of li
     }
 }
 
-// The heads after the first ones, one line each: "head 3  [10, 10]  looks most at: 1→3 · …".
-void other_heads_lines(std::vector<std::string>& out, const value& v, std::size_t from, const render_options& o) {
-    at_most_eight(out, v.mats.size() - from, [&](std::size_t i) {
-        const matrix& m = v.mats[from + i];
-        std::string line = styled(fmt::format("{} {}", tr(o.language, stack_item(v)), from + i + 1), bold, o.color) +
+// The heads not shown in full, one line each: "head 3  [10, 10]  looks most at: 1→3 · …".
+void other_heads_lines(std::vector<std::string>& out, const value& v, const std::vector<std::size_t>& heads,
+                       const render_options& o) {
+    at_most_eight(out, heads.size(), [&](std::size_t i) {
+        const std::size_t h = heads[i];
+        const matrix& m = v.mats[h];
+        std::string line = styled(fmt::format("{} {}", tr(o.language, stack_item(v)), h + 1), bold, o.color) +
                            fmt::format("  [{}, {}]", m.rows, m.cols);
         std::size_t used = visible_width(line) + 2;
-        if (std::string fact = detail::head_fact(v, from + i, o, o.width > used ? o.width - used : 0); !fact.empty())
+        if (std::string fact = detail::head_fact(v, h, o, o.width > used ? o.width - used : 0); !fact.empty())
             line += "  " + escape_controls(fact);
         return std::vector<std::string>{fit(line, o)};
     }, tr(o.language, "… {} more heads"), o);
@@ -204,6 +216,38 @@ std::vector<std::string> step_summary_lines(const sub_step& step, const render_o
         out.back() += sep + part, first = false;
     }
     for (auto& line : out) line = fit(line, o);
+    return out;
+}
+
+// A place of each quoted number in a head and row shown whose column the table left out (too
+// wide), when no place of it is on the screen.
+std::vector<quote_source> columns_cut(const std::string& name, const detail::value_plan& plan,
+                                      const std::vector<grid>& shown, const render_options& o) {
+    std::vector<quote_source> out;
+    if (!o.quoted_here) return out;
+    const auto& all = *o.quoted_here;
+    auto on_screen = [&](const quote_source& q) {  // 1: shown; 2: its row shown, its column not
+        for (std::size_t i = 0; i < plan.heads.size(); ++i) {
+            if (plan.heads[i] != q.head) continue;
+            const grid& g = shown[i];
+            if (std::find(g.rows.begin(), g.rows.end(), q.row) == g.rows.end()) return 0;
+            return std::find(g.cols.begin(), g.cols.end(), q.col) == g.cols.end() ? 2 : 1;
+        }
+        return 0;
+    };
+    for (std::size_t i = 0; i < all.size();) {
+        std::size_t end = i;
+        bool shown_somewhere = false;
+        std::optional<quote_source> cut;
+        for (; end < all.size() && all[end].quote == all[i].quote; ++end) {
+            if (all[end].name != name) continue;
+            int at = on_screen(all[end]);
+            shown_somewhere = shown_somewhere || at == 1;
+            if (at == 2 && !cut) cut = all[end];
+        }
+        if (!shown_somewhere && cut) out.push_back(*cut);
+        i = end;
+    }
     return out;
 }
 
@@ -230,15 +274,26 @@ std::vector<std::string> value_lines(const std::string& raw_name, const value& v
     }
     if (!axes.empty() && place == axes_place::own_line) out.push_back(styled(axes, faint, o.color));
     if (v.is_scalar()) return out;
-    const std::size_t in_full = detail::heads_in_full(v, o.full, o.stacks_here);
-    for (std::size_t h = 0; h < in_full; ++h) {
+    // the heads and rows the text's numbers are in stay on the screen; where one cannot, a note says
+    // where it is
+    detail::value_plan plan = detail::plan_value(raw_name, v, o);
+    std::vector<grid> shown;
+    for (std::size_t i = 0; i < plan.heads.size(); ++i) {
+        const std::size_t h = plan.heads[i];
         const matrix* s = sums && h < sums->mats.size() ? &sums->mats[h] : nullptr;
         if (s && s->rows != v.mats[h].rows) s = nullptr;  // not this matrix's sums: show none
         if (v.is_stack()) out.push_back(styled(fmt::format("{} {}", tr(o.language, stack_item(v)), h + 1), bold, o.color));
-        matrix_lines(out, v.mats[h], v, s, o);
-        if (v.is_stack() && h + 1 < in_full) out.emplace_back();
+        shown.push_back(matrix_lines(out, v.mats[h], v, s, o, &plan.rows[i], !plan.partial[i], plan.quoted_cols[i]));
+        if (v.is_stack() && i + 1 < plan.heads.size()) out.emplace_back();
     }
-    if (in_full < v.mats.size()) other_heads_lines(out, v, in_full, o);
+    std::vector<std::size_t> others;
+    for (std::size_t h = 0; h < v.mats.size(); ++h)
+        if (std::find(plan.heads.begin(), plan.heads.end(), h) == plan.heads.end()) others.push_back(h);
+    if (!others.empty()) other_heads_lines(out, v, others, o);
+    for (const quote_source& q : columns_cut(raw_name, plan, shown, o)) plan.hidden.push_back(q);
+    for (const quote_source& q : plan.hidden)
+        for (const auto& line : wrap_paragraph(escape_controls(detail::hidden_note(v, q, o.language)), o.width))
+            out.push_back(styled(line, faint, o.color));
     if (plotted(raw_name, v))  // a loss over steps: its chart under the table
         for (auto& line : plot_text(v, o)) out.push_back(std::move(line));
     return out;
@@ -280,7 +335,9 @@ std::vector<std::string> render_value_lines(const shown_value& sv, const render_
     return value_lines(sv.name, sv.v, sv.r, sv.row_sums, o, place);
 }
 
-std::vector<std::string> render_step_lines(const sub_step& step, const render_options& o) {
+std::vector<std::string> render_step_lines(const sub_step& step, const render_options& given) {
+    render_options o = given;
+    o.quoted_here = nullptr;  // the text quotes the stage's values, not a step's of the same name
     std::vector<std::string> out{styled(escape_controls(step.label), bold, o.color)};
     for (std::size_t i = 0; i < step.values.size(); ++i) {
         if (i) out.emplace_back();
@@ -319,6 +376,7 @@ std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, 
     std::vector<std::vector<std::string>> out;
     render_options o = given;
     o.stacks_here = detail::stacks_in(s);
+    o.quoted_here = &s.text_sources;
     for (const auto& sv : s.values) out.push_back(render_value_lines(sv, o, axes));
     const std::size_t in_full = steps_in_full(s.steps, o);
     for (std::size_t i = 0; i < in_full; ++i) out.push_back(render_step_lines(s.steps[i], o));

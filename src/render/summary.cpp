@@ -70,6 +70,102 @@ std::size_t heads_in_full(const value& v, bool full, std::size_t stacks_in_stage
     return total <= budget ? v.mats.size() : 1;
 }
 
+value_plan plan_value(const std::string& name, const value& v, const render_options& o) {
+    value_plan out;
+    const std::size_t first = heads_in_full(v, o.full, o.stacks_here);
+    for (std::size_t h = 0; h < first; ++h) out.heads.push_back(h);
+    std::vector<std::vector<std::size_t>> extra(v.mats.size());  // quoted rows to show beside text_rows
+    std::vector<std::vector<std::size_t>> cols(v.mats.size());   // and their columns
+    auto in_full = [&](std::size_t h) { return std::find(out.heads.begin(), out.heads.end(), h) != out.heads.end(); };
+    auto row_shown = [&](std::size_t h, std::size_t r) {  // a head brought in for a quote shows its quoted rows alone
+        const auto base = h < first ? text_rows(v.mats[h].rows, o.full) : std::vector<std::size_t>{};
+        return std::find(base.begin(), base.end(), r) != base.end() ||
+               std::find(extra[h].begin(), extra[h].end(), r) != extra[h].end();
+    };
+    std::vector<quote_source> places;  // this value's, grouped by quote (quote.cpp records them in order)
+    if (o.quoted_here)
+        for (const quote_source& q : *o.quoted_here)
+            if (q.name == name && q.head < v.mats.size() && q.row < v.mats[q.head].rows) places.push_back(q);
+    std::size_t added = 0;
+    bool tall = false;
+    for (const matrix& m : v.mats) tall = tall || text_rows(m.rows, o.full).size() < m.rows;
+    for (std::size_t i = 0; i < places.size();) {
+        std::size_t end = i;
+        bool shown = false;
+        for (; end < places.size() && places[end].quote == places[i].quote; ++end)
+            if (!shown && in_full(places[end].head) && row_shown(places[end].head, places[end].row)) {
+                shown = true;
+                extra[places[end].head].push_back(places[end].row);  // kept when the ends give way
+                cols[places[end].head].push_back(places[end].col);
+            }
+        if (!shown) {
+            // a head already in full that has the number gets its row; else the first place's head
+            std::size_t pick = i;
+            for (std::size_t k = i; k < end; ++k)
+                if (in_full(places[k].head)) {
+                    pick = k;
+                    break;
+                }
+            const quote_source& p = places[pick];
+            if (!in_full(p.head) && added < 2 && !tall) out.heads.push_back(p.head), ++added;
+            if (in_full(p.head)) extra[p.head].push_back(p.row), cols[p.head].push_back(p.col);
+            else out.hidden.push_back(p);
+        }
+        i = end;
+    }
+    std::sort(out.heads.begin(), out.heads.end());
+    for (std::size_t h : out.heads) {
+        const bool partial = h >= first;  // a head brought in for a quote: its quoted rows alone
+        std::vector<std::size_t> rows = partial ? with_rows({}, extra[h]) : text_rows_keeping(v.mats[h].rows, o.full, extra[h]);
+        if (partial && !rows.empty() && rows.front() != 0) rows.insert(rows.begin(), gap);
+        if (partial && !rows.empty() && rows.back() + 1 != v.mats[h].rows) rows.push_back(gap);
+        out.rows.push_back(std::move(rows));
+        out.partial.push_back(partial);
+        out.quoted_rows.push_back(extra[h]);
+        out.quoted_cols.push_back(cols[h]);
+    }
+    return out;
+}
+
+std::vector<std::size_t> text_rows_keeping(std::size_t n, bool full, const std::vector<std::size_t>& kept) {
+    const std::vector<std::size_t> base = text_rows(n, full);
+    std::vector<std::size_t> out = with_rows(base, kept);
+    if (base.size() == n) return out;  // nothing elided
+    // fewer rows at the ends, down to one each, until the table is no taller than before
+    std::size_t head = n > 32 ? 4 : 5, tail = head;
+    while (out.size() > base.size() && (head > 1 || tail > 1)) {
+        if (tail >= head && tail > 1) --tail;
+        else --head;
+        out = with_rows(shown_indices(n, true, head, tail), kept);
+    }
+    return out;
+}
+
+std::vector<std::size_t> with_rows(const std::vector<std::size_t>& shown, const std::vector<std::size_t>& kept) {
+    std::vector<std::size_t> all;
+    for (std::size_t r : shown)
+        if (r != gap) all.push_back(r);
+    all.insert(all.end(), kept.begin(), kept.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    std::vector<std::size_t> out;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        if (k && all[k] > all[k - 1] + 1) out.push_back(gap);
+        out.push_back(all[k]);
+    }
+    return out;
+}
+
+std::string hidden_note(const value& v, const quote_source& at, lang l) {
+    const matrix& m = v.mats.at(at.head);
+    const std::string row = axis_names(v.rows, m.rows)[at.row], col = axis_names(v.cols, m.cols)[at.col];
+    std::string where;
+    if (v.is_stack()) where = fmt::format(fmt::runtime(pick(l, "{} {} 的", "{} {}, ")), tr(l, stack_item(v)), at.head + 1);
+    where += fmt::format(fmt::runtime(pick(l, "第 {} 行“{}”、第 {} 列“{}”", "row {} “{}”, column {} “{}”")), at.row + 1, row,
+                         at.col + 1, col);
+    return fmt::format(fmt::runtime(pick(l, "（正文引用的一个数在{}：--full 可以看到）", "(--full shows a number the text quotes: {})")), where);
+}
+
 std::string head_fact(const value& v, std::size_t h, const render_options& o, std::size_t room) {
     const matrix& m = v.mats.at(h);
     if (m.rows == 0 || m.cols == 0) return "";

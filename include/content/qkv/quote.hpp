@@ -35,8 +35,22 @@ std::vector<problem> quote_problems(std::string_view text, const source_loc& at)
 // With `filled`, where each quote's words went in the result ({offset, bytes}, in order): what came
 // from the run (a token typed by the learner), which a renderer of marks (Markdown) shows as text.
 using filled_spans = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// Where a number the text quotes stands in a value the quote names: the quote (its number among
+// the text's quoted numbers, from 0), the value, its head (0 for a matrix), row and column, from 0.
+// A number found at several places (the rows of a token that comes twice) has one for each, at
+// most eight; a number that is no entry of a matrix it names (a sum, a norm) has none. Renderers
+// keep these places on the screen when they summarise (a sentence about a value shows it).
+struct quote_source {
+    std::size_t quote = 0;
+    std::string name;
+    std::size_t head = 0, row = 0, col = 0;
+};
+using quote_sources = std::vector<quote_source>;
+
 std::string fill_quotes(std::string_view text, const source_loc& at, const workspace& ws, const std::string& context,
-                        const std::vector<std::string>& token_rows, filled_spans* filled = nullptr);
+                        const std::vector<std::string>& token_rows, filled_spans* filled = nullptr,
+                        quote_sources* sources = nullptr);
 
 // The decimals written in the text outside quotes and outside {=…}: each may be a number of one
 // run only. `qkv validate` warns about them.

@@ -35,6 +35,7 @@ struct stage_trace {
     std::string formula;   // the formula that ran, as written
     std::string text;
     filled_spans text_quotes;  // where in text the run's own words were filled in (fill_quotes)
+    quote_sources text_sources;  // where each number text quotes stands in the values (fill_quotes)
     std::vector<shown_value> values;
     std::vector<sub_step> steps;  // recorded by built-ins that teach a process; often empty
 };

@@ -4,10 +4,13 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "qkv/i18n.hpp"
 
 namespace qkv {
+
+struct quote_source;  // quote.hpp
 
 // How many colours the terminal announced: 24-bit only with COLORTERM=truecolor/24bit, the
 // xterm-256color palette otherwise, and for the Linux console (TERM=linux) 16, where heatmaps
@@ -25,6 +28,8 @@ struct render_options {
     std::size_t width = 100; // the screen's columns: prose wraps and wide matrices elide (text)
     std::string preface;     // shown before the lessons: the scenario file --tokens made (TOML)
     std::size_t stacks_here = 1;  // stacks of heads in the stage being drawn: they share one screen
+    const std::vector<quote_source>* quoted_here = nullptr;  // where the stage's text quotes numbers:
+                                                           // kept on the screen when summarising (text)
 };
 
 }  // namespace qkv
