@@ -160,10 +160,10 @@ std::string hidden_note(const value& v, const quote_source& at, lang l) {
     const matrix& m = v.mats.at(at.head);
     const std::string row = axis_names(v.rows, m.rows)[at.row], col = axis_names(v.cols, m.cols)[at.col];
     std::string where;
-    if (v.is_stack()) where = fmt::format(fmt::runtime(pick(l, "{} {} 的", "{} {}, ")), tr(l, stack_item(v)), at.head + 1);
-    where += fmt::format(fmt::runtime(pick(l, "第 {} 行“{}”、第 {} 列“{}”", "row {} “{}”, column {} “{}”")), at.row + 1, row,
+    if (v.is_stack()) where = fmt::format(fmt::runtime(tr(l, "{} {}, ")), tr(l, stack_item(v)), at.head + 1);
+    where += fmt::format(fmt::runtime(tr(l, "row {} “{}”, column {} “{}”")), at.row + 1, row,
                          at.col + 1, col);
-    return fmt::format(fmt::runtime(pick(l, "（正文引用的一个数在{}：--full 可以看到）", "(--full shows a number the text quotes: {})")), where);
+    return fmt::format(fmt::runtime(tr(l, "(--full shows a number the text quotes: {})")), where);
 }
 
 std::string head_fact(const value& v, std::size_t h, const render_options& o, std::size_t room) {
