@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/columns.hpp"
 #include "qkv/report_train.hpp"
 #include "qkv/report_train_progress.hpp"
 #include "qkv/tasks.hpp"
@@ -21,6 +22,8 @@ using namespace qkv::train;
 using json = nlohmann::ordered_json;
 
 namespace {
+
+using qkv::test::columns;
 
 // A [6, 6] attention pattern: every row puts `w` on the key `back` positions before it (or on
 // itself when there is none) and the rest on itself.
@@ -198,24 +201,6 @@ BOOST_AUTO_TEST_CASE(a_task_judged_by_its_source_reports_the_source_head) {
 }
 
 namespace {
-
-// The columns a line takes on a terminal, counted here without the text layer: a character of the
-// CJK and fullwidth blocks takes two, any other one.
-std::size_t columns(const std::string& line) {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < line.size();) {
-        const unsigned char b = static_cast<unsigned char>(line[i]);
-        const std::size_t len = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-        char32_t c = len == 1 ? b : b & (0xFF >> (len + 1));
-        for (std::size_t k = 1; k < len && i + k < line.size(); ++k) c = (c << 6) | (static_cast<unsigned char>(line[i + k]) & 0x3F);
-        const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
-                          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
-                          (c >= 0xFFE0 && c <= 0xFFE6);
-        n += wide ? 2 : 1;
-        i += len;
-    }
-    return n;
-}
 
 // text with each line end and the indent after it as one space (en), or as nothing (zh).
 std::string joined(const std::string& text, bool spaced) {

@@ -10,28 +10,14 @@
 #include <vector>
 
 #include "support/cli_suite.hpp"
+#include "support/columns.hpp"
 #include "support/text.hpp"
 
 using qkv::test::lines_of;
 
 namespace {
 
-// Columns of a line as a terminal shows it: one per code point, two for CJK ideographs (U+4E00–
-// U+9FFF) and for the emoji of the pictographic planes (U+1F000–U+1FAFF) and ⭐ ⚡ (emoji
-// presentation), none for an escape sequence (NO_COLOR is set, so there should be none anyway).
-std::size_t columns(const std::string& line) {
-    std::size_t w = 0;
-    for (std::size_t i = 0; i < line.size();) {
-        const unsigned char c = static_cast<unsigned char>(line[i]);
-        const std::size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-        char32_t cp = n == 1 ? c : c & (0x7F >> n);
-        for (std::size_t k = 1; k < n && i + k < line.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(line[i + k]) & 0x3F);
-        const bool wide = (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x1F000 && cp <= 0x1FAFF) || cp == 0x2B50 || cp == 0x26A1;
-        w += wide ? 2 : 1;
-        i += n;
-    }
-    return w;
-}
+using qkv::test::columns;
 
 // The widest line and its text, for the failure message.
 std::pair<std::size_t, std::string> widest(const std::string& text) {
