@@ -104,7 +104,8 @@ void take_back() {
     }
     suspended = 0;
     if (screen_fd >= 0) write_all(screen_fd, std::string_view(enter_screen, sizeof enter_screen - 1));
-    if (saved_fd >= 0) tcsetattr(saved_fd, TCSAFLUSH, &raw_termios);
+    // TCSANOW, not TCSAFLUSH: a key typed since `fg` is meant for us, and is kept.
+    if (saved_fd >= 0) tcsetattr(saved_fd, TCSANOW, &raw_termios);
     resize_seen = 1;
     wake_up();
 }
@@ -130,7 +131,14 @@ extern "C" void suspend(int sig) {
     sigprocmask(SIG_UNBLOCK, &just, nullptr);
     std::raise(sig);
     handle(sig, suspend);
-    if (suspended) take_back();  // not stopped after all (an orphaned process group): SIGCONT never came
+    // Not stopped after all (an orphaned process group), so no SIGCONT will take the terminal back:
+    // take it here. When we were stopped, SIGCONT is pending behind this handler (its mask holds
+    // it), and its own handler takes the terminal once this one returns: taking it here as well
+    // drew the screen twice, and the second raw mode, set after the first redraw, threw away a
+    // key typed in between (seen as a `q` lost after `fg`, under the slower sanitizer build).
+    sigset_t pending;
+    sigpending(&pending);
+    if (suspended && !sigismember(&pending, SIGCONT)) take_back();
     errno = saved_errno;
 }
 
