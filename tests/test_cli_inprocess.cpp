@@ -437,10 +437,12 @@ BOOST_FIXTURE_TEST_CASE(a_lesson_that_reads_no_sentence_is_not_headed_with_one, 
     BOOST_TEST_REQUIRE(own.status == 0, own.err);
     outcome r = run({"lesson", "18", "--stage", "1", "--format", "json", "--tokens", "the cat sat on the mat"});
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
+    BOOST_TEST(json::parse(own.out)["scenario"].is_null());  // in data: no scenario; in words, below
     BOOST_TEST(json::parse(r.out)["scenario"] == json::parse(own.out)["scenario"]);
     BOOST_TEST(json::parse(r.out)["scenario"] != "the cat sat on the mat");
     outcome text = run({"lesson", "18", "--stage", "1", "--tokens", "the cat sat on the mat"});
     BOOST_TEST(text.out.find("qkv scenario --tokens") == std::string::npos, text.out.substr(0, 400));
+    BOOST_TEST(text.out.find("scenario none: the lesson makes its own data") != std::string::npos, text.out.substr(0, 400));
     outcome reads = run({"lesson", "17", "--stage", "1", "--format", "json", "--tokens", "the cat sat on the mat"});
     BOOST_TEST_REQUIRE(reads.status == 0, reads.err);
     BOOST_TEST(json::parse(reads.out)["scenario"] == "the cat sat on the mat");

@@ -44,6 +44,22 @@ std::vector<int> lesson_numbers() {
     return out;
 }
 
+// The lessons that read no scenario (lesson 18 makes its own sequences): their JSON trace names
+// none ("scenario": null), and test_cli_inprocess holds that --tokens changes nothing in them, so a
+// run on another scenario would repeat the run on their own (lesson 18 trains a model each time:
+// 20 s under the sanitizers). Asked of `qkv lesson all` once.
+const std::set<int>& lessons_with_own_data() {
+    static const std::set<int> own = [] {
+        auto r = run_qkv({"lesson", "all", "--format", "json"});
+        BOOST_REQUIRE_EQUAL(r.status, 0);
+        std::set<int> out;
+        for (const auto& t : nlohmann::json::parse(r.out))
+            if (t["scenario"].is_null()) out.insert(t["lesson"].get<int>());
+        return out;
+    }();
+    return own;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(list_shows_every_lesson_in_both_languages) {
@@ -72,6 +88,7 @@ BOOST_AUTO_TEST_CASE(every_lesson_runs_in_every_format_language_colour_and_scena
         for (std::string lang : {"zh", "en"}) {
             for (std::string format : {"text", "markdown", "json"}) {
                 for (std::string data : {"", "data/thinking-machines.toml"}) {
+                    if (!data.empty() && lessons_with_own_data().count(n)) continue;
                     std::vector<std::string> args{"lesson", std::to_string(n), "--lang", lang, "--format", format};
                     if (!data.empty()) args.insert(args.end(), {"--data", data});
                     if (format == "text") args.insert(args.end(), {"--color", n % 2 ? "always" : "never"});
@@ -150,6 +167,7 @@ BOOST_AUTO_TEST_CASE(no_stage_is_a_wall_of_numbers) {
         for (const std::vector<std::string>& extra :
              {std::vector<std::string>{}, {"--tokens", sixty_four}, {"--tokens", "the cat sat on the mat"},
               {"--tokens", "我 爱 北京 天安门"}, {"--tokens", "a b c d e f g h"}}) {
+            if (!extra.empty() && lessons_with_own_data().count(n)) continue;
             for (std::string lang : {"en", "zh"}) {
                 std::vector<std::string> args{"lesson", std::to_string(n), "--lang", lang, "--color", "never"};
                 args.insert(args.end(), extra.begin(), extra.end());

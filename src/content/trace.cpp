@@ -188,9 +188,9 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     r.t.title = l.title.in(language);
     r.t.language = language;
     // A lesson that reads nothing of its scenario (lesson 18 makes its own sequences) is not headed
-    // with a scenario that never ran: the heading says that the lesson made its data.
-    r.t.scenario = reads_scenario(l, s) ? s.name
-                                        : std::string(tr(language, "none: the lesson makes its own data"));
+    // with a scenario that never ran: the name stays empty, and the heading says that the lesson
+    // made its data.
+    if (reads_scenario(l, s)) r.t.scenario = s.name;
     r.t.stage_count = l.stages.size();
     r.token_rows = l.token_rows;
     for (std::size_t i = 0; i < l.stages.size(); ++i) r.t.stages.push_back(run_stage(l, l.stages[i], i + 1, r.ws, language));

@@ -192,8 +192,7 @@ std::string lesson_heading(const trace& t, const render_options& o) {
 std::string article(const trace& t, const render_options& o) {
     std::string out = fmt::format("<article class=\"lesson\" id=\"lesson-{}\">\n<header>\n<h1>{}</h1>\n", t.lesson,
                                   html_escape(lesson_heading(t, o)));
-    if (!t.scenario.empty())
-        out += fmt::format("<p class=\"scenario\">{} {}</p>\n", html_escape(tr(o.language, "scenario")), html_escape(t.scenario));
+    out += fmt::format("<p class=\"scenario\">{}</p>\n", html_escape(scenario_words(t, o.language)));
     if (t.stages.size() > 1) {
         out += "<nav><ol>\n";
         for (const auto& s : t.stages)

@@ -135,7 +135,8 @@ trace_json json_of(const trace& t) {
     out["lesson"] = t.lesson;
     out["title"] = t.title;
     out["lang"] = std::string(lang_code(t.language));
-    out["scenario"] = t.scenario;
+    if (t.scenario.empty()) out["scenario"] = nullptr;  // the lesson made its own data
+    else out["scenario"] = t.scenario;
     out["stages"] = json::array();
     for (const auto& s : t.stages) out["stages"].push_back(stage_json(s));
     return out;

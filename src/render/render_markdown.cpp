@@ -179,7 +179,7 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
 std::string render_markdown(const trace& t, const render_options& o) {
     std::string out =
         "# " + fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + cell(t.title);
-    if (!t.scenario.empty()) out += fmt::format(" · {} {}", tr(o.language, "scenario"), cell(t.scenario));
+    out += " · " + cell(scenario_words(t, o.language));
     out += '\n';
     for (const auto& s : t.stages) out += '\n' + stage_section(t, s, o);
     for (const std::string& line : closing_lines(t, o.language)) out += fmt::format("\n{}\n", cell(line));

@@ -408,9 +408,12 @@ std::string lesson_line(const trace& t, lang l) {
     return fmt::format(fmt::runtime(tr(l, "Lesson {}")), t.lesson) + " · " + escape_controls(t.title);
 }
 
+std::string scenario_words(const trace& t, lang l) {
+    return fmt::format("{} {}", tr(l, "scenario"), t.scenario.empty() ? tr(l, "none: the lesson makes its own data") : t.scenario);
+}
+
 std::string render_text(const trace& t, const render_options& o) {
-    std::string heading = lesson_line(t, o.language);
-    if (!t.scenario.empty()) heading += fmt::format(" · {} {}", tr(o.language, "scenario"), escape_controls(t.scenario));
+    const std::string heading = lesson_line(t, o.language) + " · " + escape_controls(scenario_words(t, o.language));
     std::string rule;
     for (std::size_t i = 0; i < std::min<std::size_t>(o.width, 72); ++i) rule += "─";
     std::string out = wrapped(heading, bold, o);

@@ -56,6 +56,11 @@ std::string render_text_stage(const trace& t, std::size_t stage, const render_op
 // control characters written out).
 std::string lesson_line(const trace& t, lang l);
 
+// "scenario 苹果很甜", the part of a heading after the lesson line; for a lesson that read no
+// scenario, that it made its own data (the scenario's name as written, control characters kept:
+// each format escapes it as it escapes the rest).
+std::string scenario_words(const trace& t, lang l);
+
 // The whole lesson: a lesson heading, then every stage.
 std::string render_text(const trace& t, const render_options& o);
 
