@@ -398,3 +398,27 @@ BOOST_AUTO_TEST_CASE(diagonal_reads_one_diagonal_head_by_head) {
     BOOST_TEST(contains(eval_error("diagonal(M, 3)", ws), "k must be a whole number from -2 to 2"));
     BOOST_TEST(contains(eval_error("diagonal(M, 0.5)", ws), "k must be a whole number"));
 }
+
+// The head detector on "a b a b", by hand. Duplicates: a₃ of a₁, b₄ of b₂; induction: one column
+// to the right, (3, 2) and (4, 3); previous-token: (2, 1), (3, 2), (4, 3). A's rows sum to 1, so
+// sum(A) = 4, and each score is the weight on the pattern's cells over 4.
+BOOST_AUTO_TEST_CASE(the_head_detector_scores_the_share_of_weight_on_a_pattern) {
+    workspace ws;
+    ws["X"] = value::of(matrix(4, 2), {{"a", "b", "a", "b"}, "tokens"}, {});
+    ws["A"] = value::of(matrix::of({{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.2f, 0.6f, 0.2f, 0}, {0.1f, 0.1f, 0.7f, 0.1f}}));
+    check_close(ev("duplicate_token_pattern(X)", ws).mat(), matrix::of({{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}}));
+    check_close(ev("induction_pattern(X)", ws).mat(), matrix::of({{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}));
+    check_close(ev("previous_token_pattern(4)", ws).mat(), matrix::of({{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}));
+    // induction: 0.6 + 0.7 = 1.3; previous-token: 0.5 + 0.6 + 0.7 = 1.8; duplicate: 0.2 + 0.1 = 0.3
+    BOOST_TEST(ev("head_score(A, induction_pattern(X))", ws).number == 1.3f / 4, boost::test_tools::tolerance(1e-6f));
+    BOOST_TEST(ev("head_score(A, previous_token_pattern(4))", ws).number == 1.8f / 4, boost::test_tools::tolerance(1e-6f));
+    BOOST_TEST(ev("head_score(A, duplicate_token_pattern(X))", ws).number == 0.3f / 4, boost::test_tools::tolerance(1e-6f));
+    // a stack: one score per head, [h, 1]
+    ws["S"] = value::stack({ws["A"].mat(), matrix::of({{1, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}})});
+    const matrix s = ev("head_score(S, previous_token_pattern(4))", ws).mat();
+    BOOST_TEST_REQUIRE((s.rows == 2u && s.cols == 1u));
+    BOOST_TEST(s(1, 0) == 3.0f / 4, boost::test_tools::tolerance(1e-6f));  // rows 2–4 all one back
+    BOOST_TEST(contains(eval_error("head_score(A, previous_token_pattern(3))", ws), "must have P's shape"));
+    ws["Y"] = value::of(matrix(2, 2));  // no tokens on its rows
+    BOOST_TEST(contains(eval_error("induction_pattern(Y)", ws), "labelled with the sentence's tokens"));
+}

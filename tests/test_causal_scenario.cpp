@@ -161,3 +161,30 @@ BOOST_AUTO_TEST_CASE(lessons_on_the_trained_model_fit_80_columns) {
             }
         }
 }
+
+// Lesson 8's head detector on the trained layer, recomputed here from the A_h it shows: the
+// induction pattern from the tokens (i → j + 1 where token j is token i, j < i, as
+// TransformerLens's get_induction_head_detection_pattern builds it), then sum(A ∘ P) / sum(A).
+BOOST_AUTO_TEST_CASE(lesson_8_scores_its_heads_as_the_head_detector_does) {
+    const scenario s = load_scenario(induction_file);
+    const lesson_run r = run_lesson(load_lesson(lesson_path(8)), s, lang::en);
+    const value& A_h = shown(r.t, "head-weights", "A_h");
+    const matrix& s_ind = shown_mat(r.t, "what-heads-do", "s_ind");
+    const matrix& s_prev = shown_mat(r.t, "what-heads-do", "s_prev");
+    const std::size_t n = s.tokens.size();
+    for (std::size_t h = 0; h < A_h.mats.size(); ++h) {
+        const matrix& A = A_h.mats[h];
+        double on_ind = 0, on_prev = 0, all = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                all += A(i, j);
+                if (j >= 1 && j - 1 < i && s.tokens[j - 1] == s.tokens[i] && j <= i) on_ind += A(i, j);
+                if (j + 1 == i) on_prev += A(i, j);
+            }
+        // sums of 400 float weights: 1e-5
+        BOOST_TEST(s_ind(h, 0) == on_ind / all, boost::test_tools::tolerance(1e-5));
+        BOOST_TEST(s_prev(h, 0) == on_prev / all, boost::test_tools::tolerance(1e-5));
+    }
+    // the trained layer 2 holds an induction head: over the rows with somewhere to look, above 0.4
+    BOOST_TEST(stage_of(r.t, "what-heads-do").text.find("is an induction head") != std::string::npos, stage_of(r.t, "what-heads-do").text);
+}

@@ -271,8 +271,12 @@ BOOST_AUTO_TEST_CASE(reverse_names_the_head_that_reads_the_mirror_image) {
     auto r = run_qkv(with({"--task", "reverse", "--steps", "300", "--color", "never"}));
     BOOST_TEST_REQUIRE(r.status == 0, r.err);
     BOOST_TEST(r.out.find("its first 6 tokens start at position 1 and come again backwards from 7\n") != std::string::npos);
-    BOOST_TEST(r.out.find("← the source head") != std::string::npos);
+    // 300 steps of this tiny model learn no reversing: the best source score stays below 0.4, and
+    // the head is not named for it (it was, at 0.11), the report says so instead
+    BOOST_TEST(r.out.find("← the source head") == std::string::npos);
+    BOOST_TEST(r.out.find("No head reaches 0.4 on the source score") != std::string::npos, r.out);
     BOOST_TEST(r.out.find("← the induction head") == std::string::npos);  // a name that means nothing here
+    BOOST_TEST(r.out.find("For reverse, the previous-token and induction scores measure stripes") != std::string::npos);
     const json j = train_json({"--task", "reverse", "--steps", "300"});
     BOOST_TEST(j.contains("source_head"));
     BOOST_TEST(j["checkpoints"][0]["heads"][0].contains("source_score"));

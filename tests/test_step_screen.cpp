@@ -249,7 +249,7 @@ BOOST_AUTO_TEST_CASE(term_dumb_gets_no_escapes) {
 // too, the first head in full and a line for each other.
 BOOST_AUTO_TEST_CASE(the_stepper_summarises_a_tall_stack_of_heads) {
     session s({"lesson", "8", "--step", "--stage", "7", "--color", "never"}, 100, 120);
-    BOOST_REQUIRE(s.wait_for("7/8"));
+    BOOST_REQUIRE(s.wait_for("7/9"));
     BOOST_TEST(s.wait_for("head 2  [10, 64]  min "));
     BOOST_TEST(s.wait_for("head 8  [10, 10]  looks most at: 1→"));
     BOOST_TEST(s.wait_for("(--full shows every head in full)"));

@@ -38,6 +38,12 @@ value row_max_fn(const args_t& a, eval_context& ctx);
 value rowdot_fn(const args_t& a, eval_context& ctx);
 value diagonal_fn(const args_t& a, eval_context& ctx);
 
+// the head detector (builtins_detector.cpp)
+value previous_token_pattern_fn(const args_t& a, eval_context& ctx);
+value duplicate_token_pattern_fn(const args_t& a, eval_context& ctx);
+value induction_pattern_fn(const args_t& a, eval_context& ctx);
+value head_score_fn(const args_t& a, eval_context& ctx);
+
 // heads: splitting into a stack of heads (or parts) and joining back
 value split_heads_fn(const args_t& a, eval_context& ctx);
 value split_rows_fn(const args_t& a, eval_context& ctx);

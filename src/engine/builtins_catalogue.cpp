@@ -57,6 +57,16 @@ constexpr builtin_entry engine_builtins[] = {
      split_cols_fn},
     {"concat_cols(S)", "stack [p, n, w] -> [n, p*w]: the parts side by side, [Y_1, ..., Y_p]", concat_cols_fn},
 
+    // the head detector: what a head does, as TransformerLens's head_detector.py scores it
+    {"previous_token_pattern(n)", "[n, n]: 1 at (i, i - 1), the cells a previous-token head looks at", previous_token_pattern_fn},
+    {"duplicate_token_pattern(X)",
+     "[n, n] from X's row labels (the tokens): 1 at (i, j) where j < i holds the same token as i", duplicate_token_pattern_fn},
+    {"induction_pattern(X)",
+     "[n, n]: the duplicate-token pattern one column to the right, 1 at (i, j + 1) where token j is token i, j < i",
+     induction_pattern_fn},
+    {"head_score(A, P)", "sum(A * P) / sum(A): the share of a head's weight on the cells of pattern P; head by head -> [h, 1]",
+     head_score_fn},
+
     // statistics: one number from a whole value
     {"var(M)", "population variance of all entries -> scalar", var_fn},
     {"mean(M)", "mean of all entries -> scalar", mean_fn},
