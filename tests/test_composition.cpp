@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE composition
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -112,9 +113,13 @@ namespace {
 
 using nlohmann::json;
 
-// The lesson's JSON trace, rendered as `qkv lesson 19 --format json` renders it, and read back.
+// Lesson 19, run once; its JSON trace rendered as `qkv lesson 19 --format json` renders it, and read back.
+const qkv::lesson_run& run19() {
+    static const qkv::lesson_run r = test::run(19);
+    return r;
+}
 const json& trace19() {
-    static const json j = json::parse(render_json(test::run(19).t));
+    static const json j = json::parse(render_json(run19().t));
     return j;
 }
 
@@ -167,6 +172,35 @@ BOOST_AUTO_TEST_CASE(the_traces_scores_are_its_own_circuits_scored_by_hand) {
                 // to full float precision
                 BOOST_TEST(shown[i][j] == by_hand, boost::test_tools::tolerance(1e-5));
             }
+        }
+    }
+}
+
+// The circuits the trace shows are the heads' own weights multiplied out by these loops: QK_h =
+// W_Q,h·W_K,hᵀ and OV_h = W_V,h·W_O,h, head h taking columns h·d_k … of W_Q, W_K, W_V and rows h·d_k …
+// of W_O, from the weights the lesson read (transformer_W_Q … of lesson 18's run).
+BOOST_AUTO_TEST_CASE(the_traces_circuits_are_the_weights_multiplied_out) {
+    const qkv::lesson_run& run = run19();
+    for (int layer : {1, 2}) {
+        const std::string l = std::to_string(layer);
+        const grid W_Q = of(run.ws.at("W_Q" + l).mat()), W_K = of(run.ws.at("W_K" + l).mat());
+        const grid W_V = of(run.ws.at("W_V" + l).mat()), W_O = of(run.ws.at("W_O" + l).mat());
+        const std::vector<grid> QK = heads_of("QK_" + l), OV = heads_of("OV_" + l);
+        const std::size_t d_model = W_Q.size(), d_k = d_model / QK.size();
+        for (std::size_t h = 0; h < QK.size(); ++h) {
+            double largest = 0, worst = 0;
+            for (std::size_t r = 0; r < d_model; ++r)
+                for (std::size_t c = 0; c < d_model; ++c) {
+                    double qk = 0, ov = 0;
+                    for (std::size_t k = h * d_k; k < (h + 1) * d_k; ++k) {
+                        qk += W_Q[r][k] * W_K[c][k];  // (W_Q,h·W_K,hᵀ)[r][c]
+                        ov += W_V[r][k] * W_O[k][c];  // (W_V,h·W_O,h)[r][c]
+                    }
+                    largest = std::max({largest, std::abs(qk), std::abs(ov)});
+                    worst = std::max({worst, std::abs(qk - QK[h][r][c]), std::abs(ov - OV[h][r][c])});
+                }
+            // sums of 16 float32 products against the same in double: within 1e-5 of the largest entry
+            BOOST_TEST(worst <= 1e-5 * largest, "layer " << layer << " head " << h + 1 << ": " << worst);
         }
     }
 }
