@@ -64,8 +64,8 @@ BOOST_AUTO_TEST_CASE(hand_made_matrices_score_what_the_hand_says) {
     const matrix A = matrix::of({{1, 2}, {3, 4}});
     // float products and norms summed in double: agreement to float rounding
     const auto tol = boost::test_tools::tolerance(1e-6);
-    BOOST_TEST(composition_score(e1, e1) == 1.0, tol);   // rank one, lined up: ‖e1‖ / (1 · 1)
-    BOOST_TEST(composition_score(e1, e2) == 0.0, tol);   // what A writes, B cannot read at all
+    BOOST_TEST(composition_score(e1, e1) == 1.0, tol);               // rank one, lined up: ‖e1‖ / (1 · 1)
+    BOOST_TEST(composition_score(e1, e2) == 0.0, tol);               // what A writes, B cannot read at all
     BOOST_TEST(composition_score(I, I) == 1 / std::sqrt(2.0), tol);  // ‖I‖ = √2: √2 / (√2 · √2)
     // A·e1 = [[1, 0], [3, 0]]: √10 / (√30 · 1) = 1/√3
     BOOST_TEST(composition_score(A, e1) == 1 / std::sqrt(3.0), tol);

@@ -14,7 +14,7 @@ using namespace builtin_detail;
 
 double composition_score(const matrix& A, const matrix& B) {
     const double norms = frobenius(A) * frobenius(B);
-    if (norms == 0.0) return 0.0;  // a head that writes or reads nothing composes with nothing
+    if (norms == 0.0) return 0.0;        // a head that writes or reads nothing composes with nothing
     return frobenius(mm(A, B)) / norms;  // A·B: [n, m] @ [m, p] -> [n, p]
 }
 
@@ -32,8 +32,8 @@ composition_scores random_composition(std::size_t d_model, std::size_t d_k, std:
         // six weights per pair, each from its own stream: seed·10⁶ + 8·sample + k
         std::uint64_t stream = seed * 1000000 + 8 * s;
         const auto draw = [&](std::size_t r, std::size_t c) { return kernels::randn(r, c, stream++); };
-        const matrix V1 = draw(d_model, d_k), O1 = draw(d_k, d_model);                              // sender
-        const matrix Q2 = draw(d_model, d_k), K2 = draw(d_model, d_k);                              // receiver
+        const matrix V1 = draw(d_model, d_k), O1 = draw(d_k, d_model);  // sender
+        const matrix Q2 = draw(d_model, d_k), K2 = draw(d_model, d_k);  // receiver
         const matrix V2 = draw(d_model, d_k), O2 = draw(d_k, d_model);
         const matrix OV1 = mm(V1, O1);    // [d_model, d_k] @ [d_k, d_model] -> [d_model, d_model]
         const matrix QK2 = mm_t(Q2, K2);  // [d_model, d_k] @ [d_model, d_k]ᵀ -> [d_model, d_model]
@@ -85,8 +85,9 @@ value composition_scores_fn(const args_t& a, eval_context& ctx) {
     need_mats(a[1], fn, "B", ctx);
     const matrix &A = a[0].mats.front(), &B = a[1].mats.front();
     if (A.cols != B.rows)
-        formula_error(ctx, fmt::format("{}: each A·B needs the columns of A ({}) to equal the rows of B ({}): {} and {}",
-                                       fn, A.cols, B.rows, a[0].shape_str(), a[1].shape_str()));
+        formula_error(ctx,
+                      fmt::format("{}: each A·B needs the columns of A ({}) to equal the rows of B ({}): {} and {}", fn,
+                                  A.cols, B.rows, a[0].shape_str(), a[1].shape_str()));
     if (a.size() == 3) formula_error(ctx, fmt::format("{}: give both layer_a and layer_b, or neither", fn));
     const labels rows = head_names(a[0].mats.size(), a, 2, ctx), cols = head_names(a[1].mats.size(), a, 3, ctx);
     return labelled(composition_table(a[0].mats, a[1].mats), rows, cols);  // [heads of A, heads of B]
@@ -96,10 +97,13 @@ value composition_baseline_fn(const args_t& a, eval_context& ctx) {
     const char* fn = "composition_baseline";
     const std::size_t d_model = whole(a[0], 1, fn, "d_model", ctx), d_k = whole(a[1], 1, fn, "d_k", ctx);
     const std::size_t samples = whole(a[2], 1, fn, "samples", ctx);
-    // each sample draws six matrices of d_model × d_k: a lesson's baseline should take a moment, not minutes
-    if (d_model > 1024 || d_k > d_model || samples * d_model * d_model * d_k > (std::size_t{1} << 32))
-        formula_error(ctx, fmt::format("{}: needs d_k ≤ d_model ≤ 1024 and samples · d_model² · d_k ≤ 2^32, got "
-                                       "d_model {}, d_k {}, samples {}", fn, d_model, d_k, samples));
+    // each sample draws six matrices of d_model × d_k: a lesson's baseline should take a moment, not
+    // minutes; and at most 10⁵ samples keep every seed's streams apart (random_composition)
+    if (d_model > 1024 || d_k > d_model || samples > 100000 ||
+        samples * d_model * d_model * d_k > (std::size_t{1} << 32))
+        formula_error(ctx, fmt::format("{}: needs d_k ≤ d_model ≤ 1024, samples ≤ 100000 and samples · d_model² · d_k "
+                                       "≤ 2^32, got d_model {}, d_k {}, samples {}",
+                                       fn, d_model, d_k, samples));
     const composition_scores s = random_composition(d_model, d_k, samples, whole(a[3], 0, fn, "seed", ctx));
     return labelled(matrix::of({{float(s.q), float(s.k), float(s.v)}}), {{}, ""}, {{"Q", "K", "V"}, ""});
 }
