@@ -13,6 +13,7 @@
 
 #include "qkv/composition.hpp"
 #include "qkv/render_json.hpp"
+#include "support/evaluate.hpp"
 #include "support/lessons.hpp"
 #include "support/training.hpp"
 
@@ -107,6 +108,34 @@ BOOST_AUTO_TEST_CASE(random_heads_score_near_one_over_root_d_model) {
     BOOST_TEST(again.k == s.k);
     BOOST_TEST(again.v == s.v);
     BOOST_TEST(train::random_composition(32, 16, 200, 2).k != s.k);
+}
+
+// The built-ins as a formula calls them, on a short run (40 steps: its weights, not what they learned).
+BOOST_AUTO_TEST_CASE(the_builtins_read_the_kept_runs_and_refuse_what_does_not_fit) {
+    using test::ev;
+    using test::eval_error;
+    // two layers is lesson 18's own run, kept once: the same losses either way
+    const matrix two = ev("loss_with_layers(40, 3, 2)").mat(), own = ev("ablated_loss(40, 3, 0, 0)").mat();
+    BOOST_TEST(two.data == own.data, boost::test_tools::per_element());
+    BOOST_TEST(ev("scores_with_layers(40, 3, 1)").mat().rows == 2u);  // one layer of two heads
+    const value W_O = ev("transformer_W_O(40, 3, 2)");
+    BOOST_TEST(W_O.shape() == (std::vector<std::size_t>{32, 32}), boost::test_tools::per_element());
+    BOOST_TEST(test::contains(eval_error("transformer_W_Q(40, 3, 3)"), "layer must be 1 to 2, got 3"));
+    // the scores of a stack with a stack, named layer.head when the layers are given
+    workspace ws;
+    ws["A"] = value::stack({matrix::of({{1, 2}, {3, 4}}), matrix::of({{1, 0}, {0, 0}})});
+    ws["B"] = value::stack({matrix::of({{1, 0}, {0, 0}}), matrix::of({{0, 1}, {1, 0}}), matrix::of({{0, 0}, {0, 1}})});
+    const value S = ev("composition_scores(A, B, 1, 2)", ws);
+    BOOST_TEST(S.shape() == (std::vector<std::size_t>{2, 3}), boost::test_tools::per_element());
+    BOOST_TEST(S.rows.names == (std::vector<std::string>{"1.1", "1.2"}), boost::test_tools::per_element());
+    BOOST_TEST(S.cols.names == (std::vector<std::string>{"2.1", "2.2", "2.3"}), boost::test_tools::per_element());
+    BOOST_TEST(S.mat()(1, 2) == 0.0f);  // e1 then e2: nothing lines up
+    BOOST_TEST(test::contains(eval_error("composition_scores(A, B, 1)", ws), "give both layer_a and layer_b"));
+    ws["C"] = value::of(matrix(3, 2));
+    BOOST_TEST(test::contains(eval_error("composition_scores(A, C)", ws), "columns of A (2) to equal the rows of B (3)"));
+    const matrix base = ev("composition_baseline(8, 4, 50, 1)").mat();
+    BOOST_TEST(base.cols == 3u);
+    BOOST_TEST(test::contains(eval_error("composition_baseline(8, 16, 5, 1)"), "d_k ≤ d_model"));
 }
 
 namespace {
