@@ -233,12 +233,12 @@ BOOST_AUTO_TEST_CASE(lesson_6_weighted_sum) {
     check_close(shown_mat(t, "one-line", "Z_once"), a.Z, 1e-5f, "softmax(Q·Kᵀ/√d_k)·V");
     BOOST_TEST(shown_num(t, "one-line", "same") <= 1e-6f);
     // Uniform weights make z1 the mean of V's rows: column 1 = (0.93 + 0.16 + 0.38) / 3 = 0.49.
-    const matrix& z1_uniform = shown_mat(t, "caveat", "z1_uniform");
-    BOOST_TEST(z1_uniform(0, 0) == 0.49f, tt::tolerance(1e-5f));
+    const matrix& z_uniform = shown_mat(t, "caveat", "z_uniform");
+    BOOST_TEST(z_uniform(0, 0) == 0.49f, tt::tolerance(1e-5f));
     float moved = 0;
     for (std::size_t c = 0; c < 4; ++c) {
         const float mean = (a.V(0, c) + a.V(1, c) + a.V(2, c)) / 3;
-        BOOST_TEST(z1_uniform(0, c) == mean, tt::tolerance(1e-5f));
+        BOOST_TEST(z_uniform(0, c) == mean, tt::tolerance(1e-5f));
         moved = std::max(moved, std::abs(mean - a.Z(0, c)));
     }
     BOOST_TEST(shown_num(t, "caveat", "moved") == moved, tt::tolerance(1e-5f));

@@ -47,7 +47,7 @@ std::vector<std::string> keys(const ordered_json& j) {
 
 BOOST_AUTO_TEST_CASE(keys_in_the_documented_order) {
     ordered_json j = ordered_json::parse(render_json(sample()));
-    BOOST_TEST((keys(j) == std::vector<std::string>{"lesson", "title", "lang", "scenario", "stages"}));
+    BOOST_TEST((keys(j) == std::vector<std::string>{"lesson", "title", "lang", "scenario", "causal", "stages"}));
     const auto& st = j["stages"][0];
     BOOST_TEST((keys(st) == std::vector<std::string>{"index", "id", "title", "formula", "text", "values", "steps"}));
     BOOST_TEST((keys(st["values"][1]) ==

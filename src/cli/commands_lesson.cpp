@@ -75,7 +75,7 @@ void add_lesson_options(po::options_description& desc, lesson_request& r) {
                                                  "(TERM=dumb: page after page)")
         ("auto", po::value(&r.auto_seconds), "with --present: next stage after SECONDS by itself (p pauses)")
         ("stage", po::value(&r.stage), "show only stage K (with --step or --present: start there)")
-        ("data", po::value(&r.data), "run on another scenario file (see data/)")
+        ("data", po::value(&r.data), "run on another scenario file, or a name of data/ (--data induction: a trained model)")
         ("tokens", po::value(&r.tokens), "run on your own sentence: \"我 爱 吃 苹果\", numbers from a seed")
         ("d-model", po::value(&r.d_model), "with --tokens: embedding width (default 4)")
         ("heads", po::value(&r.heads), "with --tokens: heads, must divide --d-model (default 2)")

@@ -73,7 +73,7 @@ void file_options(po::options_description& d, train_args& t) {
     d.add_options()
         ("save", po::value(&t.save), "write the trained model to FILE (whole, or not at all; also after Ctrl-C)")
         ("load", po::value(&t.load), "start from a model --save wrote: its sizes, and its settings unless given")
-        ("scenario", po::value(&t.scenario), "write layer --layer as a scenario FILE for qkv lesson 2-8 --data")
+        ("scenario", po::value(&t.scenario), "write the model as a causal scenario FILE for qkv lesson 2-9 --data (layer --layer as X, W_Q, ...)")
         ("layer", po::value(&t.layer), "the layer --scenario writes, from 1")
         ("live", po::bool_switch(&t.live), "redraw the loss and every head while it trains (a terminal; q stops)")
         ("record-batches", po::bool_switch(&t.record_batches), "--format json: each step's tokens too");
@@ -208,7 +208,9 @@ int cmd_train(const args& a, const console& io) {
     // the files first: a reader of the report who goes away (| head) must not cost the trained model
     if (!t.save.empty()) write_file_atomically(t.save, model_bytes(t.c, tr.weights(), tr.steps_done()), "--save writes a model to a regular file");
     if (!t.scenario.empty()) {
-        const std::string toml = layer_scenario(outcome, export_layer(t.c, tr.weights(), outcome.run.held, t.layer), t.layer);
+        std::vector<layer_export> layers;
+        for (std::size_t l = 1; l <= t.c.size.layers; ++l) layers.push_back(export_layer(t.c, tr.weights(), outcome.run.held, l));
+        const std::string toml = layer_scenario(outcome, layers, t.layer);
         write_file_atomically(t.scenario, toml, "--scenario writes a scenario to a regular file");
     }
     io.print(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));

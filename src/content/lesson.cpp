@@ -38,6 +38,18 @@ void read_formula(const toml_reader& rd, const toml::table& t, stage& s, const s
     const toml::node& fn = *t.get("formula");
     if (rd.attempt([&] { s.f = parse_formula(*source, rd.content_start(fn)); }) && s.f.statements.empty())
         rd.report(rd.at(fn), fmt::format("{}: the formula has no statement", where));
+    const toml::node* cn = t.get("causal_formula");
+    if (!cn) return;
+    if (!cn->is_string()) return rd.report(rd.at(*cn), fmt::format("{}: causal_formula must be a string", where));
+    formula causal;
+    if (!rd.attempt([&] { causal = parse_formula(cn->as_string()->get(), rd.content_start(*cn)); })) return;
+    // the same names, so that what the text quotes and the stage shows exist on either scenario
+    std::set<std::string> plain, masked;
+    for (const statement& st : s.f.statements) plain.insert(st.target);
+    for (const statement& st : causal.statements) masked.insert(st.target);
+    if (plain != masked)
+        return rd.report(rd.at(*cn), fmt::format("{}: causal_formula must assign the names formula assigns, and no others", where));
+    s.f_causal = std::move(causal);
 }
 
 // An array of names (a stage's show, a lesson's token_rows); `what` names it in messages.
@@ -86,7 +98,7 @@ void read_axes(const toml_reader& rd, const toml::node& axes, stage& s, const st
 // A stage; while collecting, one with a problem (reported) is incomplete.
 stage stage_of(const toml_reader& rd, const toml::table& t, std::size_t index) {
     std::string where = fmt::format("stage {}", index);
-    rd.only_keys(t, {"id", "title", "formula", "show", "axes", "text"}, where);
+    rd.only_keys(t, {"id", "title", "formula", "causal_formula", "show", "axes", "text"}, where);
     stage s;
     s.where = rd.at(t);
     if (auto id = rd.required_string(t, "id", where)) {

@@ -12,6 +12,7 @@
 #include "qkv/file_check.hpp"
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/lesson.hpp"
 
 namespace qkv {
 namespace {
@@ -140,9 +141,18 @@ void check_source(const scenario& s, const toml::table& mats) {
                                              shape_str(x_src->second), shape_str(X), X.cols));
 }
 
+
+// `--data induction`: data/induction.toml, when there is no file "induction" here.
+std::string named_scenario(const std::string& given) {
+    std::error_code ec;
+    if (given.empty() || given.find_first_of("/.") != std::string::npos || fs::exists(given, ec)) return given;
+    const fs::path named = fs::path(data_dir()) / (given + ".toml");
+    return fs::exists(named, ec) ? named.string() : given;
+}
+
 }  // namespace
 
-scenario load_scenario(const std::string& path) { return read_scenario(read_toml_file(path, "scenario file")); }
+scenario load_scenario(const std::string& path) { return read_scenario(read_toml_file(named_scenario(path), "scenario file")); }
 
 scenario read_scenario(const toml_document& file) {
     const std::string& path = file.file;
@@ -150,8 +160,9 @@ scenario read_scenario(const toml_document& file) {
     scenario s;
     s.file = path;
     for (auto&& [k, v] : doc)
-        if (k != "name" && k != "tokens" && k != "source_tokens" && k != "heads" && k != "matrices")
-            throw input_error(loc_of(path, v), fmt::format("unknown key '{}' (expected name, tokens, source_tokens, heads, [matrices])", k.str()));
+        if (k != "name" && k != "tokens" && k != "source_tokens" && k != "heads" && k != "causal" && k != "matrices")
+            throw input_error(loc_of(path, v),
+                              fmt::format("unknown key '{}' (expected name, tokens, source_tokens, heads, causal, [matrices])", k.str()));
     s.name = fs::path(path).stem().string();  // without a name, the file's
     if (const toml::node* name = doc.get("name")) {
         if (!name->is_string())
@@ -172,6 +183,10 @@ scenario read_scenario(const toml_document& file) {
         if (!h->is_integer() || h->as_integer()->get() < 1)
             throw input_error(loc_of(path, *h), "heads must be a positive integer");
         s.heads = static_cast<std::size_t>(h->as_integer()->get());
+    }
+    if (auto c = doc.get("causal")) {
+        if (!c->is_boolean()) throw input_error(loc_of(path, *c), fmt::format("causal must be true or false, not {}", kind_of(*c)));
+        s.causal = c->as_boolean()->get();
     }
     const toml::node* matrices = doc.get("matrices");
     if (!matrices) throw input_error(source_loc{path, 0, 0}, "missing [matrices] table (at least X)");
@@ -206,6 +221,7 @@ workspace initial_workspace(const scenario& s) {
     const matrix& X = s.matrices.at("X");
     ws["n"] = value::scalar(static_cast<float>(X.rows));
     ws["d_model"] = value::scalar(static_cast<float>(X.cols));
+    ws["causal"] = value::scalar(s.causal ? 1.0f : 0.0f);
     if (s.heads) ws["h"] = value::scalar(static_cast<float>(*s.heads));
     return ws;
 }

@@ -221,6 +221,7 @@ std::string scenario_toml(const scenario& s, std::string_view comment) {
     out += fmt::format("name = {}\ntokens = {}\n", toml_string(s.name), string_array(s.tokens));
     if (!s.source_tokens.empty()) out += fmt::format("source_tokens = {}\n", string_array(s.source_tokens));
     if (s.heads) out += fmt::format("heads = {}\n", *s.heads);
+    if (s.causal) out += "causal = true\n";
     out += "\n[matrices]\n";
     // In the order of the pipeline, as a reader expects; anything else after, by name.
     static const std::vector<std::string> first{"X", "W_Q", "W_K", "W_V", "W_O", "X_src"};

@@ -173,9 +173,20 @@ bool reads_scenario(const lesson& l, const scenario& s) {
     return false;
 }
 
+// The lesson as it runs on the scenario: on a causal one (weights trained under the mask), every
+// stage that has a causal_formula runs and prints that one instead.
+lesson as_run_on(const lesson& l, const scenario& s) {
+    lesson out = l;
+    if (s.causal)
+        for (stage& st : out.stages)
+            if (st.f_causal) st.f = *st.f_causal;
+    return out;
+}
+
 }  // namespace
 
-lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
+lesson_run run_lesson(const lesson& given, const scenario& s, lang language) {
+    const lesson l = as_run_on(given, s);
     lesson_run r;
     r.ws = initial_workspace(s);
     check_needs(l, s, r.ws);
@@ -187,6 +198,7 @@ lesson_run run_lesson(const lesson& l, const scenario& s, lang language) {
     r.t.lesson = l.number;
     r.t.title = l.title.in(language);
     r.t.language = language;
+    r.t.causal = s.causal;
     // A lesson that reads nothing of its scenario (lesson 18 makes its own sequences) is not headed
     // with a scenario that never ran: the name stays empty, and the heading says that the lesson
     // made its data.

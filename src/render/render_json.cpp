@@ -137,6 +137,7 @@ trace_json json_of(const trace& t) {
     out["lang"] = std::string(lang_code(t.language));
     if (t.scenario.empty()) out["scenario"] = nullptr;  // the lesson made its own data
     else out["scenario"] = t.scenario;
+    out["causal"] = t.causal;
     out["stages"] = json::array();
     for (const auto& s : t.stages) out["stages"].push_back(stage_json(s));
     return out;

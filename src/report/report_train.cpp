@@ -239,14 +239,27 @@ std::string train_json(const train_outcome& o, bool with_batches) {
     return doc.dump() + "\n";
 }
 
-std::string layer_scenario(const train_outcome& o, const layer_export& x, std::size_t layer) {
+std::string layer_scenario(const train_outcome& o, const std::vector<layer_export>& layers, std::size_t layer) {
+    const layer_export& x = layers.at(layer - 1);
     const train_config& c = o.config;
     scenario s;
     s.name = fmt::format("qkv train: layer {} of {} ({} task, seed {}, {} steps)", layer, c.size.layers, task_name(c.what), c.seed,
                          o.steps_done());
     s.tokens = held_out_labels(c, o.run.held);
     s.heads = c.size.heads;
+    s.causal = true;  // trained under the mask: the lessons apply it too
     s.matrices = {{"X", x.X}, {"W_Q", x.W_Q}, {"W_K", x.W_K}, {"W_V", x.W_V}, {"W_O", x.W_O}};
+    for (std::size_t l = 1; l <= layers.size(); ++l) {
+        const layer_export& e = layers[l - 1];
+        for (const auto& [name, m] : {std::pair{"X", &e.X}, {"W_Q", &e.W_Q}, {"W_K", &e.W_K}, {"W_V", &e.W_V}, {"W_O", &e.W_O}})
+            s.matrices[fmt::format("{}_{}", name, l)] = *m;
+    }
+    if (!o.run.checkpoints.empty()) {
+        const std::vector<head_view>& heads = o.run.checkpoints.back().heads;
+        matrix scores(heads.size(), 2);  // [layers · heads, 2]: previous-token, induction
+        for (std::size_t k = 0; k < heads.size(); ++k) scores(k, 0) = heads[k].previous_token, scores(k, 1) = heads[k].induction;
+        s.matrices["head_scores"] = std::move(scores);
+    }
     return scenario_toml(s, fmt::format("X is the residual stream entering layer {} on the held-out sequence; trained with the "
                                         "causal mask (lesson 7). Try: qkv lesson 8 --data FILE",
                                         layer));

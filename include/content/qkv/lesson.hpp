@@ -11,6 +11,9 @@
 //   id = "scores"
 //   title = { zh = "…", en = "…" }
 //   formula = "S = Q @ K^T"            # one statement per line (a multi-line string for several)
+//   causal_formula = "…"               # optional: what runs instead on a causal scenario (its
+//                                      #   weights were trained under the mask, so no position
+//                                      #   may see a later one): the same names, masked
 //   show = ["Q", "K", "S"]             # optional: the values the stage shows, in order
 //                                      #   (default: the matrices it reads, then what it assigns)
 //   axes = { S = ["queries", "keys"] } # optional: what the rows and columns of a value are
@@ -22,6 +25,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +45,7 @@ struct stage {
     bilingual title;
     bilingual text;
     formula f;                       // parsed; f.source is what the stage prints
+    std::optional<formula> f_causal;  // causal_formula: runs (and prints) instead on a causal scenario
     std::vector<std::string> show;   // as given, or the default (see above)
     std::map<std::string, std::pair<std::string, std::string>> axes;  // name -> (rows, cols)
     std::map<std::string, std::string> stack_axes;  // name -> what its stack holds: heads, devices, samples

@@ -54,6 +54,7 @@ struct trace {
     std::string title;
     lang language = lang::en;
     std::string scenario;  // its name, e.g. "苹果很甜"; empty when the lesson read none (it made its own data)
+    bool causal = false;   // the scenario is causal: stages ran their causal_formula
     std::size_t stage_count = 0;     // stages in the lesson; `stages` may hold only one (--stage K)
     std::vector<stage_trace> stages;
     what_next after;

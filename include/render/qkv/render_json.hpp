@@ -16,7 +16,7 @@ namespace qkv {
 using trace_json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t,
                                         std::uint64_t, float>;
 
-// {"lesson", "title", "lang", "scenario", "stages": [{"index", "id", "title", "formula", "text",
+// {"lesson", "title", "lang", "scenario", "causal", "stages": [{"index", "id", "title", "formula", "text",
 //   "values": [{"name", "role", "shape", "row_labels", "col_labels", "data", "row_sums"?}],
 //   "steps"?: [{"label", "values": [{"name", "role", "shape", "row_labels", "col_labels", "data"}]}]}]}
 // "data" is a number, [rows][cols] or [heads][rows][cols]; "row_sums" (attention weights only) is

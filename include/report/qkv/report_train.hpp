@@ -19,8 +19,11 @@ std::string train_text(const train::train_outcome& o, const render_options& r);
 // …} as README.md documents it; with_batches adds each step's tokens.
 std::string train_json(const train::train_outcome& o, bool with_batches);
 
-// `--scenario`: layer `layer` (from 1) of the trained model, its input on the held-out sequence and
-// its weights (export_layer), as a scenario file lessons 2–8 read with --data.
-std::string layer_scenario(const train::train_outcome& o, const train::layer_export& x, std::size_t layer);
+// `--scenario`: the trained model as a causal scenario file lessons 2–9 read with --data. X, W_Q,
+// W_K, W_V and W_O are layer `layer` (from 1): its input on the held-out sequence and its weights
+// (export_layer); every layer l is there too as X_l, W_Q_l, …, and head_scores holds every head's
+// previous-token and induction scores at the end (a row per head, layer by layer).
+// `layers` holds export_layer of every layer, in order.
+std::string layer_scenario(const train::train_outcome& o, const std::vector<train::layer_export>& layers, std::size_t layer);
 
 }  // namespace qkv
