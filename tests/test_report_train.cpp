@@ -89,13 +89,16 @@ BOOST_AUTO_TEST_CASE(the_json_has_every_documented_field_with_the_figures_given)
     const json j = json::parse(train_json(by_hand(), false));
     // README.md, "--format json", in its order
     BOOST_TEST(keys_of(j) ==
-               words("config steps checkpoints tokens repeat previous_token_head induction_head drop_step "
+               words("config steps checkpoints tokens repeat previous_token_head induction_head naming_threshold previous_token_rose_at induction_rose_at drop_step "
                      "loss_repeated_final steps_done stopped seconds"));
     BOOST_TEST(keys_of(j["config"]) ==
                words("task vocab seq d_model heads layers batch steps segment_min segment_max "
                      "init_embedding init_position init_gain lr beta1 beta2 eps warmup clip seed "
                      "threads parameters"));
     BOOST_TEST(j["config"]["task"] == "induction");
+    BOOST_TEST(j["naming_threshold"].get<double>() == 0.4, boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(j["previous_token_rose_at"] == 0);  // 0.8 and 0.9 from the first checkpoint on
+    BOOST_TEST(j["induction_rose_at"] == 0);
     BOOST_TEST(j["config"]["seed"] == 7);
     BOOST_TEST(j["config"]["threads"] == 2);
     // V·C + T·C + L·4·C² + C·V = 4·8 + 6·8 + 1·4·64 + 8·4 = 32 + 48 + 256 + 32
@@ -179,6 +182,41 @@ BOOST_AUTO_TEST_CASE(the_text_says_the_figures_given) {
     BOOST_TEST(has(text, "Trained 2 steps in 0.50 s: 250.00 ms a step, 2 threads.\n"));
     BOOST_TEST(!has(text, "source"));
     BOOST_TEST(!has(text, "Training was stopped"));
+    // the plateau held to ln V: step 1's loss of the copy over a window of 1 step, 1.2 / ln 4 = 87 %
+    BOOST_TEST(has(text, "On the plateau, at step 1, it was 1.20: 87% of ln 4 = 1.39, the loss of a uniform guess"));
+    // one layer: why there is no induction head to name, and no "more steps may find it"
+    BOOST_TEST(has(text, "With one layer no induction head can form"));
+    BOOST_TEST(!has(text, "may find it"));
+}
+
+// Two layers: a head is named only at a score of 0.4 or more, and the order in which the two
+// scores rose is read from the checkpoints given (the induction score at step 1, the previous-token
+// score at step 2).
+BOOST_AUTO_TEST_CASE(heads_are_named_above_the_threshold_in_the_order_their_scores_rose) {
+    train_outcome o = by_hand();
+    o.config.size.layers = 2;
+    auto heads_at = [](float previous, float induction) {
+        return std::vector<head_view>{{1, 1, looking_back(1, 0.8f), previous, 0.1f, 0},
+                                      {2, 1, looking_back(2, 0.9f), 0.1f, induction, 0}};
+    };
+    o.run.checkpoints[0].heads = heads_at(0.1f, 0.1f);
+    o.run.checkpoints[1].heads = heads_at(0.3f, 0.5f);  // the induction score passes 0.4 first
+    o.run.checkpoints[2].heads = heads_at(0.7f, 0.9f);
+    o.run.names.previous_token[0] = 1, o.run.names.previous_token[1] = 1;
+    o.run.names.induction[0] = 2, o.run.names.induction[1] = 1;
+    render_options r;
+    r.width = 1000;
+    std::string text = train_text(o, r);
+    BOOST_TEST(has(text, "0.10  ← the previous-token head\n"));
+    BOOST_TEST(has(text, "0.90  ← the induction head\n"));
+    BOOST_TEST(has(text, "Head 1.1's previous-token score first reached 0.4 at step 2, head 2.1's induction score at step 1 "
+                         "(checkpoints every 1 steps): the induction score rose first."), text);
+    // below the threshold at the end: no name, and a line that says why
+    o.run.checkpoints[2].heads = heads_at(0.35f, 0.9f);
+    text = train_text(o, r);
+    BOOST_TEST(!has(text, "← the previous-token head"));
+    BOOST_TEST(has(text, "No head reaches 0.4 on the previous-token score (the best, head 1.1, has 0.35): none is named for it."), text);
+    BOOST_TEST(!has(text, "rose first"));
 }
 
 BOOST_AUTO_TEST_CASE(a_task_judged_by_its_source_reports_the_source_head) {
@@ -197,7 +235,8 @@ BOOST_AUTO_TEST_CASE(a_task_judged_by_its_source_reports_the_source_head) {
     BOOST_TEST(has(text, "0.70  ← the source head\n"));
     BOOST_TEST(!has(text, "← the induction head"));
     BOOST_TEST(has(text, "where the loss of the second half"));
-    BOOST_TEST(has(text, "Before the drop the model can only guess the second half."));  // the drop_source prose
+    BOOST_TEST(has(text, "Before the drop the model has no way to the second half but to bet on the tokens it has seen."));  // drop_source
+    BOOST_TEST(has(text, "For reverse, the previous-token and induction scores measure stripes this task does not use"));
 }
 
 namespace {

@@ -117,7 +117,7 @@ std::optional<std::vector<std::string>> compact_heatmap_lines(const matrix& m, c
         for (const auto& n : col_names) head += pad(n, cell) + std::string(space, ' ');
         out.push_back(head);
     }
-    const std::vector<std::size_t> all = m.rows <= 32 ? shown_indices(m.rows, false, 0, 0) : rows;
+    const std::vector<std::size_t> all = m.rows <= 32 && (o.weights_here <= 1 || o.full) ? shown_indices(m.rows, false, 0, 0) : rows;
     const heat_scale scale = choose_scale(m);
     for (std::size_t r : all) {
         std::string line = pad(r == gap ? "…" : row_names[r], label) + " ";

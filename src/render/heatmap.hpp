@@ -43,8 +43,9 @@ bool has_non_finite(const matrix& m);
 
 // The heatmap of every column of m in narrow cells (two characters and a space, or one and none),
 // for weights whose table is too wide for the screen: there the table elides the middle columns,
-// and with them the stripe a trained head draws. Every row when there are at most 32 (else those
-// of `rows`, gap for "…"); the column names over the cells when they fit in them, each row's name
+// and with them the stripe a trained head draws. Every row when there are at most 32 and the
+// stage shows no other weights (else those of `rows`, gap for "…": two such heatmaps of 20 rows
+// made a wall); the column names over the cells when they fit in them, each row's name
 // and sum beside it. nullopt when even one-character cells do not fit o.width.
 std::optional<std::vector<std::string>> compact_heatmap_lines(const matrix& m, const std::vector<std::string>& row_names,
                                                               const std::vector<std::string>& col_names, const matrix* sums,

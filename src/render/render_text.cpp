@@ -376,6 +376,7 @@ std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, 
     std::vector<std::vector<std::string>> out;
     render_options o = given;
     o.stacks_here = detail::stacks_in(s);
+    o.weights_here = static_cast<std::size_t>(std::count_if(s.values.begin(), s.values.end(), [](const shown_value& sv) { return sv.v.weights; }));
     o.quoted_here = &s.text_sources;
     for (const auto& sv : s.values) out.push_back(render_value_lines(sv, o, axes));
     const std::size_t in_full = steps_in_full(s.steps, o);

@@ -3,6 +3,7 @@
 #include "qkv/report_train.hpp"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -144,23 +145,70 @@ std::string checkpoints_text(const train_outcome& o, const render_options& r) {
     return out;
 }
 
+// The score a head is named for, at the end of the run.
+float final_score(const train_outcome& o, const std::size_t (&head)[2], float head_view::*score) {
+    for (const head_view& v : o.run.checkpoints.back().heads)
+        if (v.layer == head[0] && v.head == head[1]) return v.*score;
+    return 0;
+}
+
+// Which heads are named and why, and for the induction task the order in which the two scores of
+// the circuit rose, read from the checkpoints: the run's own record, not a story.
+std::string naming_text(const train_outcome& o, const render_options& r) {
+    const lang l = r.language;
+    const named_heads& n = o.run.names;
+    const std::vector<checkpoint>& cs = o.run.checkpoints;
+    const float t = naming_threshold;
+    std::string out;
+    auto unnamed = [&](const std::size_t (&head)[2], float head_view::*score, std::string_view what) {
+        out += wrapped(fmt::format(fmt::runtime(tr(l, "No head reaches {0:.1f} on the {1} score (the best, head {2}.{3}, has {4:.2f}): none is named for it.")),
+                                   t, tr(l, what), head[0], head[1], final_score(o, head, score)),
+                       r);
+    };
+    if (rule_of(o.config.what).by_source) {
+        if (final_score(o, n.source, &head_view::source) < t) unnamed(n.source, &head_view::source, translatable("source"));
+        return out + prose(o.config.what == task::copy ? "copy_scores" : "reverse_scores", r);
+    }
+    if (o.config.size.layers == 1) return out + prose("one_layer", r);
+    const bool previous = final_score(o, n.previous_token, &head_view::previous_token) >= t;
+    const bool induction = final_score(o, n.induction, &head_view::induction) >= t;
+    if (!previous) unnamed(n.previous_token, &head_view::previous_token, translatable("previous-token"));
+    if (!induction) unnamed(n.induction, &head_view::induction, translatable("induction"));
+    if (!previous || !induction) return out;
+    const std::optional<std::size_t> p = rose_at(cs, n.previous_token, &head_view::previous_token);
+    const std::optional<std::size_t> i = rose_at(cs, n.induction, &head_view::induction);
+    if (!p || !i) return out;
+    const std::string order = *i < *p   ? tr(l, "the induction score rose first")
+                              : *p < *i ? tr(l, "the previous-token score rose first")
+                                        : tr(l, "both rose between the same two checkpoints");
+    const std::size_t every = cs.size() > 1 ? cs[1].step - cs[0].step : 0;
+    return out + wrapped(fmt::format(fmt::runtime(tr(l, "Head {0}.{1}'s previous-token score first reached {2:.1f} at step {3}, head {4}.{5}'s induction score at step {6} (checkpoints every {7} steps): {8}.")),
+                                     n.previous_token[0], n.previous_token[1], t, *p, n.induction[0], n.induction[1], *i, every, order),
+                         r);
+}
+
 std::string scores_text(const train_outcome& o, const render_options& r) {
     const lang l = r.language;
     const bool source = rule_of(o.config.what).by_source;
     const named_heads& n = o.run.names;
     std::string out = fmt::format("\n{:<10}{:>16}{:>12}{}\n", "", tr(l, "previous-token"), tr(l, "induction"),
                                   source ? fmt::format("{:>10}", tr(l, "source")) : "");
+    // a head is named only when its score reaches the threshold, not for being the best of none
+    auto is = [](const head_view& v, const std::size_t (&named)[2], float score) {
+        return v.layer == named[0] && v.head == named[1] && score >= naming_threshold;
+    };
     for (const head_view& v : o.run.checkpoints.back().heads) {
         std::string mark;
-        if (!source && v.layer == n.previous_token[0] && v.head == n.previous_token[1]) mark += tr(l, "  ← the previous-token head");
-        if (!source && v.layer == n.induction[0] && v.head == n.induction[1]) mark += tr(l, "  ← the induction head");
-        if (source && v.layer == n.source[0] && v.head == n.source[1]) mark += tr(l, "  ← the source head");
+        if (!source && is(v, n.previous_token, v.previous_token)) mark += tr(l, "  ← the previous-token head");
+        if (!source && is(v, n.induction, v.induction)) mark += tr(l, "  ← the induction head");
+        if (source && is(v, n.source, v.source)) mark += tr(l, "  ← the source head");
         out += fmt::format("{:<10}{:>16.2f}{:>12.2f}{}{}\n", fmt::format("{} {}.{}", tr(l, "head"), v.layer, v.head), v.previous_token,
                            v.induction, source ? fmt::format("{:>10.2f}", v.source) : "", mark);
     }
     out += '\n';
     out += prose("scores", r);
     if (source) out += prose("source", r);
+    out += naming_text(o, r);
     return out;
 }
 
@@ -169,13 +217,24 @@ std::string outcome_text(const train_outcome& o, const render_options& r) {
     const std::size_t V = o.config.size.vocab, window = smoothing_window(o.run.steps.size());
     const double ln_v = std::log(double(V));
     std::string out = "\n";
-    if (o.run.drop)
+    if (o.run.drop) {
         out += wrapped(fmt::format(fmt::runtime(tr(l, "The drop: step {0}, where the loss of {4} (a mean of {1} step{5}) fell below ½ ln {2} = {3:.2f}.")),
                                    *o.run.drop, window, V, ln_v / 2, predictable_part(o.config.what, l), window == 1 ? "" : "s"),
-                       r) +
-               prose(words_of(o.config.what).drop_prose, r);
-    else
-        out += prose("no_drop", r);
+                       r);
+        // the plateau held to ln V, in the run's own number: how near "guessing" it really was
+        const std::vector<std::size_t> shown = telling_checkpoints(o.run, V);
+        const std::size_t first = o.run.checkpoints.front().step;
+        if (shown.size() == 3 && o.run.checkpoints[shown[1]].step > first) {
+            const std::size_t step = o.run.checkpoints[shown[1]].step;
+            const double plateau = smoothed_repeated(o.run.steps)[step - first - 1];
+            out += wrapped(fmt::format(fmt::runtime(tr(l, "On the plateau, at step {0}, it was {1:.2f}: {2:.0f}% of ln {3} = {4:.2f}, the loss of a uniform guess over the vocabulary.")),
+                                       step, plateau, 100 * plateau / ln_v, V, ln_v),
+                           r);
+        }
+        out += prose(words_of(o.config.what).drop_prose, r);
+    }
+    else if (o.config.size.layers > 1 || rule_of(o.config.what).by_source)
+        out += prose("no_drop", r);  // one layer of induction: no step count helps (one_layer says why)
     if (o.run.steps.empty()) return out;
     const double end = smoothed_repeated(o.run.steps).back();
     out += wrapped(fmt::format(fmt::runtime(tr(l, "The loss of {5} at the end: {0:.2f}, {1:.0f}% of ln {2} = {3:.2f} (the mean of the last {4} step{6}).")),
@@ -231,6 +290,11 @@ std::string train_json(const train_outcome& o, bool with_batches) {
                 {"previous_token_head", {n.previous_token[0], n.previous_token[1]}},
                 {"induction_head", {n.induction[0], n.induction[1]}}};
     if (rule_of(o.config.what).by_source) doc["source_head"] = {n.source[0], n.source[1]};
+    // the best heads above are named only at this score; when each score reached it (or null)
+    doc["naming_threshold"] = naming_threshold;
+    auto step_or_null = [](std::optional<std::size_t> s) { return s ? json(*s) : json(nullptr); };
+    doc["previous_token_rose_at"] = step_or_null(rose_at(o.run.checkpoints, n.previous_token, &head_view::previous_token));
+    doc["induction_rose_at"] = step_or_null(rose_at(o.run.checkpoints, n.induction, &head_view::induction));
     doc["drop_step"] = o.run.drop ? json(*o.run.drop) : json(nullptr);
     doc["loss_repeated_final"] = o.run.steps.empty() ? json(nullptr) : json(smoothed_repeated(o.run.steps).back());
     doc["steps_done"] = o.steps_done();

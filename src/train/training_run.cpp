@@ -97,6 +97,13 @@ std::optional<std::size_t> drop_step(const std::vector<step_record>& steps, std:
     return std::nullopt;
 }
 
+std::optional<std::size_t> rose_at(const std::vector<checkpoint>& checkpoints, const std::size_t (&head)[2], float head_view::*score) {
+    for (const checkpoint& c : checkpoints)
+        for (const head_view& v : c.heads)
+            if (v.layer == head[0] && v.head == head[1] && v.*score >= naming_threshold) return c.step;
+    return std::nullopt;
+}
+
 std::vector<std::size_t> telling_checkpoints(const run_result& run, std::size_t vocab) {
     const std::size_t n = run.checkpoints.size();
     std::vector<std::size_t> out{0};

@@ -28,6 +28,7 @@ struct render_options {
     std::size_t width = 100; // the screen's columns: prose wraps and wide matrices elide (text)
     std::string preface;     // shown before the lessons: the scenario file --tokens made (TOML)
     std::size_t stacks_here = 1;  // stacks of heads in the stage being drawn: they share one screen
+    std::size_t weights_here = 1;  // values of attention weights in the stage being drawn: likewise
     const std::vector<quote_source>* quoted_here = nullptr;  // where the stage's text quotes numbers:
                                                            // kept on the screen when summarising (text)
 };

@@ -82,4 +82,14 @@ std::vector<double> smoothed_repeated(const std::vector<step_record>& steps);
 // when none was); without a drop, the middle one. Fewer when the run has fewer checkpoints.
 std::vector<std::size_t> telling_checkpoints(const run_result& run, std::size_t vocab);
 
+// A head is named for a score (the previous-token head, the induction head, the source head) only
+// when that score reaches this at the end: below it a head merely scores best among heads that do
+// not do the thing (400 steps: "the induction head" at 0.10).
+constexpr float naming_threshold = 0.4f;
+
+// The step of the first checkpoint at which head (layer, head)'s score (&head_view::induction, …)
+// reached naming_threshold; nullopt when none did. The order in which two heads' scores rose is
+// read from these.
+std::optional<std::size_t> rose_at(const std::vector<checkpoint>& checkpoints, const std::size_t (&head)[2], float head_view::*score);
+
 }  // namespace qkv::train
