@@ -173,4 +173,13 @@ BOOST_AUTO_TEST_CASE(computed_answers_against_the_reference) {
         expect_number("18.2", r(0, 0) + 1);
     }
     expect_shape("18.5", {2, 20, 20});  // lesson 18's two heads per layer on sequences of 20
+    {  // 19.1: the named pair's K-composition, ‖OV_1,p·QK_2,iᵀ‖ / (‖OV_1,p‖·‖QK_2,i‖), by this file's loops
+        const workspace& ws = run_of("19.1").run.ws;
+        const matrix& heads = ws.at("heads").mat();
+        const mat OV = of(ws.at("OV_1").mats.at(std::size_t(heads(0, 1)) - 1));
+        const mat QK = of(ws.at("QK_2").mats.at(std::size_t(heads(1, 1)) - 1));
+        expect_number("19.1", frobenius(mul(OV, tr(QK))) / (frobenius(OV) * frobenius(QK)));
+    }
+    expect_number("19.3", 32.0 / 2);  // d_k = d_model / heads: the rank of a circuit through d_k dimensions
+    expect_shape("19.5", {2, 2});     // lesson 18's two heads of layer 1 by its two of layer 2
 }

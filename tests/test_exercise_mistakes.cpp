@@ -129,6 +129,16 @@ BOOST_AUTO_TEST_CASE(every_mistake_is_recognised) {
         const workspace& off = run_of("18.3").run.ws;
         seen["whole_sequence_loss"] = judged("18.3", number(off.at("L_off").mat()(0, 0) - off.at("L_on").mat()(0, 0)));
     }
+    {  // lesson 19's circuits of the named pair, with this file's loops: its K-composition three wrong ways
+        const workspace& ws = run_of("19.1").run.ws;
+        const matrix& heads = ws.at("heads").mat();
+        const std::size_t p = std::size_t(heads(0, 1)) - 1, i = std::size_t(heads(1, 1)) - 1;
+        const mat OV = of(ws.at("OV_1").mats.at(p)), QK_2 = of(ws.at("QK_2").mats.at(i)), QK_1 = of(ws.at("QK_1").mats.at(i));
+        seen["k_comp_no_transpose"] = judged("19.1", number(frobenius(mul(OV, QK_2)) / (frobenius(OV) * frobenius(QK_2))));
+        seen["qk_of_wrong_layer"] = judged("19.1", number(frobenius(mul(OV, tr(QK_1))) / (frobenius(OV) * frobenius(QK_1))));
+        seen["composition_not_normalised"] = judged("19.1", number(frobenius(mul(OV, tr(QK_2)))));
+        seen["circuit_rank_d_model"] = judged("19.3", number(32));  // d_model for d_k = 16
+    }
     for (auto& [id, v] : seen) {
         BOOST_TEST_CONTEXT(id) {
             BOOST_TEST(!v.correct);

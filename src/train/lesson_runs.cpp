@@ -1,20 +1,23 @@
-// The kept runs of lesson 18, and the small model they train.
+// The kept runs of lessons 18 and 19, and the small model they train.
 #include "lesson_runs.hpp"
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "qkv/train_builtins.hpp"
 #include "qkv/trainer.hpp"
 
 namespace qkv::train {
 
-train_config lesson_config(std::size_t steps, std::uint64_t seed) {
+train_config lesson_config(std::size_t steps, std::uint64_t seed, std::size_t layers) {
     train_config c;
-    c.size = {20, 20, 32, 2, 2};
+    c.size = {20, 20, 32, 2, layers};
     c.batch = 32;
     c.steps = steps;
     c.adam.lr = 3e-3f;
@@ -43,13 +46,14 @@ batch evaluation_batch(const train_config& c) {
 
 }  // namespace
 
-const lesson_run& lesson_run_for(std::size_t steps, std::uint64_t seed, const std::function<void(const run_state&)>& watch) {
-    static std::map<std::pair<std::size_t, std::uint64_t>, std::unique_ptr<lesson_run>> kept;
+const lesson_run& lesson_run_for(std::size_t steps, std::uint64_t seed, std::size_t layers,
+                                 const std::function<void(const run_state&)>& watch) {
+    static std::map<std::tuple<std::size_t, std::uint64_t, std::size_t>, std::unique_ptr<lesson_run>> kept;
     static std::mutex lock;
     const std::lock_guard<std::mutex> hold(lock);
-    auto& slot = kept[{steps, seed}];
+    auto& slot = kept[{steps, seed, layers}];
     if (!slot) {
-        const train_config c = lesson_config(steps, seed);
+        const train_config c = lesson_config(steps, seed, layers);
         check_config(c);
         trainer t(c);
         run_options o;
@@ -59,6 +63,21 @@ const lesson_run& lesson_run_for(std::size_t steps, std::uint64_t seed, const st
         slot = std::make_unique<lesson_run>(lesson_run{c, std::move(r), t.weights(), evaluation_batch(c)});
     }
     return *slot;
+}
+
+std::function<void(const run_state&)>& lesson_run_watcher() {
+    static std::function<void(const run_state&)> w;
+    return w;
+}
+
+// A run is worth watching for a few seconds at most: 20,000 steps of the small model are about 20 s.
+constexpr std::size_t max_lesson_steps = 20000;
+
+const lesson_run& run_of(const builtin_detail::args_t& a, const char* fn, const eval_context& ctx, std::size_t layers) {
+    const std::size_t steps = builtin_detail::whole(a[0], 1, fn, "steps", ctx);
+    if (steps > max_lesson_steps)
+        formula_error(ctx, fmt::format("{}: steps must be at most {}, got {}", fn, max_lesson_steps, steps));
+    return lesson_run_for(steps, builtin_detail::whole(a[1], 0, fn, "seed", ctx), layers, lesson_run_watcher());
 }
 
 }  // namespace qkv::train

@@ -9,6 +9,7 @@
 
 #include "lesson_runs.hpp"
 #include "qkv/builtin_values.hpp"
+#include "qkv/composition.hpp"
 #include "qkv/builtins.hpp"
 #include "qkv/head_scores.hpp"
 
@@ -17,21 +18,6 @@ namespace qkv::train {
 namespace {
 
 using namespace builtin_detail;
-
-std::function<void(const run_state&)>& watcher() {
-    static std::function<void(const run_state&)> w;
-    return w;
-}
-
-// A run is worth watching for a few seconds at most: 20,000 steps of the small model are about 20 s.
-constexpr std::size_t max_lesson_steps = 20000;
-
-const lesson_run& run_of(const args_t& a, const char* fn, const eval_context& ctx) {
-    const std::size_t steps = whole(a[0], 1, fn, "steps", ctx);
-    if (steps > max_lesson_steps)
-        formula_error(ctx, fmt::format("{}: steps must be at most {}, got {}", fn, max_lesson_steps, steps));
-    return lesson_run_for(steps, whole(a[1], 0, fn, "seed", ctx), watcher());
-}
 
 labels token_labels(const lesson_run& r, const char* axis) {
     labels out{{}, axis};
@@ -160,6 +146,23 @@ value ablated_loss_fn(const args_t& a, eval_context& ctx) {
     return labelled(matrix::of({{l.loss, l.loss_repeated}}), {{}, ""}, {{"all", "repeated"}, ""});
 }
 
+// The run with `layers` layers (third argument) in place of lesson 18's two: the contrast of lesson 19.
+const lesson_run& layered_run(const args_t& a, const char* fn, const eval_context& ctx) {
+    return run_of(a, fn, ctx, in_range(a[2], 1, 4, fn, "layers", ctx));
+}
+
+value layers_loss_fn(const args_t& a, eval_context& ctx) {
+    const lesson_run& r = layered_run(a, "loss_with_layers", ctx);
+    parameters w = r.weights;
+    const batch_loss l = measure(r.config, w, r.evaluation, nullptr);
+    return labelled(matrix::of({{l.loss, l.loss_repeated}}), {{}, ""}, {{"all", "repeated"}, ""});
+}
+
+value layers_scores_fn(const args_t& a, eval_context& ctx) {
+    const lesson_run& r = layered_run(a, "scores_with_layers", ctx);
+    return score_table(r.run.checkpoints.back().heads);
+}
+
 value repeat_fn(const args_t&, eval_context&) {
     const batch held = held_out(lesson_config(1, 0));
     const repeat_span& s = held.spans[0];
@@ -222,6 +225,14 @@ constexpr builtin_entry training_builtins[] = {
      "the loss on 128 sequences never trained on, on all predictions and on the repeated copy's, with head (layer, "
      "head) switched off (layer 0: none) -> [1, 2]",
      ablated_loss_fn},
+    {"loss_with_layers(steps, seed, layers)",
+     "ablated_loss(steps, seed, 0, 0) of the same model trained the same way with layers layers (1 to 4) instead of 2 "
+     "-> [1, 2]",
+     layers_loss_fn},
+    {"scores_with_layers(steps, seed, layers)",
+     "head_scores at the end of the same model trained the same way with layers layers (1 to 4) instead of 2 "
+     "-> [layers * heads, 2]",
+     layers_scores_fn},
     {"held_out_tokens()", "lesson 18's held-out sequence: token numbers, labelled a, b, … -> [1, seq]", tokens_fn},
     {"held_out_repeat()",
      "where the held-out sequence's two copies start (positions from 1) and their length -> [1, 3]", repeat_fn},
@@ -233,9 +244,14 @@ constexpr builtin_entry training_builtins[] = {
 
 }  // namespace
 
-std::vector<builtin> training_group() { return builtins_of(training_builtins); }
+// Lesson 18's built-ins, then lesson 19's composition of its heads (composition.hpp).
+std::vector<builtin> training_group() {
+    std::vector<builtin> all = builtins_of(training_builtins);
+    for (builtin& b : composition_group()) all.push_back(std::move(b));
+    return all;
+}
 
-void watch_lesson_runs(std::function<void(const run_state&)> watch) { watcher() = std::move(watch); }
+void watch_lesson_runs(std::function<void(const run_state&)> watch) { lesson_run_watcher() = std::move(watch); }
 
 void add_training_builtins(std::function<void(const run_state&)> watch) {
     watch_lesson_runs(std::move(watch));

@@ -34,6 +34,13 @@ inline mat tr(const mat& a) {
         for (std::size_t j = 0; j < a[0].size(); ++j) out[j][i] = a[i][j];
     return out;
 }
+// The square root of the sum of every entry squared.
+inline double frobenius(const mat& a) {
+    double sum = 0;
+    for (const auto& r : a)
+        for (double x : r) sum += x * x;
+    return std::sqrt(sum);
+}
 inline mat scaled(mat a, double by) {
     for (auto& r : a)
         for (double& x : r) x /= by;

@@ -17,8 +17,8 @@ namespace qkv::train {
 
 // The model lesson 18 trains: the induction task at vocab 20, seq 20 (segments of 4 to 8),
 // d_model 32, 2 heads, 2 layers, batch 32, lr 3e-3 after 100 steps of warm-up, one thread;
-// checkpoints every steps / 10.
-train_config lesson_config(std::size_t steps, std::uint64_t seed);
+// checkpoints every steps / 10. Lesson 19 trains the same with one layer, for the contrast.
+train_config lesson_config(std::size_t steps, std::uint64_t seed, std::size_t layers = 2);
 
 // The group, as add_builtin_group takes it (named "training").
 std::vector<builtin> training_group();
