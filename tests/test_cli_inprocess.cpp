@@ -443,6 +443,10 @@ BOOST_FIXTURE_TEST_CASE(a_lesson_that_reads_no_sentence_is_not_headed_with_one, 
     outcome text = run({"lesson", "18", "--stage", "1", "--tokens", "the cat sat on the mat"});
     BOOST_TEST(text.out.find("qkv scenario --tokens") == std::string::npos, text.out.substr(0, 400));
     BOOST_TEST(text.out.find("scenario none: the lesson makes its own data") != std::string::npos, text.out.substr(0, 400));
+    // its exercises say the same: the heading ended in "· scenario " with nothing after it
+    outcome exercise = run({"exercise", "18.3"});
+    BOOST_TEST(exercise.out.find("· scenario none: the lesson makes its own data\n") != std::string::npos, exercise.out.substr(0, 200));
+    BOOST_TEST(json::parse(run({"exercise", "18.3", "--format", "json"}).out)["scenario"].is_null());
     outcome reads = run({"lesson", "17", "--stage", "1", "--format", "json", "--tokens", "the cat sat on the mat"});
     BOOST_TEST_REQUIRE(reads.status == 0, reads.err);
     BOOST_TEST(json::parse(reads.out)["scenario"] == "the cat sat on the mat");

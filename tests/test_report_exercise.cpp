@@ -204,3 +204,11 @@ BOOST_AUTO_TEST_CASE(one_sheet_alone_is_shown_answer_by_answer) {
     BOOST_TEST(j["student"] == "bob");  // a sheet alone, not a class
     BOOST_TEST(!j.contains("questions"));
 }
+
+// Exercise 18.3 runs on a lesson that makes its own data: its verdict had "scenario" "" in JSON,
+// and the exercise's heading ended in "· scenario " with nothing after it.
+BOOST_AUTO_TEST_CASE(a_verdict_on_a_lesson_that_made_its_own_data_names_no_scenario) {
+    check_verdict v = wrong_transpose();
+    v.scenario.clear();
+    BOOST_TEST(json::parse(verdict_json(v))["scenario"].is_null());
+}

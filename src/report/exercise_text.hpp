@@ -36,7 +36,8 @@ trace_json exercise_head_json(const View& v) {
     j["lesson"] = v.lesson;
     j["kind"] = kind_name(v.kind);
     j["lang"] = lang_code(v.language);
-    j["scenario"] = v.scenario;
+    if (v.scenario.empty()) j["scenario"] = nullptr;  // the lesson made its own data, as its trace says
+    else j["scenario"] = v.scenario;
     j["student"] = v.student.empty() ? trace_json() : trace_json(v.student);
     return j;
 }

@@ -63,7 +63,10 @@ std::string exercise_text(const exercise_view& v, const exercise_progress& mine,
     const lang l = o.language;
     std::string out = fmt::format("{} {} · {} · {}", tr(l, "Exercise"), v.id,
                                   fmt::format(fmt::runtime(tr(l, "Lesson {}")), v.lesson), kind_word(l, v.kind));
-    if (!v.values.empty() || !v.student.empty()) out += fmt::format(" · {} {}", tr(l, "scenario"), escape_controls(v.scenario));
+    // a lesson that made its own data (18, 19) ran on no scenario: the heading says so, as the lesson's does
+    if (!v.values.empty() || !v.student.empty())
+        out += fmt::format(" · {} {}", tr(l, "scenario"),
+                           v.scenario.empty() ? tr(l, "none: the lesson makes its own data") : escape_controls(v.scenario));
     out += "\n\n" + prose(v.question, o);
     for (std::size_t i = 0; i < v.choices.size(); ++i)
         out += (i ? "" : "\n") + hanging(fmt::format("{}. {}", static_cast<char>('A' + i), v.choices[i]), o, "  ", "   ");
