@@ -9,9 +9,14 @@
 #include <limits>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "qkv/display_width.hpp"
 #include "qkv/error.hpp"
 #include "qkv/kernels.hpp"
+#include "qkv/render_html.hpp"
+#include "qkv/render_json.hpp"
+#include "qkv/render_markdown.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/toml_file.hpp"
 #include "support/lessons.hpp"
@@ -185,6 +190,47 @@ BOOST_AUTO_TEST_CASE(lesson_8_scores_its_heads_as_the_head_detector_does) {
         BOOST_TEST(s_ind(h, 0) == on_ind / all, boost::test_tools::tolerance(1e-5));
         BOOST_TEST(s_prev(h, 0) == on_prev / all, boost::test_tools::tolerance(1e-5));
     }
+    // the weight piled on position 1 (the text's explanation), recomputed: rows 2 … n with no earlier
+    // occurrence of their token, against the rows that have one
+    const matrix& A = A_h.mats[0];
+    double resting = 0, looking = 0;
+    std::size_t without = 0, with = 0;
+    for (std::size_t i = 1; i < n; ++i) {
+        bool seen = false;
+        for (std::size_t j = 0; j < i; ++j) seen = seen || s.tokens[j] == s.tokens[i];
+        (seen ? looking : resting) += A(i, 0);
+        ++(seen ? with : without);
+    }
+    BOOST_TEST_REQUIRE((with > 0u && without > 0u));
+    BOOST_TEST(resting / without > 0.5);   // 0.59 on this run: most of those rows' weight
+    BOOST_TEST(looking / with < 0.05);     // 0.01
+    BOOST_TEST(stage_of(r.t, "what-heads-do").text.find("rests when it has nowhere to look") != std::string::npos);
     // the trained layer 2 holds an induction head: over the rows with somewhere to look, above 0.4
     BOOST_TEST(stage_of(r.t, "what-heads-do").text.find("is an induction head") != std::string::npos, stage_of(r.t, "what-heads-do").text);
+}
+
+// The cells the induction score counts are marked in A_h's heatmap, in every format: a • in text
+// and Markdown, a class in HTML, the pattern itself in JSON, where P_ind has a 1: row o₁₄ (the
+// repeat's first token), column q₄, the token after the earlier o₃.
+BOOST_AUTO_TEST_CASE(the_cells_a_score_counts_are_marked_in_every_format) {
+    const scenario s = load_scenario(induction_file);
+    const lesson_run r = run_lesson(load_lesson(lesson_path(8)), s, lang::en);
+    trace one = r.t;
+    one.stages = {stage_of(r.t, "what-heads-do")};
+    render_options o;
+    o.width = 100;
+    const std::string text = render_text(one, o);
+    BOOST_TEST(text.find("•  a cell the score counts") != std::string::npos);
+    BOOST_TEST(text.find("█•") != std::string::npos, text);  // o₁₄'s weight on q₄, marked
+    BOOST_TEST(render_markdown(one, o).find("•") != std::string::npos);
+    BOOST_TEST(render_html({one}, o).find("class=\"heat marked\"") != std::string::npos);
+    const auto j = nlohmann::json::parse(render_json(one));
+    bool found = false;
+    for (const auto& v : j["stages"][0]["values"])
+        if (v["name"] == "A_h") {
+            found = true;
+            BOOST_TEST(v["marked"][13][3] == 1);  // o₁₄ → q₄ (from 0: row 13, column 3)
+            BOOST_TEST(v["marked"][13][2] == 0);
+        }
+    BOOST_TEST(found);
 }

@@ -98,7 +98,7 @@ void read_axes(const toml_reader& rd, const toml::node& axes, stage& s, const st
 // A stage; while collecting, one with a problem (reported) is incomplete.
 stage stage_of(const toml_reader& rd, const toml::table& t, std::size_t index) {
     std::string where = fmt::format("stage {}", index);
-    rd.only_keys(t, {"id", "title", "formula", "causal_formula", "show", "axes", "text"}, where);
+    rd.only_keys(t, {"id", "title", "formula", "causal_formula", "show", "axes", "marks", "text"}, where);
     stage s;
     s.where = rd.at(t);
     if (auto id = rd.required_string(t, "id", where)) {
@@ -110,6 +110,20 @@ stage stage_of(const toml_reader& rd, const toml::table& t, std::size_t index) {
     read_formula(rd, t, s, where);
     if (const toml::node* show = t.get("show")) read_names(rd, *show, s.show, where + ": show");
     if (const toml::node* axes = t.get("axes")) read_axes(rd, *axes, s, where);
+    if (const toml::node* marks = t.get("marks")) {
+        if (const toml::table* m = marks->as_table()) {
+            for (auto&& [name, v] : *m) {
+                if (!v.is_string()) {
+                    rd.report(rd.at(v), fmt::format("{}: marks.{} must name a pattern, e.g. marks = {{ A_h = \"P_ind\" }}", where, name.str()));
+                    continue;
+                }
+                s.marks[std::string(name.str())] = v.as_string()->get();
+                s.marks_at[std::string(name.str())] = rd.at(v);
+            }
+        } else {
+            rd.report(rd.at(*marks), fmt::format("{}: marks must be a table, e.g. marks = {{ A_h = \"P_ind\" }}", where));
+        }
+    }
     s.title = title.value_or(bilingual{});
     s.text = text.value_or(bilingual{});
     return s;

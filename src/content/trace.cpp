@@ -112,6 +112,25 @@ std::optional<value> row_sums_of(const value& v) {
 
 namespace {
 
+// `marks = { A_h = "P_ind" }`: the pattern's matrix, checked to be a pattern of 0s and 1s of the
+// shape of every head of weights it marks.
+matrix marks_for(const lesson& l, const stage& st, const std::string& name, const value& weights, const std::string& pattern,
+                 const workspace& ws) {
+    const source_loc& at = st.marks_at.count(name) ? st.marks_at.at(name) : st.where;
+    auto fail = [&](const std::string& why) {
+        throw input_error(at, fmt::format("lesson {}, stage '{}': marks {}: {}", l.number, st.id, pattern, why));
+    };
+    if (!weights.weights) fail("only attention weights have a heatmap to mark");
+    auto it = ws.find(pattern);
+    if (it == ws.end() || !it->second.is_matrix()) fail("no matrix of that name up to here");
+    const matrix& P = it->second.mat();
+    for (const matrix& m : weights.mats)
+        if (m.rows != P.rows || m.cols != P.cols) fail(fmt::format("its shape {} is not that of the weights' heads", it->second.shape_str()));
+    for (float x : P.data)
+        if (x != 0.0f && x != 1.0f) fail("a pattern holds only 0s and 1s");
+    return P;
+}
+
 stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, workspace& ws, lang language) {
     stage_trace out;
     out.index = static_cast<int>(index);
@@ -149,6 +168,7 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
             sv.v.cols.axis = ax->second.second;
         }
         if (auto ax = st.stack_axes.find(name); ax != st.stack_axes.end()) sv.v.stack_axis = ax->second;
+        if (auto mk = st.marks.find(name); mk != st.marks.end()) sv.v.marked = marks_for(l, st, name, sv.v, mk->second, ws);
         sv.row_sums = row_sums_of(sv.v);
         out.values.push_back(std::move(sv));
     }

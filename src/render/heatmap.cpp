@@ -74,6 +74,20 @@ std::string heat_cell(float level, std::size_t width, const render_options& o) {
     return background(viridis(level), std::string(width, ' '), o.depth);
 }
 
+std::string heat_cell(float level, std::size_t width, const render_options& o, bool marked) {
+    if (!marked || width < 2 || std::isnan(level)) return heat_cell(level, width, o);
+    if (shades(o)) {
+        std::string out;
+        for (std::size_t i = 0; i + 1 < width; ++i) out += shade_glyph(level);
+        return out + "•";
+    }
+    // the dot black on the light end of the map, white on the dark end, so that it shows on either
+    const std::string dot = level > 0.6f ? "\x1b[30m•" : "\x1b[97m•";
+    return background(viridis(level), std::string(width - 1, ' ') + dot, o.depth);
+}
+
+std::string marked_legend(const render_options& o) { return "•  " + std::string(tr(o.language, "a cell the score counts")); }
+
 std::vector<std::string> heat_legend(heat_scale s, bool non_finite, const render_options& o) {
     std::string ramp = "0 ";
     for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) ramp += heat_cell(w, shades(o) ? 1 : 2, o);
@@ -98,7 +112,8 @@ bool has_non_finite(const matrix& m) {
 
 std::optional<std::vector<std::string>> compact_heatmap_lines(const matrix& m, const std::vector<std::string>& row_names,
                                                               const std::vector<std::string>& col_names, const matrix* sums,
-                                                              const std::vector<std::size_t>& rows, const render_options& o) {
+                                                              const std::vector<std::size_t>& rows, const render_options& o,
+                                                              const std::optional<matrix>& marks) {
     std::size_t label = 1, sums_width = 0;
     for (const auto& n : row_names) label = std::max(label, display_width(n));
     std::vector<std::string> sum_cells;
@@ -122,7 +137,8 @@ std::optional<std::vector<std::string>> compact_heatmap_lines(const matrix& m, c
     for (std::size_t r : all) {
         std::string line = pad(r == gap ? "…" : row_names[r], label) + " ";
         for (std::size_t c = 0; c < m.cols; ++c)
-            line += (r == gap ? std::string(cell, ' ') : heat_cell(heat_level(m, r, c, scale), cell, o)) + std::string(space, ' ');
+            line += (r == gap ? std::string(cell, ' ') : heat_cell(heat_level(m, r, c, scale), cell, o, is_marked(marks, r, c))) +
+                    std::string(space, ' ');
         if (sums) line += " " + pad(r == gap ? "…" : sum_cells[r], sums_width, false);
         out.push_back(std::move(line));
     }

@@ -30,6 +30,15 @@ float heat_level(const matrix& m, std::size_t r, std::size_t c, heat_scale s);
 // shade characters " ░▒▓█" without colour or with 16 colours. A level that is NaN is marked "!"
 // (on red when in colour), never painted like 0.
 std::string heat_cell(float level, std::size_t width, const render_options& o);
+// The same for a cell a score counts (value::marked): its last column a "•" over the shade or the
+// colour, so the level still shows; a cell one column wide stays as it is.
+std::string heat_cell(float level, std::size_t width, const render_options& o, bool marked);
+// Whether cell (r, c) of a value's heatmap is marked.
+inline bool is_marked(const std::optional<matrix>& marked, std::size_t r, std::size_t c) {
+    return marked && r < marked->rows && c < marked->cols && (*marked)(r, c) != 0.0f;
+}
+// The legend's line for marked cells: "• a cell the score counts".
+std::string marked_legend(const render_options& o);
 
 // A shade character for a level (Markdown's heatmap, and text without colour).
 std::string_view shade_glyph(float level);
@@ -49,6 +58,7 @@ bool has_non_finite(const matrix& m);
 // and sum beside it. nullopt when even one-character cells do not fit o.width.
 std::optional<std::vector<std::string>> compact_heatmap_lines(const matrix& m, const std::vector<std::string>& row_names,
                                                               const std::vector<std::string>& col_names, const matrix* sums,
-                                                              const std::vector<std::size_t>& rows, const render_options& o);
+                                                              const std::vector<std::size_t>& rows, const render_options& o,
+                                                              const std::optional<matrix>& marks = std::nullopt);
 
 }  // namespace qkv::detail

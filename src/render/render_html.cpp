@@ -17,6 +17,7 @@
 #include "qkv/render_text.hpp"
 #include "qkv/token_span.hpp"
 #include "qkv/trim.hpp"
+#include "heatmap.hpp"
 #include "render_cells.hpp"
 #include "summary.hpp"
 
@@ -56,6 +57,8 @@ table.matrix thead th { text-align: right; border-bottom: 1px solid var(--rule);
 table.matrix tbody th { text-align: left; border-right: 1px solid var(--rule); }
 table.matrix td { text-align: right; padding: .2rem .6rem; }
 table.weights td.heat { min-width: 4.5rem; }
+table.weights td.heat.marked { outline: 2px solid currentColor; outline-offset: -3px; }
+table.weights td.heat.marked::after { content: " •"; }
 table.weights td.sum, table.weights th.sum { border-left: 1px solid var(--rule); }
 .legend { display: flex; align-items: center; gap: .35rem; margin-top: .4rem; font-size: .85rem; color: var(--faint); }
 details.more > summary { cursor: pointer; color: var(--accent); margin: .75rem 0; }
@@ -98,7 +101,9 @@ std::string table(const matrix& m, const value& v, const matrix* sums, const ren
         out += fmt::format("<tr><th scope=\"row\">{}</th>", r == gap ? "…" : html_escape(row_names[r]));
         for (std::size_t c : cols) {
             if (r == gap || c == gap) out += "<td>…</td>";
-            else if (v.weights) out += fmt::format("<td class=\"heat\" style=\"{}\">{}</td>", heat_style(m(r, c)), detail::format_number(m(r, c), o.precision));
+            else if (v.weights)
+                out += fmt::format("<td class=\"heat{}\" style=\"{}\">{}</td>", detail::is_marked(v.marked, r, c) ? " marked" : "",
+                                   heat_style(m(r, c)), detail::format_number(m(r, c), o.precision));
             else out += fmt::format("<td>{}</td>", detail::format_number(m(r, c), o.precision));
         }
         if (sums) out += fmt::format("<td class=\"sum\">{}</td>", r == gap ? "…" : detail::format_number((*sums)(r, 0), o.precision));
@@ -151,6 +156,8 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
         if (folded_here && (h + 1 == v.mats.size() || open_at(h + 1) < plan.heads.size())) out += "</details>\n";
     }
     if (v.weights) out += legend(o.language);
+    if (v.marked) out += fmt::format("<p class=\"legend\"><span class=\"marked-key\">•</span> {}</p>\n",
+                                     html_escape(tr(o.language, "a cell the score counts")));
     if (plotted(name, v)) out += plot_svg(v, o);  // a loss over steps: its chart under the table
     return out + "</figure>\n";
 }

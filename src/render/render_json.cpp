@@ -65,6 +65,7 @@ json value_json(const std::string& name, const value& v, role r, const std::opti
     if (v.is_stack()) out["stack_axis"] = v.stack_axis;  // the first dimension: heads, devices or samples
     out["data"] = data_of(v);
     if (sums) out["row_sums"] = sums_of(*sums);
+    if (v.marked) out["marked"] = data_of(value::of(*v.marked));  // [n][n]: 1 where the stage's score counts
     return out;
 }
 

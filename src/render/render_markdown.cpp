@@ -97,7 +97,7 @@ namespace {
 // on the scale the text heatmap uses, and its legend.
 std::string heat_table(const matrix& m, const std::vector<std::size_t>& rows, const std::vector<std::size_t>& cols,
                        const std::vector<std::string>& row_names, const std::vector<std::string>& col_names,
-                       const render_options& o) {
+                       const render_options& o, const std::optional<matrix>& marks) {
     detail::heat_scale scale = detail::choose_scale(m);
     std::string out = "|  |";
     for (std::size_t c : cols) out += fmt::format(" {} |", c == gap ? "…" : cell(col_names[c]));
@@ -107,13 +107,16 @@ std::string heat_table(const matrix& m, const std::vector<std::size_t>& rows, co
     for (std::size_t r : rows) {
         out += fmt::format("| {} |", r == gap ? "…" : cell(row_names[r]));
         for (std::size_t c : cols)
-            out += fmt::format(" {} |", r == gap || c == gap ? "…" : detail::shade_glyph(detail::heat_level(m, r, c, scale)));
+            out += fmt::format(" {}{} |", r == gap || c == gap ? "…" : detail::shade_glyph(detail::heat_level(m, r, c, scale)),
+                               r != gap && c != gap && detail::is_marked(marks, r, c) ? "•" : "");
         out += '\n';
     }
     render_options plain = o;
     plain.color = false;
     out += '\n';
-    for (const auto& piece : detail::heat_legend(scale, detail::has_non_finite(m), plain)) out += "`" + piece + "` ";
+    std::vector<std::string> pieces = detail::heat_legend(scale, detail::has_non_finite(m), plain);
+    if (marks) pieces.push_back(detail::marked_legend(plain));
+    for (const auto& piece : pieces) out += "`" + piece + "` ";
     out.back() = '\n';
     return out;
 }
@@ -140,7 +143,7 @@ std::string table(const matrix& m, const value& v, const matrix* sums, const ren
         if (sums) out += fmt::format(" {} |", r == gap ? "…" : detail::format_number((*sums)(r, 0), o.precision));
         out += '\n';
     }
-    if (v.weights) out += '\n' + heat_table(m, rows, cols, row_names, col_names, o);
+    if (v.weights) out += '\n' + heat_table(m, rows, cols, row_names, col_names, o, v.marked);
     return out;
 }
 

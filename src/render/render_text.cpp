@@ -107,10 +107,12 @@ void table_lines(std::vector<std::string>& out, const grid& g, const render_opti
 }
 
 // The legend's pieces, two spaces apart, on as many lines as the screen needs.
-void legend_lines(std::vector<std::string>& out, const grid& g, const matrix& m, const render_options& o) {
+void legend_lines(std::vector<std::string>& out, const grid& g, const matrix& m, const render_options& o, bool marked = false) {
     std::string lead(g.label_width + 2 <= o.width / 3 ? g.label_width + 2 : 0, ' ');
     std::string line = lead;
-    for (const auto& piece : detail::heat_legend(detail::choose_scale(m), detail::has_non_finite(m), o)) {
+    std::vector<std::string> pieces = detail::heat_legend(detail::choose_scale(m), detail::has_non_finite(m), o);
+    if (marked) pieces.push_back(detail::marked_legend(o));
+    for (const auto& piece : pieces) {
         if (line.size() > lead.size() && visible_width(line) + 2 + visible_width(piece) > o.width)
             out.push_back(std::move(line)), line = lead;
         line += (line.size() > lead.size() ? "  " : "") + piece;
@@ -120,7 +122,7 @@ void legend_lines(std::vector<std::string>& out, const grid& g, const matrix& m,
 
 // The heatmap under a weights table: same columns, one block per cell, the row sums beside it.
 void heatmap_lines(std::vector<std::string>& out, const grid& g, const matrix& m, const matrix* sums,
-                   const render_options& o) {
+                   const render_options& o, const std::optional<matrix>& marks) {
     std::string sums_head(tr(o.language, "row sums"));
     std::vector<std::string> sum_cells;
     std::size_t sums_width = display_width(sums_head);
@@ -138,12 +140,13 @@ void heatmap_lines(std::vector<std::string>& out, const grid& g, const matrix& m
         for (std::size_t j = 0; j < g.cols.size(); ++j) {
             std::size_t r = g.rows[i], c = g.cols[j];
             line += "  " + (r == gap || c == gap ? pad("…", g.col_width[j], false)
-                                                 : detail::heat_cell(detail::heat_level(m, r, c, scale), g.col_width[j], o));
+                                                 : detail::heat_cell(detail::heat_level(m, r, c, scale), g.col_width[j], o,
+                                                                     detail::is_marked(marks, r, c)));
         }
         if (sums) line += "  " + pad(sum_cells[i], sums_width, false);
         out.push_back(std::move(line));
     }
-    legend_lines(out, g, m, o);
+    legend_lines(out, g, m, o, marks.has_value());
 }
 
 // One matrix (or one head of a stack): the table, and for weights the heatmap. Returns the table's
@@ -160,13 +163,14 @@ grid matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v
         const std::vector<std::size_t> every = detail::shown_indices(m.cols, false, 0, 0);
         const std::vector<std::size_t> all_rows = detail::shown_indices(m.rows, false, 0, 0);
         if (auto lines = detail::compact_heatmap_lines(m, names_at(detail::axis_names(v.rows, m.rows), all_rows, g.label_width),
-                                                       names_at(detail::axis_names(v.cols, m.cols, false), every, o.width), sums, g.rows, o)) {
+                                                       names_at(detail::axis_names(v.cols, m.cols, false), every, o.width), sums, g.rows, o,
+                                                       v.marked)) {
             out.insert(out.end(), lines->begin(), lines->end());
-            legend_lines(out, g, m, o);
+            legend_lines(out, g, m, o, v.marked.has_value());
             return g;
         }
     }
-    heatmap_lines(out, g, m, sums, o);
+    heatmap_lines(out, g, m, sums, o, v.marked);
     return g;
 }
 

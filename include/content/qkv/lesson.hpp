@@ -17,6 +17,8 @@
 //   show = ["Q", "K", "S"]             # optional: the values the stage shows, in order
 //                                      #   (default: the matrices it reads, then what it assigns)
 //   axes = { S = ["queries", "keys"] } # optional: what the rows and columns of a value are
+//   marks = { A_h = "P_ind" }          # optional: weights whose heatmap marks the cells (the 1s)
+//                                      #   of a pattern the stage computes: what a score counts
 //                                      #   (a stack: ["devices", "tokens", "features"])
 //   text = { zh = """…""", en = """…""" }  # may quote the run: {A[1, 3]}, {top(A, 1)} (quote.hpp)
 //
@@ -49,6 +51,8 @@ struct stage {
     std::vector<std::string> show;   // as given, or the default (see above)
     std::map<std::string, std::pair<std::string, std::string>> axes;  // name -> (rows, cols)
     std::map<std::string, std::string> stack_axes;  // name -> what its stack holds: heads, devices, samples
+    std::map<std::string, std::string> marks;       // weights -> the pattern whose cells its heatmap marks
+    std::map<std::string, source_loc> marks_at;     // name -> where its marks are given
     std::map<std::string, source_loc> axes_at;      // name -> where its axes are given
     source_loc where;                // of the [[stage]] table
 };

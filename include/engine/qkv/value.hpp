@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,9 @@ struct value {
     labels rows, cols;         // of each matrix (for a stack, of every head alike)
     bool weights = false;      // rows are attention distributions: shown with a heatmap and row sums
     std::string stack_axis = "heads";  // what a stack's matrices are: "heads", "devices" or "samples"
+    // Of weights a stage shows: the cells a score counts (1s of a pattern [n, n], every head
+    // alike), marked in the heatmap; set by the stage's `marks`, never by a formula.
+    std::optional<matrix> marked;
 
     static value scalar(float x);
     static value of(matrix m, labels rows = {}, labels cols = {});

@@ -17,7 +17,7 @@ using trace_json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std:
                                         std::uint64_t, float>;
 
 // {"lesson", "title", "lang", "scenario", "causal", "stages": [{"index", "id", "title", "formula", "text",
-//   "values": [{"name", "role", "shape", "row_labels", "col_labels", "data", "row_sums"?}],
+//   "values": [{"name", "role", "shape", "row_labels", "col_labels", "data", "row_sums"?, "marked"?}],
 //   "steps"?: [{"label", "values": [{"name", "role", "shape", "row_labels", "col_labels", "data"}]}]}]}
 // "data" is a number, [rows][cols] or [heads][rows][cols]; "row_sums" (attention weights only) is
 // [n], or [h][n] for a stack; "steps" (only when a built-in recorded sub-steps, e.g. the tiles of
