@@ -451,3 +451,14 @@ BOOST_FIXTURE_TEST_CASE(a_lesson_that_reads_no_sentence_is_not_headed_with_one, 
     BOOST_TEST_REQUIRE(reads.status == 0, reads.err);
     BOOST_TEST(json::parse(reads.out)["scenario"] == "the cat sat on the mat");
 }
+
+// The scenario --tokens makes is printed first, headed by the command that writes it and, on a
+// line of its own, what to do with it, in the learner's language (one English line of 122 columns).
+BOOST_FIXTURE_TEST_CASE(the_scenario_tokens_makes_is_headed_in_the_learners_language, learner) {
+    outcome zh = run({"lesson", "1", "--tokens", "我 爱 吃 苹果", "--lang", "zh", "--color", "never"});
+    BOOST_TEST_REQUIRE(zh.status == 0, zh.err);
+    BOOST_TEST(zh.out.rfind("# qkv scenario --tokens '我 爱 吃 苹果' --d-model 4 --heads 2 --seed 1\n# 加上 -o FILE 可以存下来", 0) == 0u,
+               zh.out.substr(0, 200));
+    outcome en = run({"lesson", "1", "--tokens", "a b c", "--color", "never"});
+    BOOST_TEST(en.out.find("\n# add -o FILE to keep it; --data FILE reads it back\n") != std::string::npos, en.out.substr(0, 200));
+}

@@ -8,6 +8,7 @@
 
 #include "qkv/cli.hpp"
 #include "qkv/course.hpp"
+#include "qkv/i18n.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/render_format.hpp"
 #include "qkv/scenario.hpp"
@@ -98,12 +99,13 @@ void check_request(const lesson_request& r, const po::variables_map& vm, format 
 }
 
 // The scenario of --tokens, and the text that shows it before the lesson.
-scenario generated(const lesson_request& r, std::string& preface) {
+scenario generated(const lesson_request& r, std::string& preface, lang l) {
     scenario_spec spec{split_tokens(r.tokens), r.d_model, r.heads, r.seed};
     try {
         scenario s = generate_scenario(spec);
-        preface = scenario_toml(s, fmt::format("qkv scenario {}  (add -o FILE to keep it; --data FILE reads it back)",
-                                               spec_arguments(spec)));
+        // the command on a line of its own, what to do with it on the next: one line was 122 columns
+        preface = scenario_toml(s, fmt::format("qkv scenario {}\n{}", spec_arguments(spec),
+                                               tr(l, "add -o FILE to keep it; --data FILE reads it back")));
         return s;
     } catch (const input_error& e) {
         throw usage_error(e.message());
@@ -132,7 +134,7 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
     scenario_choice given;
     given.file = r.data;
     if (!r.tokens.empty()) {
-        given.made = generated(r, o.preface);
+        given.made = generated(r, o.preface, o.language);
         given.made_from = scenario_spec{split_tokens(r.tokens), r.d_model, r.heads, r.seed};
         given.size_given = vm.count("d-model") || vm.count("heads");
     }

@@ -217,7 +217,12 @@ scenario at_size_of(const scenario& own, const scenario_spec& spec) {
 
 std::string scenario_toml(const scenario& s, std::string_view comment) {
     std::string out;
-    if (!comment.empty()) out += "# " + escape_controls(comment) + "\n";  // TOML allows no control in a comment
+    // a line of the comment each ("# …"); TOML allows no control character in a comment
+    for (std::size_t at = 0; at < comment.size();) {
+        const std::size_t end = std::min(comment.find('\n', at), comment.size());
+        out += "# " + escape_controls(comment.substr(at, end - at)) + "\n";
+        at = end + 1;
+    }
     out += fmt::format("name = {}\ntokens = {}\n", toml_string(s.name), string_array(s.tokens));
     if (!s.source_tokens.empty()) out += fmt::format("source_tokens = {}\n", string_array(s.source_tokens));
     if (s.heads) out += fmt::format("heads = {}\n", *s.heads);

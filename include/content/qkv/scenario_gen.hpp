@@ -45,7 +45,7 @@ std::vector<std::size_t> choice_order(std::size_t count, std::string_view exerci
 
 // The scenario as a scenario file (TOML) that load_scenario reads back to the same floats, as
 // long as its numbers have at most two decimals (what generate_scenario makes). `comment` goes
-// on a first line after "# ".
+// first, each of its lines after "# ".
 std::string scenario_toml(const scenario& s, std::string_view comment = "");
 
 // The command line that makes the spec again: "--tokens '我 爱' --d-model 4 --heads 2 --seed 1".
