@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -86,6 +90,35 @@ std::vector<double> shortest(const std::vector<float>& xs) {
     return out;
 }
 
+// Lessons read once and kept while their files stay as they were: a request runs the lesson, not
+// its parser (a lesson file changed on disk is read again, as the terminal would).
+std::shared_ptr<const lesson> cached_lesson(const std::string& file) {
+    static std::mutex m;
+    static std::map<std::string, std::pair<std::filesystem::file_time_type, std::shared_ptr<const lesson>>> kept;
+    std::error_code ec;
+    const auto written = std::filesystem::last_write_time(file, ec);
+    {
+        const std::lock_guard<std::mutex> hold(m);
+        auto it = kept.find(file);
+        if (it != kept.end() && !ec && it->second.first == written) return it->second.second;
+    }
+    auto l = std::make_shared<const lesson>(load_lesson(file));
+    const std::lock_guard<std::mutex> hold(m);
+    kept[file] = {written, l};
+    return l;
+}
+
+// The lesson run on what the query chose, as the terminal runs it (run_lessons).
+trace run_on(const std::string& file, const scenario_choice& given, lang l) {
+    try {
+        const std::shared_ptr<const lesson> ls = cached_lesson(file);
+        std::map<std::string, scenario> read;
+        return run_lesson(*ls, scenario_for(*ls, given, read), l).t;
+    } catch (const input_error& e) {
+        refuse(400, e.message());
+    }
+}
+
 render_options page_options(lang l) {
     render_options r;
     r.language = l;
@@ -125,7 +158,7 @@ std::string lessons_json(const params& p, const options& o) {
     render_options r;
     r.language = language_of(p, o);
     std::vector<lesson> lessons;
-    for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));
+    for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(*cached_lesson(path));
     return lesson_list(lessons, format::json, r);
 }
 
@@ -135,13 +168,7 @@ std::string lesson_json(const std::string& number, const params& p, const option
     const std::string form = param(p, "format", "page");
     if (form != "page" && form != "json") refuse(400, "format must be page or json");
     const scenario_choice given = choice_of(p, o);
-    std::vector<trace> traces;
-    try {
-        traces = run_lessons({file}, given, l);
-    } catch (const input_error& e) {
-        refuse(400, e.message());
-    }
-    const trace& t = traces.front();
+    const trace t = run_on(file, given, l);
     if (form == "json") return render_json(t, -1);
     const render_options r = page_options(l);
     json out;
@@ -175,9 +202,9 @@ std::string cell_json(const params& p, const options& o) {
     at.col = static_cast<std::size_t>(number_param(p, "j", 0, 1, 1 << 20) - 1);
     cell_origin c;
     try {
-        const lesson ls = load_lesson(file);
+        const std::shared_ptr<const lesson> ls = cached_lesson(file);
         std::map<std::string, scenario> read;
-        c = explain_shown_cell(ls, scenario_for(ls, given, read), stage, name, at);
+        c = explain_shown_cell(*ls, scenario_for(*ls, given, read), stage, name, at);
     } catch (const input_error& e) {
         refuse(400, e.message());
     }
