@@ -192,6 +192,15 @@ function drawLoss(svg, points, last) {
   svg.append(t);
 }
 
+function markDrop(svg, step, last) {
+  const ns = 'http://www.w3.org/2000/svg', x = (step / last * 600).toFixed(1);
+  const line = document.createElementNS(ns, 'line');
+  for (const [k, v] of [['x1', x], ['x2', x], ['y1', 0], ['y2', 200], ['class', 'drop']]) line.setAttribute(k, v);
+  const t = document.createElementNS(ns, 'text');
+  t.setAttribute('x', Number(x) + 4); t.setAttribute('y', 24); t.textContent = `${words.drop} (${step})`;
+  svg.append(line, t);
+}
+
 async function trainView() {
   document.getElementById('where').textContent = words.train;
   const form = el('form', { class: 'run' });
@@ -225,8 +234,15 @@ async function trainView() {
       drawHeads(heads, p.heads, tokens);
     });
     source.addEventListener('report', (m) => {
+      const r = JSON.parse(m.data);
       result.replaceChildren(el('details', { class: 'more' }, el('summary', { text: words.report }),
-        el('pre', { class: 'preface', text: JSON.parse(m.data).text })));
+        el('pre', { class: 'preface', text: r.text })));
+      // the heads the run names, under their pictures; the drop, on the curve
+      for (const [head, role] of Object.entries(r.roles)) {
+        const cap = heads.querySelector(`figure[data-head="${head}"] figcaption`);
+        if (cap) cap.append(el('br'), el('span', { class: 'named', text: role }));
+      }
+      if (r.drop_step !== null) markDrop(svg, r.drop_step, last);
     });
     source.addEventListener('done', (m) => {
       source.close();

@@ -34,6 +34,7 @@ std::string page_words_json(lang l) {
         {"error", translatable("Refused")},
         {"save", translatable("The scenario of your sentence, to keep as a file (qkv lesson --data FILE):")},
         {"finished", translatable("finished")},
+        {"drop", translatable("the drop")},
         {"report", translatable("The report qkv train prints for this run")},
     };
     nlohmann::ordered_json out;

@@ -116,6 +116,7 @@ struct server::impl {
             send_error(res, res.status, res.status == 404 ? "no such page: / lists the lessons"
                                         : res.status == 413 ? "the request is larger than this server takes"
                                         : res.status == 414 ? "the address is longer than this server takes (8 KiB)"
+                                        : res.status == 400 ? "the request is not well-formed HTTP (a POST says Content-Length, 0 too)"
                                                             : fmt::format("the request was refused ({})", res.status));
         });
 

@@ -112,7 +112,10 @@ void train_thread(training_run& r, train_config c, lang l) {
         render_options words;
         words.language = l;
         words.width = 100;
-        add(r, event("report", render_json(json{{"text", train_text(outcome, words)}}, -1)));
+        const auto drop = outcome.run.drop;
+        add(r, event("report", render_json(json{{"text", train_text(outcome, words)}, {"roles", head_roles(outcome, l)},
+                                                 {"drop_step", drop ? json(*drop) : json(nullptr)}},
+                                            -1)));
         add(r, event("done", train_json(outcome, false)), true);
     } catch (const input_error& e) {
         add(r, event("error", render_json(json{{"error", e.message()}}, -1)), true);
