@@ -158,6 +158,43 @@ BOOST_AUTO_TEST_CASE(a_softmax_cell_and_a_masked_one) {
     BOOST_TEST(x["op"] == "given");
 }
 
+// The tiled softmax's running statistics, held to its recurrence worked here from the recorded
+// S_j, m and l of the terminal's trace: m = max(m before, the block row's largest score), l =
+// rescale · l before + Σ exp(S_j − m).
+BOOST_AUTO_TEST_CASE(a_recorded_step_is_explained_by_its_recurrence) {
+    running_server srv;
+    auto c = srv.client();
+    const json trace = cli_trace({"lesson", "13", "--format", "json"});
+    int stage = 0;
+    for (const json& s : trace["stages"])
+        if (s.contains("steps") && stage == 0) stage = s["index"];
+    BOOST_REQUIRE(stage > 0);
+    const json& steps = trace["stages"][stage - 1]["steps"];
+    BOOST_REQUIRE(steps.size() >= 2u);
+    auto recorded = [&](std::size_t k, const std::string& name) {
+        for (const json& v : steps[k]["values"])
+            if (v["name"] == name) return v["data"];
+        BOOST_FAIL("no " << name);
+        return json();
+    };
+    const std::size_t i = 1;  // row 2, the second step
+    const json S = recorded(1, "S_j");
+    double block_max = -INFINITY, sum = 0;
+    for (const json& x : S[i]) block_max = std::max(block_max, number(x));
+    const double m_before = number(recorded(0, "m")[i][0]), m = number(recorded(1, "m")[i][0]);
+    BOOST_TEST(m == std::max(m_before, block_max));
+    for (const json& x : S[i]) sum += std::exp(number(x) - m);
+    const double l_by_hand = std::exp(m_before - m) * number(recorded(0, "l")[i][0]) + sum;
+    const json cm = get_json(c, fmt::format("/api/cell?lesson=13&stage={}&step=2&name=m&i=2&j=1", stage));
+    BOOST_TEST(cm["op"] == "running_max");
+    BOOST_TEST(cm["cell"].get<double>() == m, boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(cm["before"].get<double>() == m_before, boost::test_tools::tolerance(1e-6));
+    const json cl = get_json(c, fmt::format("/api/cell?lesson=13&stage={}&step=2&name=l&i=2&j=1", stage));
+    BOOST_TEST(cl["op"] == "running_sum");
+    BOOST_TEST(cl["cell"].get<double>() == l_by_hand, boost::test_tools::tolerance(1e-5));
+    get_json(c, fmt::format("/api/cell?lesson=13&stage={}&step=99&name=l&i=2&j=1", stage), 400);
+}
+
 BOOST_AUTO_TEST_CASE(your_sentence_is_the_terminals_sentence) {
     running_server srv;
     auto c = srv.client();

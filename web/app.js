@@ -136,11 +136,13 @@ async function lessonView(number, present) {
   const asked = new Map();
   async function explain(td) {
     const figure = td.closest('figure.value');
-    if (!figure || td.closest('.steps') || !lesson) return;
+    if (!figure || !lesson) return;
     const table = td.closest('table');
     const q = scenarioQuery();
     q.set('lesson', lesson.lesson); q.set('stage', lesson.stages[stageAt].index); q.set('name', figure.dataset.name);
     q.set('head', table.dataset.head); q.set('i', td.dataset.i); q.set('j', td.dataset.j);
+    const steps = td.closest('.steps');
+    if (steps) q.set('step', steps.dataset.step);  // a number a built-in recorded as it ran
     const key = q.toString();
     document.querySelectorAll('td.pointed').forEach((c) => c.classList.remove('pointed'));
     td.classList.add('pointed');

@@ -100,4 +100,31 @@ std::vector<std::string> cell_words(const cell_origin& c, const render_options& 
     return out;
 }
 
+std::vector<std::string> step_cell_words(const step_cell& c, const render_options& o) {
+    const lang l = o.language;
+    std::vector<std::string> out;
+    out.push_back(fmt::format("{}[{}, {}] = {}", c.name, c.at.row + 1, c.at.col + 1, num(c.cell, o)));
+    out.push_back(fmt::format(fmt::runtime(tr(l, "recorded at step “{}”")), c.label));
+    switch (c.r) {
+        case step_cell::rule::running_max:
+            out.push_back(c.before ? fmt::format("m = max({}, {}) = {}", num(*c.before, o), num(c.block_max, o), num(c.cell, o))
+                                   : fmt::format("m = {}", num(c.block_max, o)));
+            out.push_back(tr(l, "the running maximum: the larger of m before this block and the largest score of the block's row"));
+            return out;
+        case step_cell::rule::rescale:
+            out.push_back(fmt::format("rescale = exp({} − {}) = {}", num(c.m_before, o), num(c.m_now, o), num(c.cell, o)));
+            out.push_back(tr(l, "what the sums so far are worth under the new maximum: exp(m before − m)"));
+            return out;
+        case step_cell::rule::running_sum:
+            out.push_back(c.before ? fmt::format("l = {} × {} + {} = {}", num(c.rescale, o), num(*c.before, o), num(c.block_sum, o), num(c.cell, o))
+                                   : fmt::format("l = {}", num(c.block_sum, o)));
+            out.push_back(tr(l, "the running sum: l before, rescaled, plus Σ exp(S_j − m) over the block's row"));
+            return out;
+        case step_cell::rule::recorded: break;
+    }
+    if (c.before) out.push_back(fmt::format(fmt::runtime(tr(l, "one step before, at “{}”: {}")), c.before_label, num(*c.before, o)));
+    else out.push_back(tr(l, "the first step that records it"));
+    return out;
+}
+
 }  // namespace qkv

@@ -191,7 +191,7 @@ std::string html_stage(const trace& t, const stage_trace& s, const render_option
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
         if (i == in_full) out += folded(tr(o.language, "steps"), span(s.steps[i].label, s.steps.back().label, " … "), o);
         out += fmt::format("<h3 class=\"step\">{}</h3>\n", html_escape(s.steps[i].label));
-        out += "<div class=\"steps\">\n";
+        out += fmt::format("<div class=\"steps\" data-step=\"{}\">\n", i + 1);
         for (const auto& [name, v] : s.steps[i].values) out += value_block(name, v, std::nullopt, std::nullopt, o);
         out += "</div>\n";
     }

@@ -22,6 +22,7 @@
 #include "qkv/render_text.hpp"
 #include "qkv/report_list.hpp"
 #include "qkv/scenario_gen.hpp"
+#include "qkv/step_cell.hpp"
 #include "qkv/trace.hpp"
 #include "qkv/utf8.hpp"
 #include "http_error.hpp"
@@ -200,6 +201,32 @@ std::string cell_json(const params& p, const options& o) {
     at.head = static_cast<std::size_t>(number_param(p, "head", 1, 1, 4096) - 1);
     at.row = static_cast<std::size_t>(number_param(p, "i", 0, 1, 1 << 20) - 1);
     at.col = static_cast<std::size_t>(number_param(p, "j", 0, 1, 1 << 20) - 1);
+    if (p.count("step")) {
+        const std::size_t step = static_cast<std::size_t>(number_param(p, "step", 1, 1, 1 << 20));
+        const trace t = run_on(file, given, l);
+        auto s = std::find_if(t.stages.begin(), t.stages.end(), [&](const stage_trace& x) { return x.index == stage; });
+        if (s == t.stages.end()) refuse(400, fmt::format("lesson {} has stages 1–{}, not {}", t.lesson, t.stage_count, stage));
+        step_cell sc;
+        try {
+            sc = explain_step_cell(*s, step, name, at);
+        } catch (const input_error& e) {
+            refuse(400, e.message());
+        }
+        static constexpr const char* rules[] = {"recorded", "running_max", "rescale", "running_sum"};
+        json out;
+        out["name"] = sc.name;
+        out["step"] = sc.step;
+        out["step_label"] = sc.label;
+        out["row"] = sc.at.row + 1;
+        out["col"] = sc.at.col + 1;
+        out["cell"] = shortest(sc.cell);
+        out["op"] = rules[static_cast<int>(sc.r)];
+        out["before"] = sc.before ? json(shortest(*sc.before)) : json(nullptr);
+        render_options r;
+        r.language = l;
+        out["lines"] = step_cell_words(sc, r);
+        return render_json(out, -1);
+    }
     cell_origin c;
     try {
         const std::shared_ptr<const lesson> ls = cached_lesson(file);

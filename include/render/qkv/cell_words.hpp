@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "qkv/cell_origin.hpp"
+#include "qkv/step_cell.hpp"
 #include "qkv/render.hpp"
 
 namespace qkv {
@@ -15,5 +16,9 @@ namespace qkv {
 inline constexpr std::size_t cell_terms_written = 8;
 
 std::vector<std::string> cell_words(const cell_origin& c, const render_options& o);
+
+// A recorded step's cell: the value at that step, the step before, and the tiled softmax's
+// recurrence that made m, rescale or l.
+std::vector<std::string> step_cell_words(const step_cell& c, const render_options& o);
 
 }  // namespace qkv
