@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 struct serve_args {
     serve::options o;
     std::vector<std::string> data;
-    std::string lang;
+    std::string lang, color;
 };
 
 // data/'s scenarios by name (apple, induction, …), then each --data FILE by its file's name.
@@ -74,6 +74,8 @@ int cmd_serve(const args& a, const console& io) {
          "the address to listen on: 127.0.0.1 is this machine alone; 0.0.0.0 every network it is on (a class)")
         ("data", po::value(&s.data), "a scenario FILE pages may run on, by its name (data=NAME); data/'s are there already; repeatable");
     add_lang_option(desc, s.lang);
+    // taken as every command takes it (an alias may add it); the page has its own colours
+    add_color_option(desc, s.color, color_help_short);
     limits.add_options()
         ("max-tokens", po::value(&l.tokens)->default_value(l.tokens), "tokens in a sentence (each at most 64 bytes; d_model at most 64)")
         ("requests-per-minute", po::value(&l.requests_per_minute)->default_value(l.requests_per_minute), "requests a visitor makes in a minute")

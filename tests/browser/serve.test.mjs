@@ -4,7 +4,7 @@
 // JSON, type a sentence, train a small model live, and open every page in zh and en. Screenshots
 // go to QKV_SCREENSHOTS (a scratch folder when unset). Exit 0 passed, 1 failed, 77 skipped (meson).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -17,6 +17,7 @@ try { puppeteer = (await import('puppeteer-core')).default; } catch {
 const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 if (!chromium) { console.log('skipped: no chromium (bash .ci/deps --tests installs it)'); process.exit(77); }
 const shots = process.env.QKV_SCREENSHOTS || mkdtempSync(join(tmpdir(), 'qkv-shots-'));
+mkdirSync(shots, { recursive: true });
 
 // the server, on a free port it prints
 const server = spawn(process.env.QKV_BIN || 'build/src/qkv', ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
