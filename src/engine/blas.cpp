@@ -5,6 +5,7 @@
 #include "qkv/work_budget.hpp"
 
 #include <climits>
+#include <mutex>
 #include <stdexcept>
 
 #include <cblas.h>
@@ -85,6 +86,9 @@ void gemm_raw(std::size_t m, std::size_t n, std::size_t k, float alpha,
 // the kernel's, that spinning. One thread: the pool is stopped, no worker left to spin. More: it is
 // started again first (OpenBLAS would start only the threads above its old count, beside none).
 void set_threads(int n) {
+    // one caller at a time: a server's threads may each scope their own count
+    static std::mutex one_at_a_time;
+    const std::lock_guard<std::mutex> hold(one_at_a_time);
     static bool stopped = false;
     if (n > 1 && stopped && blas_thread_init) blas_thread_init(), stopped = false;
     openblas_set_num_threads(n < 1 ? 1 : n);
