@@ -195,14 +195,18 @@ toml_document read_toml_text(std::string_view text, const std::string& origin) {
     return {origin, std::string(text), parse_toml_text(text, origin)};
 }
 
-toml_document read_toml_file(const std::string& path, std::string_view what) {
+std::string read_text_file(const std::string& path, std::string_view what) {
     if (auto no = unreadable_file(path))  // "lesson file not found", "scenario file: a name too long …"
         throw input_error(source_loc{path, 0, 0}, fmt::format(fmt::runtime(*no == "not found" ? "{} {}" : "{}: {}"), what, *no));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the file");
     std::ostringstream text;
     text << in.rdbuf();
-    return read_toml_text(text.str(), path);
+    return std::move(text).str();
+}
+
+toml_document read_toml_file(const std::string& path, std::string_view what) {
+    return read_toml_text(read_text_file(path, what), path);
 }
 
 toml::table parse_toml_file(const std::string& path, std::string_view what) { return read_toml_file(path, what).table; }
