@@ -187,7 +187,7 @@ lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
     return l;
 }
 
-lesson load_lesson(const std::string& path) { return read_lesson(read_toml_file(path, "lesson file")); }
+lesson load_lesson(const std::string& path) { return read_lesson(read_toml_file(path, translatable("lesson file"))); }
 
 std::vector<std::pair<int, std::string>> numbered_files(const std::string& dir, const std::string& pattern) {
     std::vector<std::pair<int, std::string>> out;
@@ -208,7 +208,7 @@ namespace {
 // (loading that lesson reports why).
 std::optional<std::pair<int, source_loc>> declared_number(const std::string& path) {
     try {
-        const toml_document doc = read_toml_file(path, "lesson file");
+        const toml_document doc = read_toml_file(path, translatable("lesson file"));
         const toml::node* n = doc.table.get("number");
         if (!n || !n->is_integer()) return std::nullopt;
         return std::pair{static_cast<int>(n->as_integer()->get()), loc_of(path, *n)};
@@ -245,7 +245,7 @@ std::string lesson_name(const std::string& path) {
 
 std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir) {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw input_error(source_loc{dir, 0, 0}, "lessons folder not found (set QKV_LESSONS)");
+    if (!fs::is_directory(dir, ec)) throw input_error(source_loc{dir, 0, 0}, said("lessons folder not found (set QKV_LESSONS)"));
     auto out = numbered_files(dir, lesson_file_pattern);
     if (auto clash = shared_numbers(out); !clash.empty()) throw input_error(clash.front().where, clash.front().message);
     return out;
