@@ -38,7 +38,7 @@ struct quote_env {
 
 [[noreturn]] void quote_error(const quote_env& env, std::string_view quote, const std::string& message) {
     std::string prefix = env.context.empty() ? "" : env.context + ", ";
-    throw input_error(env.where, said("{}quote {{{}}}: {}", prefix, quote, message));
+    throw input_error(env.where, fmt::format("{}quote {{{}}}: {}", prefix, quote, message));
 }
 
 // The row labels of each value the lesson's token_rows names (X's, then X_src's), that it has.
