@@ -215,3 +215,31 @@ BOOST_AUTO_TEST_CASE(error_lines_are_chinese) {
         no_english(args, r.err);
     }
 }
+
+// Lesson 18 under zh (issue 40 §1): its checkpoints are headed 第 N 步 and its tables' columns are
+// the learner's words, in text and Markdown; in English they stay "step 160" and "previous".
+BOOST_AUTO_TEST_CASE(lesson_18_steps_and_columns_in_chinese) {
+    const auto has_word = [](const std::string& text, const std::string& w) {
+        for (std::size_t at = text.find(w); at != std::string::npos; at = text.find(w, at + 1)) {
+            const bool before = at > 0 && (word_char(text[at - 1]) || text[at - 1] == '-'), after = at + w.size() < text.size() && word_char(text[at + w.size()]);
+            if (!before && !after) return true;
+        }
+        return false;
+    };
+    for (const std::string& form : {"text", "markdown"}) {
+        const auto zh = run_qkv({"lesson", "18", "--lang", "zh", "--format", form});
+        const auto en = run_qkv({"lesson", "18", "--lang", "en", "--format", form});
+        BOOST_TEST_CONTEXT(form) {
+            BOOST_TEST(zh.status == 0);
+            BOOST_TEST(en.status == 0);
+            // the checkpoints: every 160 steps of lesson 18's 1600
+            BOOST_TEST(zh.out.find("第 160 步") != std::string::npos);
+            BOOST_TEST(en.out.find("step 160") != std::string::npos);
+            for (const char* w : {"step", "previous", "induction", "repeated"}) {
+                BOOST_TEST(!has_word(zh.out, w), w);
+                BOOST_TEST(has_word(en.out, w), w);
+            }
+            for (const char* w : {"前一个词", "归纳", "重复段"}) BOOST_TEST(zh.out.find(w) != std::string::npos, w);
+        }
+    }
+}
