@@ -15,8 +15,8 @@ mode=${1:-check}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 find src include -name '*.cpp' -o -name '*.hpp' | LC_ALL=C sort > "$tmp/files"
-xgettext --language=C++ --from-code=UTF-8 --keyword= --keyword=tr:2 --keyword=translatable:1 \
-  --flag=tr:2:no-c-format --flag=translatable:1:no-c-format \
+xgettext --language=C++ --from-code=UTF-8 --keyword= --keyword=tr:2 --keyword=translatable:1 --keyword=said:1 \
+  --flag=tr:2:no-c-format --flag=translatable:1:no-c-format --flag=said:1:no-c-format \
   --add-comments=TRANSLATORS: --add-location=file --sort-output --no-wrap \
   --package-name=qkv --msgid-bugs-address='the issues of qkv' --files-from="$tmp/files" -o "$tmp/qkv.pot"
 status=0

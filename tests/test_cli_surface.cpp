@@ -249,7 +249,9 @@ BOOST_AUTO_TEST_CASE(the_common_options_may_come_before_the_command) {
     BOOST_TEST(run_qkv({"--color", "never", "--lang", "zh", "list"}, "", fresh).out == list_zh.out);
     BOOST_TEST(run_qkv({"--lang", "en", "list", "--lang", "zh"}, "", fresh).out == list_zh.out);
     const auto help = run_qkv({"--help"});
-    BOOST_TEST(run_qkv({"--lang", "zh", "--help"}).out == help.out);
+    // the help is in the language typed before it, as QKV_LANG would give it (issue 40)
+    BOOST_TEST(run_qkv({"--lang", "zh", "--help"}).out == run_qkv({"--help"}, "", {{"QKV_LANG", "zh"}}).out);
+    BOOST_TEST(run_qkv({"--lang", "zh", "--help"}).out != help.out);
     BOOST_TEST(run_qkv({"--lang", "en", "help", "lesson"}).out == run_qkv({"lesson", "--help"}).out);
     refused({"--lang", "fr"}, "--lang must be zh or en, not 'fr'");
     refused({"--lang"}, "'--lang'");

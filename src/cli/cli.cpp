@@ -14,11 +14,13 @@
 #include <fmt/format.h>
 
 #include "qkv/course.hpp"
+#include "qkv/display_width.hpp"
 #include "qkv/report_course.hpp"
 #include "qkv/suggest.hpp"
 #include "qkv/tasks.hpp"
 #include "qkv/terminal.hpp"
 #include "qkv/trim.hpp"
+#include "qkv/wrap.hpp"
 #include "qkv_config.hpp"
 #include "program_setup.hpp"
 
@@ -29,35 +31,37 @@ namespace po = boost::program_options;
 const std::vector<command>& commands() {
     static const std::string train_usage = fmt::format("[--task {}] [options]", train::task_list("|", "|"));
     static const std::vector<command> table = {
-        {"list", "[options]", "list the lessons: number, title, stages", cmd_list},
-        {"lesson", "N|NAME|all [options]", "run a lesson (or all of them) stage by stage", cmd_lesson, use::lessons},
-        {"run", "FILE.toml [options]", "run a lesson file from anywhere (same options as lesson)", cmd_run, use::lessons},
-        {"validate", "FILE... [options]", "check lesson, scenario and exercise files; list every problem", cmd_validate, use::lessons},
-        {"scenario", "--tokens \"A B C\" [options]", "write a scenario for your own sentence", cmd_scenario},
-        {"formulas", "[options]", "the formula language and its built-in functions", cmd_formulas, use::formulas},
-        {"exercises", "[--lesson N] [options]", "the exercises, with your status and a progress bar per lesson", cmd_exercises, use::lessons},
-        {"exercise", "ID [options]", "show an exercise: its question and the values it refers to", cmd_exercise, use::lessons},
-        {"check", "ID ANSWER | ID --file FILE [options]", "check an answer; a wrong one is explained", cmd_check, use::lessons},
-        {"hint", "ID [options]", "the hints for an exercise so far, and the next one", cmd_hint, use::lessons},
-        {"solution", "ID [options]", "the worked solution of an exercise (recorded as seen)", cmd_solution, use::lessons},
-        {"grade", "SHEET.toml|DIR... [options]", "grade answer sheets of \"ID\" = \"ANSWER\" lines (a class's too)", cmd_grade, use::lessons},
-        {"progress", "[--reset] [options]", "your progress on the exercises", cmd_progress},
-        {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next, use::lessons},
-        {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench, use::ranks},  // --tensor-parallel
-        {"train", train_usage, "train a small transformer and watch its heads learn", cmd_train},
-        {"serve", "[--port P] [--bind ADDR] [options]", "the lessons and live training in a browser, from this machine", cmd_serve, use::lessons},
+        {"list", "[options]", translatable("list the lessons: number, title, stages"), cmd_list},
+        {"lesson", "N|NAME|all [options]", translatable("run a lesson (or all of them) stage by stage"), cmd_lesson, use::lessons},
+        {"run", "FILE.toml [options]", translatable("run a lesson file from anywhere (same options as lesson)"), cmd_run, use::lessons},
+        {"validate", "FILE... [options]", translatable("check lesson, scenario and exercise files; list every problem"), cmd_validate, use::lessons},
+        {"scenario", "--tokens \"A B C\" [options]", translatable("write a scenario for your own sentence"), cmd_scenario},
+        {"formulas", "[options]", translatable("the formula language and its built-in functions"), cmd_formulas, use::formulas},
+        {"exercises", "[--lesson N] [options]", translatable("the exercises, with your status and a progress bar per lesson"), cmd_exercises, use::lessons},
+        {"exercise", "ID [options]", translatable("show an exercise: its question and the values it refers to"), cmd_exercise, use::lessons},
+        {"check", "ID ANSWER | ID --file FILE [options]", translatable("check an answer; a wrong one is explained"), cmd_check, use::lessons},
+        {"hint", "ID [options]", translatable("the hints for an exercise so far, and the next one"), cmd_hint, use::lessons},
+        {"solution", "ID [options]", translatable("the worked solution of an exercise (recorded as seen)"), cmd_solution, use::lessons},
+        {"grade", "SHEET.toml|DIR... [options]", translatable("grade answer sheets of \"ID\" = \"ANSWER\" lines (a class's too)"), cmd_grade, use::lessons},
+        {"progress", "[--reset] [options]", translatable("your progress on the exercises"), cmd_progress},
+        {"next", "[options]", translatable("where you stand, and the next lesson or exercise, shown"), cmd_next, use::lessons},
+        {"bench", "[kv] [options]", translatable("time attention at scale on this machine"), cmd_bench, use::ranks},  // --tensor-parallel
+        {"train", train_usage, translatable("train a small transformer and watch its heads learn"), cmd_train},
+        {"serve", "[--port P] [--bind ADDR] [options]", translatable("the lessons and live training in a browser, from this machine"), cmd_serve, use::lessons},
     };
     return table;
 }
 
 namespace {
 
-void print_main_help(const console& io) {
-    std::string out = fmt::format("qkv {} — self-attention, taught by running it\n\nUsage: qkv COMMAND [options]\n\nCommands:\n",
+sentence option_error(const po::error& e);
+
+void print_main_help(const console& io, lang l) {
+    std::string out = fmt::format(fmt::runtime(tr(l, "qkv {} — self-attention, taught by running it\n\nUsage: qkv COMMAND [options]\n\nCommands:\n")),
                                   QKV_VERSION);
-    for (const command& c : commands()) out += fmt::format("  {:<10} {}\n", c.name, c.summary);
-    out += "\nEvery command takes --help. Start with: qkv lesson 0 (or qkv next)\n"
-           "Exit status: 0 done, 1 a check that did not pass, 2 a usage or input error.\n";
+    for (const command& c : commands()) out += fmt::format("  {:<10} {}\n", c.name, tr(l, c.summary));
+    out += tr(l, "\nEvery command takes --help. Start with: qkv lesson 0 (or qkv next)\n"
+                 "Exit status: 0 done, 1 a check that did not pass, 2 a usage or input error.\n");
     io.print(out);
 }
 
@@ -75,8 +79,8 @@ void greet(const console& io, lang l) {
     std::vector<std::string> names;
     for (const command& c : commands()) names.emplace_back(c.name);
     std::string near = nearest(name, names);
-    throw usage_error(fmt::format("unknown command '{}'{}; see qkv --help", name,
-                                  near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near)));
+    if (near.empty()) throw usage_error(said("unknown command '{}'; see qkv --help", name));
+    throw usage_error(said("unknown command '{}' (did you mean '{}'?); see qkv --help", name, near));
 }
 
 // QKV_RANK_TIMEOUT=abc read as 0 and quietly became the 60 s default: a value set must be seconds
@@ -88,7 +92,7 @@ void check_environment() {
     errno = 0;
     const double s = std::strtod(v, &end);
     if (*v == '\0' || *end != '\0' || errno != 0 || !(s > 0 && s <= 1e9))
-        throw input_error(fmt::format("QKV_RANK_TIMEOUT must be the seconds a rank waits, a number above 0, not '{}'", v));
+        throw input_error(said("QKV_RANK_TIMEOUT must be the seconds a rank waits, a number above 0, not '{}'", v));
 }
 
 // A command with what it uses of the program in place, for as long as it runs.
@@ -116,16 +120,16 @@ std::size_t leading_common_options(const args& argv) {
 common_choice common_of(const args& leading, const console& io) {
     common_choice c;
     po::options_description desc;
-    add_common_options(desc, c);
+    add_common_options(desc, c, interface_language(leading));
     po::variables_map vm;
     try {
         po::store(po::command_line_parser(leading).options(desc).run(), vm);
         po::notify(vm);
     } catch (const po::error& e) {
-        throw usage_error(fmt::format("{}; see qkv --help", e.what()));
+        throw usage_error(said("{}; see qkv --help", option_error(e)));
     }
     for (const auto& [name, value] : {std::pair{"lang", c.lang}, std::pair{"color", c.color}})
-        if (vm.count(name) && !vm[name].defaulted() && trim(value).empty()) throw usage_error(fmt::format("--{} needs a value; an empty one names nothing", name));
+        if (vm.count(name) && !vm[name].defaulted() && trim(value).empty()) throw usage_error(said("--{} needs a value; an empty one names nothing", name));
     check_common_options(c, io);
     return c;
 }
@@ -151,6 +155,14 @@ args passed_on(const args& leading, const args& rest) {
     return out;
 }
 
+// `qkv help CMD …`: CMD's --help with the common options typed before and after it.
+args c_help_args(const args& leading, const args& rest) {
+    args out{"--help"};
+    out.insert(out.end(), leading.begin(), leading.end());
+    out.insert(out.end(), rest.begin() + 1, rest.end());
+    return out;
+}
+
 int dispatch(const args& argv, const console& io, const program& p) {
     const auto skip = static_cast<std::ptrdiff_t>(leading_common_options(argv));
     const args leading(argv.begin(), argv.begin() + skip);
@@ -158,18 +170,23 @@ int dispatch(const args& argv, const console& io, const program& p) {
     std::string name = skip < std::ptrdiff_t(argv.size()) ? argv[std::size_t(skip)] : "";
     args rest(argv.begin() + std::min<std::ptrdiff_t>(skip + 1, std::ptrdiff_t(argv.size())), argv.end());
     if (name == "help" && !rest.empty()) {  // qkv help lesson = qkv lesson --help; qkv help formulas
+        // the options before the command, and those after it, go with the help (qkv help lesson --lang zh)
+        args asked = c_help_args(leading, rest);
         for (const command& c : commands())
-            if (c.name == rest.front()) return run_command(c, c.name == "formulas" ? args{} : args{"--help"}, io, p);
+            if (c.name == rest.front()) {
+                if (c.name == "formulas") asked.erase(asked.begin());
+                return run_command(c, asked, io, p);
+            }
         // a word that is no command: the general help with status 0 would hide the typo
         if (rest.front() != "--help" && rest.front() != "-h") unknown_command(rest.front());
     }
     if (name.empty()) {  // a learner who just types qkv (or qkv --lang en): where they left off, then the commands
         greet(io, language_of(common.lang));
-        print_main_help(io);
+        print_main_help(io, language_of(common.lang));
         return 0;
     }
     if (name == "--help" || name == "-h" || name == "help") {
-        print_main_help(io);
+        print_main_help(io, language_of(common.lang));
         return 0;
     }
     if (name == "--version" || name == "-V") {
@@ -195,22 +212,23 @@ std::string command_of(const args& argv) {
 }  // namespace
 
 int run(const args& argv, const console& io, const program& p) {
+    const lang l = interface_language(argv);
     try {
         try {
             return dispatch(argv, io, p);
         } catch (const broken_pipe&) {
             return 141;  // what a shell reports for SIGPIPE, without a word on stderr
         } catch (const usage_error& e) {
-            io.tell(fmt::format("{}: {}\n", command_of(argv), e.what()));
+            io.tell(fmt::format("{}: {}\n", command_of(argv), e.in(l)));
         } catch (const input_error& e) {
-            io.tell(fmt::format("qkv: {}\n", e.what()));
+            io.tell(fmt::format("qkv: {}\n", e.in(l)));
         } catch (const std::system_error& e) {
             if (e.code().value() == EPIPE) return 141;  // fmt::print met a closed pipe
             io.tell(fmt::format("qkv: {}\n", input_error(e.what()).what()));  // escaped and clipped as ours are
         } catch (const std::bad_alloc&) {
             // memory can still run out where no budget looks (a reader, a renderer): say which
             // command it was, in the user's own words, escaped and clipped as every message is
-            io.tell(fmt::format("qkv: {}\n", input_error(fmt::format("out of memory running `qkv {}`", fmt::join(argv, " "))).what()));
+            io.tell(fmt::format("qkv: {}\n", input_error(said("out of memory running `qkv {}`", fmt::format("{}", fmt::join(argv, " ")))).in(l)));
         } catch (const std::exception& e) {
             io.tell(fmt::format("qkv: {}\n", input_error(e.what()).what()));
         }
@@ -235,7 +253,7 @@ void refuse_negative_unsigned(const po::parsed_options& parsed, const po::variab
         const bool is_unsigned = t == typeid(unsigned) || t == typeid(unsigned long) || t == typeid(unsigned long long);
         const std::string_view v = trim(o.value.front());
         if (is_unsigned && v.starts_with('-'))
-            throw usage_error(fmt::format("--{} must be a whole number from 0 up, not '{}'", o.string_key, o.value.front()));
+            throw usage_error(said("--{} must be a whole number from 0 up, not '{}'", o.string_key, o.value.front()));
     }
 }
 
@@ -246,33 +264,146 @@ void refuse_empty_values(const po::parsed_options& parsed) {
     for (const po::option& o : parsed.options) {
         if (o.position_key != -1 || o.string_key == "tokens" || o.value.empty()) continue;
         if (trim(o.value.front()).empty())
-            throw usage_error(fmt::format("--{} needs a value; an empty one names nothing", o.string_key));
+            throw usage_error(said("--{} needs a value; an empty one names nothing", o.string_key));
     }
+}
+
+// Boost's words for a wrong command line, each as a message of the catalogues: the English is
+// Boost's own (what() is matched against it, so nothing changes in English), the values its
+// option and what was typed. A message Boost words otherwise stays as it is.
+constexpr std::string_view option_errors[] = {
+    translatable("unrecognised option '{}'"),
+    translatable("the argument ('{}') for option '{}' is invalid"),
+    translatable("the argument ('{}') for option '{}' is invalid. Valid choices are 'on|off', 'yes|no', '1|0' and 'true|false'"),
+    translatable("the required argument for option '{}' is missing"),
+    translatable("option '{}' does not take any arguments"),
+    translatable("option '{}' cannot be specified more than once"),
+    translatable("option '{}' only takes a single argument"),
+    translatable("option '{}' requires at least one argument"),
+    translatable("option '{}' is ambiguous and matches {}"),
+    translatable("option '{}' is ambiguous"),
+    translatable("option '{}' is not valid"),
+    translatable("the option '{}' is required but missing"),
+    translatable("the unabbreviated option '{}' is not valid"),
+    translatable("the unabbreviated option '{}' does not take any arguments"),
+    translatable("the abbreviated option '{}' does not take any arguments"),
+    translatable("the argument for option '{}' should follow immediately after the equal sign"),
+    translatable("too many positional options have been specified on the command line"),
+};
+
+// `text` read as `message`: the values its {} stand for, when it is that message.
+std::optional<std::vector<std::string>> values_in(std::string_view text, std::string_view message) {
+    std::vector<std::string_view> parts;
+    for (std::size_t from = 0;;) {
+        const std::size_t at = message.find("{}", from);
+        parts.push_back(message.substr(from, at == std::string_view::npos ? std::string_view::npos : at - from));
+        if (at == std::string_view::npos) break;
+        from = at + 2;
+    }
+    if (!text.starts_with(parts.front())) return std::nullopt;
+    std::vector<std::string> values;
+    std::size_t at = parts.front().size();
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        // the last part ends the text; one in the middle is where it first occurs
+        std::size_t next = std::string_view::npos;
+        if (i + 1 < parts.size()) next = text.find(parts[i], at);
+        else if (text.size() >= at + parts[i].size() && text.ends_with(parts[i])) next = text.size() - parts[i].size();
+        if (next == std::string_view::npos) return std::nullopt;
+        values.emplace_back(text.substr(at, next - at));
+        at = next + parts[i].size();
+    }
+    if (at != text.size()) return std::nullopt;
+    return values;
+}
+
+sentence option_error(const po::error& e) {
+    const std::string_view text = e.what();
+    for (std::string_view message : option_errors) {
+        const auto v = values_in(text, message);
+        if (!v || v->size() > 2) continue;
+        const sentence s = v->empty() ? said(message) : v->size() == 1 ? said(message, (*v)[0]) : said(message, (*v)[0], (*v)[1]);
+        if (s.in(lang::en) == text) return s;
+    }
+    return sentence::plain(std::string(text));
+}
+
+// "[options]" in the learner's language: the rest of a command's usage is what is typed.
+std::string usage_in(std::string_view usage, lang l) {
+    std::string out(usage);
+    if (const std::size_t at = out.find("[options]"); at != std::string::npos) out.replace(at, 9, tr(l, "[options]"));
+    return out;
+}
+
+// Boost lays out the help by bytes and would cut a Chinese line inside a character; option_group
+// gives a group in another language one line per option, laid out here by display width: the
+// option and its value (Boost's "arg" in the language's word) first, its help wrapped beside it.
+std::string laid_out(const std::string& boost_text, std::size_t column, lang l) {
+    if (l == lang::en) return boost_text;
+    constexpr std::size_t width = 80;
+    std::string out;
+    std::istringstream lines(boost_text);
+    for (std::string line; std::getline(lines, line);) {
+        if (!line.starts_with("  -") || line.size() < column) {
+            out += line + "\n";
+            continue;
+        }
+        std::string left(trim(std::string_view(line).substr(0, column)));
+        for (std::size_t at = left.find(" arg"); at != std::string::npos; at = left.find(" arg", at + 1))
+            if (at + 4 == left.size() || left[at + 4] == ' ') left.replace(at + 1, 3, tr(l, "arg"));
+        left = "  " + left;
+        const std::string help(trim(std::string_view(line).substr(column)));
+        if (display_width(left) + 1 > column) out += left + "\n" + std::string(column, ' ');
+        else out += left + std::string(column - display_width(left), ' ');
+        const std::vector<std::string> lines_of_help = wrap_paragraph(help, width - column);
+        for (std::size_t i = 0; i < lines_of_help.size(); ++i) out += (i ? std::string(column, ' ') : "") + lines_of_help[i] + "\n";
+        if (lines_of_help.empty()) out += "\n";
+    }
+    return out;
 }
 
 // The help's option list without the positional arguments: `qkv lesson 3` takes its lesson as a
 // word, and "--lesson arg" in the list suggested an option nobody types. A description with
 // positionals is flat (a caption "Options" and its options), so it is rebuilt without them.
-std::string help_text(const po::options_description& desc, const po::positional_options_description& pos) {
+std::string help_text(const po::options_description& desc, const po::positional_options_description& pos, lang l) {
     std::ostringstream help;
     if (pos.max_total_count() == 0) {
         help << desc;  // a description of groups only (train's) starts with the blank line before its first
-        std::string text = help.str();
+        std::string text = laid_out(help.str(), desc.get_option_column_width(), l);
         return text.starts_with('\n') ? text.substr(1) : text;
     }
     std::vector<std::string> hidden;
     for (unsigned i = 0; i < pos.max_total_count() && i < 8; ++i) hidden.push_back(pos.name_for_position(i));
-    po::options_description shown("Options");
+    po::options_description shown = option_group(l, tr(l, "Options"));
     for (const auto& o : desc.options())
         if (std::find(hidden.begin(), hidden.end(), o->long_name()) == hidden.end()) shown.add(o);
     help << shown;
-    return help.str();
+    return laid_out(help.str(), shown.get_option_column_width(), l);
 }
 
 }  // namespace
 
+lang interface_language(const args& a) {
+    std::optional<lang> chosen;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a[i] == "--") break;
+        std::string_view v;
+        if (a[i] == "--lang" && i + 1 < a.size()) v = a[i + 1];
+        else if (a[i].starts_with("--lang=")) v = std::string_view(a[i]).substr(7);
+        else continue;
+        if (v == "zh" || v == "en") chosen = parse_lang(v);
+    }
+    return chosen ? *chosen : default_lang();
+}
+
+po::options_description option_group(lang l, const std::string& caption) {
+    constexpr unsigned one_line = 100000;  // wider than any help: laid_out sees each option whole
+    if (l == lang::en) return po::options_description(caption);
+    return po::options_description(caption, one_line, one_line / 2);
+}
+
 bool parse(const console& io, std::string_view cmd, const args& a, const po::options_description& desc,
            const po::positional_options_description& pos, po::variables_map& vm) {
+    const lang l = interface_language(a);
     try {
         const po::parsed_options parsed = po::command_line_parser(a).options(desc).positional(pos).run();
         po::store(parsed, vm);
@@ -280,13 +411,14 @@ bool parse(const console& io, std::string_view cmd, const args& a, const po::opt
         refuse_negative_unsigned(parsed, vm);
         if (!vm.count("help")) refuse_empty_values(parsed);
     } catch (const po::error& e) {
-        throw usage_error(fmt::format("{}; see qkv {} --help", e.what(), cmd));
+        throw usage_error(said("{}; see qkv {} --help", option_error(e), std::string(cmd)));
     }
     if (vm.count("help")) {
-        std::ostringstream help;
-        help << help_text(desc, pos);
+        const std::string help = help_text(desc, pos, l);
         for (const command& c : commands())
-            if (c.name == cmd) io.print(fmt::format("Usage: qkv {} {}\n{}\n\n{}", c.name, c.usage, c.summary, help.str()));
+            if (c.name == cmd)
+                io.print(fmt::format(fmt::runtime(tr(l, "Usage: qkv {} {}")), c.name, usage_in(c.usage, l)) +
+                         fmt::format("\n{}\n\n{}", tr(l, c.summary), help));
         return false;
     }
     return true;
@@ -300,48 +432,52 @@ bool parse(const console& io, std::string_view cmd, const args& a, const po::opt
     return parse(io, cmd, a, desc, pos, vm);
 }
 
-void add_help_option(po::options_description& desc) { desc.add_options()("help,h", "show this help"); }
+void add_help_option(po::options_description& desc, lang l) { desc.add_options()("help,h", tr(l, "show this help").c_str()); }
 
-void add_lang_option(po::options_description& desc, std::string& lang) {
-    desc.add_options()("lang", po::value(&lang), "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)");
+void add_lang_option(po::options_description& desc, std::string& typed, lang l) {
+    desc.add_options()("lang", po::value(&typed), tr(l, "zh or en (default: QKV_LANG, then LC_ALL / LC_MESSAGES / LANG)").c_str());
 }
 
-void add_color_option(po::options_description& desc, std::string& color, const char* help) {
-    desc.add_options()("color", po::value(&color)->default_value("auto"), help);
+void add_color_option(po::options_description& desc, std::string& color, lang l, std::string_view help) {
+    desc.add_options()("color", po::value(&color)->default_value("auto"), tr(l, help).c_str());
 }
 
-std::string format_words(const format_list& writes) {
+std::string format_words(const format_list& writes, lang l) {
     std::string out;
     for (std::size_t i = 0; i < writes.size(); ++i)
-        out += fmt::format("{}{}", i == 0 ? "" : i + 1 == writes.size() ? " or " : ", ", format_name(writes[i]));
+        out += fmt::format("{}{}", i == 0 ? "" : i + 1 == writes.size() ? tr(l, " or ") : tr(l, ", "), format_name(writes[i]));
     return out;
 }
 
-void add_format_option(po::options_description& desc, std::string& format, const format_list& writes, std::string_view note) {
-    const std::string help = note.empty() ? format_words(writes) : fmt::format("{} {}", format_words(writes), note);
+sentence format_words_said(const format_list& writes) {
+    return sentence::worded([writes](lang l) { return format_words(writes, l); });
+}
+
+void add_format_option(po::options_description& desc, std::string& format, const format_list& writes, lang l, std::string_view note) {
+    const std::string help = note.empty() ? format_words(writes, l) : fmt::format("{} {}", format_words(writes, l), tr(l, note));
     desc.add_options()("format", po::value(&format)->default_value("text"), help.c_str());
 }
 
 format format_of(std::string_view typed, const format_list& writes) {
     const std::optional<format> form = parse_format(typed);
     if (!form || std::find(writes.begin(), writes.end(), *form) == writes.end())
-        throw usage_error(fmt::format("--format must be {}, not '{}'", format_words(writes), typed));
+        throw usage_error(said("--format must be {}, not '{}'", format_words_said(writes), typed));
     return *form;
 }
 
 lang language_of(std::string_view typed) {
     if (typed.empty()) return default_lang();
     if (typed == "zh" || typed == "en") return *parse_lang(typed);
-    throw usage_error(fmt::format("--lang must be zh or en, not '{}'", typed));
+    throw usage_error(said("--lang must be zh or en, not '{}'", typed));
 }
 
-void add_output_options(po::options_description& desc, output_choice& c) {
-    add_lang_option(desc, c.lang);
-    add_color_option(desc, c.color);
-    add_format_option(desc, c.format, lesson_formats);
+void add_output_options(po::options_description& desc, output_choice& c, lang l) {
+    add_lang_option(desc, c.lang, l);
+    add_color_option(desc, c.color, l);
+    add_format_option(desc, c.format, lesson_formats, l);
     desc.add_options()
-        ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
-        ("full", po::bool_switch(&c.full), "show every row, column, head and step; never elide or summarise");
+        ("precision", po::value(&c.precision)->default_value(4), tr(l, "decimals shown (0 to 9)").c_str())
+        ("full", po::bool_switch(&c.full), tr(l, "show every row, column, head and step; never elide or summarise").c_str());
 }
 
 namespace {
@@ -362,7 +498,7 @@ color_depth color_depth_from_env() {
 bool color_wanted(std::string_view typed, const console& io) {
     if (typed == "always") return true;
     if (typed == "never") return false;
-    if (typed != "auto") throw usage_error(fmt::format("--color must be auto, always or never, not '{}'", typed));
+    if (typed != "auto") throw usage_error(said("--color must be auto, always or never, not '{}'", typed));
     // CLICOLOR_FORCE (anything but "" or "0") asks for colour even on a pipe, and wins over
     // NO_COLOR as in other tools that read both; --color always or never wins over both.
     const char* no_color = std::getenv("NO_COLOR");
@@ -378,10 +514,10 @@ bool color_wanted(std::string_view typed, const console& io) {
 
 }  // namespace
 
-void add_common_options(po::options_description& desc, common_choice& c) {
-    add_help_option(desc);
-    add_lang_option(desc, c.lang);
-    add_color_option(desc, c.color, color_help_short);
+void add_common_options(po::options_description& desc, common_choice& c, lang l) {
+    add_help_option(desc, l);
+    add_lang_option(desc, c.lang, l);
+    add_color_option(desc, c.color, l, color_help_short);
 }
 
 void check_common_options(const common_choice& c, const console& io) {
@@ -395,7 +531,7 @@ output resolve_output(const output_choice& c, const console& io, const format_li
     o.color = color_wanted(c.color, io);
     o.depth = color_depth_from_env();
     const format form = format_of(c.format, writes);
-    if (c.precision < 0 || c.precision > 9) throw usage_error(fmt::format("--precision must be 0 to 9, not {}", c.precision));
+    if (c.precision < 0 || c.precision > 9) throw usage_error(said("--precision must be 0 to 9, not {}", c.precision));
     o.precision = c.precision;
     o.full = c.full;
     o.width = terminal::width(io.out_fd);  // no terminal: COLUMNS, else 100

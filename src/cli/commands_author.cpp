@@ -21,14 +21,15 @@ int cmd_validate(const args& a, const console& io) {
     std::vector<std::string> files;
     std::string data;
     common_choice common;
-    po::options_description desc("Options");
-    add_common_options(desc, common);
+    const lang l = interface_language(a);
+    po::options_description desc = option_group(l, tr(l, "Options"));
+    add_common_options(desc, common, l);
     desc.add_options()
-        ("file", po::value(&files), "lesson, scenario or exercise files (.toml)")
-        ("data", po::value(&data), "run lessons on this scenario instead of their own");
+        ("file", po::value(&files), tr(l, "lesson, scenario or exercise files (.toml)").c_str())
+        ("data", po::value(&data), tr(l, "run lessons on this scenario instead of their own").c_str());
     if (!parse(io, "validate", a, desc, "file")) return 0;
     check_common_options(common, io);
-    if (files.empty()) throw usage_error("which files? e.g. qkv validate lessons/*.toml data/*.toml");
+    if (files.empty()) throw usage_error(said("which files? e.g. qkv validate lessons/*.toml data/*.toml"));
     std::vector<std::pair<std::string, validation>> checked;
     bool problems = false;
     for (const std::string& f : files) {
@@ -44,34 +45,36 @@ int cmd_scenario(const args& a, const console& io) {
     scenario_spec spec;
     unsigned long long seed = 1;
     common_choice common;
-    po::options_description desc("Options");
-    add_common_options(desc, common);
+    const lang l = interface_language(a);
+    po::options_description desc = option_group(l, tr(l, "Options"));
+    add_common_options(desc, common, l);
     desc.add_options()
-        ("tokens", po::value(&tokens), "the sentence, tokens separated by spaces: \"我 爱 吃 苹果\"")
-        ("d-model", po::value(&spec.d_model)->default_value(4), "embedding width")
-        ("heads", po::value(&spec.heads)->default_value(2), "heads; must divide --d-model")
-        ("seed", po::value(&seed)->default_value(1), "the same seed gives the same numbers")
-        ("output,o", po::value(&output), "write to FILE instead of standard output");
+        ("tokens", po::value(&tokens), tr(l, "the sentence, tokens separated by spaces: \"我 爱 吃 苹果\"").c_str())
+        ("d-model", po::value(&spec.d_model)->default_value(4), tr(l, "embedding width").c_str())
+        ("heads", po::value(&spec.heads)->default_value(2), tr(l, "heads; must divide --d-model").c_str())
+        ("seed", po::value(&seed)->default_value(1), tr(l, "the same seed gives the same numbers").c_str())
+        ("output,o", po::value(&output), tr(l, "write to FILE instead of standard output").c_str());
     if (!parse(io, "scenario", a, desc)) return 0;
     check_common_options(common, io);
-    if (split_tokens(tokens).empty()) throw usage_error("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\"");
+    if (split_tokens(tokens).empty()) throw usage_error(said("give the sentence: qkv scenario --tokens \"我 爱 吃 苹果\""));
     spec.tokens = split_tokens(tokens);
     spec.seed = seed;
     std::string text;
     try {
         text = scenario_toml(generate_scenario(spec), fmt::format("qkv scenario {}", spec_arguments(spec)));
     } catch (const input_error& e) {
-        throw usage_error(e.message());
+        throw usage_error(e.said_message());
     }
     if (output.empty() || output == "-") io.print(text);
-    else write_file_atomically(output, text, "-o writes a scenario to a regular file, or to standard output with -o -");
+    else write_file_atomically(output, text, said("-o writes a scenario to a regular file, or to standard output with -o -"));
     return 0;
 }
 
 int cmd_formulas(const args& a, const console& io) {
     common_choice common;
-    po::options_description desc("Options");
-    add_common_options(desc, common);
+    const lang l = interface_language(a);
+    po::options_description desc = option_group(l, tr(l, "Options"));
+    add_common_options(desc, common, l);
     if (!parse(io, "formulas", a, desc)) return 0;
     check_common_options(common, io);
     io.print(formulas_text(terminal::width(io.out_fd)));

@@ -43,7 +43,7 @@ std::vector<std::size_t> parse_sizes(const std::string& list) {
         long long v = 0;
         try { v = std::stoll(item, &used); } catch (const std::exception&) { used = 0; }
         if (item.empty() || used != item.size() || v < 1 || v > (1LL << 24))
-            throw usage_error(fmt::format("--n wants sizes from 1 to {} separated by commas, not '{}'", 1 << 24, item));
+            throw usage_error(said("--n wants sizes from 1 to {} separated by commas, not '{}'", 1 << 24, item));
         out.push_back(std::size_t(v));
         start = comma + 1;
     }
@@ -57,10 +57,18 @@ std::vector<impl> parse_impls(const std::string& list) {
         const std::size_t comma = std::min(list.find(',', start), list.size());
         const std::string item = list.substr(start, comma - start);
         auto i = attention::parse_impl(item);
-        if (!i) throw usage_error(fmt::format("--impl wants reference, blas or fused (comma-separated), not '{}'", item));
+        if (!i) throw usage_error(said("--impl wants reference, blas or fused (comma-separated), not '{}'", item));
         if (std::find(out.begin(), out.end(), *i) == out.end()) out.push_back(*i);
         start = comma + 1;
     }
+    return out;
+}
+
+// "avx512, avx2 or plain" joined in the language's words.
+std::string kernel_choice_in(lang l) {
+    std::string out = attention::kernel_build_choice();
+    for (const auto& [en, word] : {std::pair{std::string(" or "), tr(l, " or ")}, std::pair{std::string(", "), tr(l, ", ")}})
+        for (std::size_t at = out.find(en); at != std::string::npos; at = out.find(en, at + word.size())) out.replace(at, en.size(), word);
     return out;
 }
 
@@ -68,54 +76,56 @@ std::vector<impl> parse_impls(const std::string& list) {
 void pin_kernels(const std::string& build) {
     if (build.empty() || attention::use_kernels(build)) return;
     if (!attention::find_kernel_build(build))
-        throw usage_error(fmt::format("--kernels must be {}, not '{}'", attention::kernel_build_choice(), build));
-    throw usage_error(fmt::format("--kernels {}: this processor cannot run them (it runs {})", build, attention::fused_kernels_in_use()));
+        throw usage_error(said("--kernels must be {}, not '{}'", sentence::worded(kernel_choice_in), build));
+    throw usage_error(said("--kernels {}: this processor cannot run them (it runs {})", build, attention::fused_kernels_in_use()));
 }
 
 bench_args parse_bench_args(const console& io, const args& a, bool& help) {
     bench_args b;
     bench::setup& s = b.asked;
     std::string kernels;
-    po::options_description desc("Options");
-    add_help_option(desc);
+    const lang hl = interface_language(a);
+    po::options_description desc = option_group(hl, tr(hl, "Options"));
+    add_help_option(desc, hl);
     desc.add_options()
-        ("mode", po::value(&b.mode), "kv: decoding with and without the KV cache")
-        ("tensor-parallel", "under mpirun -np P: split by heads over the ranks (qkv bench --tensor-parallel --help)")
-        ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), "sequence lengths, comma-separated");
-    add_shape_options(desc, s.d_model, s.heads);
+        ("mode", po::value(&b.mode), tr(hl, "kv: decoding with and without the KV cache").c_str())
+        ("tensor-parallel", tr(hl, "under mpirun -np P: split by heads over the ranks (qkv bench --tensor-parallel --help)").c_str())
+        ("n", po::value(&b.n_list)->default_value("256,512,1024,2048,4096"), tr(hl, "sequence lengths, comma-separated").c_str());
+    add_shape_options(desc, s.d_model, s.heads, hl);
     desc.add_options()
-        ("threads", po::value(&s.threads)->default_value(1), "threads (fused: ours; blas: OpenBLAS's)")
-        ("causal", po::bool_switch(&s.causal), "each token sees only itself and earlier ones")
-        ("backward", po::bool_switch(&b.backward), "time the fused backward too: the forward that keeps what it needs, the backward, and both")
-        ("impl", po::value(&b.impl_list)->default_value("blas,fused"), "reference, blas, fused (comma-separated; reference is slow)")
-        ("repeats", po::value(&s.repeats)->default_value(0), "timed runs per size (0: enough for a stable median)")
-        ("tokens", po::value(&s.tokens)->default_value(2048), "bench kv: tokens to decode")
-        ("kernels", po::value(&kernels), fmt::format("qkv's own kernels (fused products, softmax exps): {} (default: the widest this CPU runs)",
-                                                     attention::kernel_build_choice()).c_str())
-        ("force", po::bool_switch(&b.force), "run sizes even when they look too big for memory");
-    add_format_option(desc, b.format_name, text_and_json);
-    add_lang_option(desc, b.lang_name);
-    add_color_option(desc, b.color_name, color_help_short);
+        ("threads", po::value(&s.threads)->default_value(1), tr(hl, "threads (fused: ours; blas: OpenBLAS's)").c_str())
+        ("causal", po::bool_switch(&s.causal), tr(hl, "each token sees only itself and earlier ones").c_str())
+        ("backward", po::bool_switch(&b.backward), tr(hl, "time the fused backward too: the forward that keeps what it needs, the backward, and both").c_str())
+        ("impl", po::value(&b.impl_list)->default_value("blas,fused"), tr(hl, "reference, blas, fused (comma-separated; reference is slow)").c_str())
+        ("repeats", po::value(&s.repeats)->default_value(0), tr(hl, "timed runs per size (0: enough for a stable median)").c_str())
+        ("tokens", po::value(&s.tokens)->default_value(2048), tr(hl, "bench kv: tokens to decode").c_str())
+        ("kernels", po::value(&kernels),
+         fmt::format(fmt::runtime(tr(hl, "qkv's own kernels (fused products, softmax exps): {} (default: the widest this CPU runs)")),
+                     kernel_choice_in(hl)).c_str())
+        ("force", po::bool_switch(&b.force), tr(hl, "run sizes even when they look too big for memory").c_str());
+    add_format_option(desc, b.format_name, text_and_json, hl);
+    add_lang_option(desc, b.lang_name, hl);
+    add_color_option(desc, b.color_name, hl, color_help_short);
     desc.add_options()
-        ("dump-dir", po::value(&s.dump_dir), "also write X, the weights and each output as .npy files here (bench/compare_torch.py)");
+        ("dump-dir", po::value(&s.dump_dir), tr(hl, "also write X, the weights and each output as .npy files here (bench/compare_torch.py)").c_str());
     po::positional_options_description pos;
     pos.add("mode", 1);
     po::variables_map vm;
     help = !parse(io, "bench", a, desc, pos, vm);
     if (help) return b;
-    if (!b.mode.empty() && b.mode != "kv") throw usage_error(fmt::format("unknown mode '{}'; the one mode is kv", b.mode));
+    if (!b.mode.empty() && b.mode != "kv") throw usage_error(said("unknown mode '{}'; the one mode is kv", b.mode));
     // bench kv decodes --tokens one at a time, forward only: --n and --backward were taken and ignored
     if (b.mode == "kv")
         for (const char* o : {"n", "backward"})
             if (vm.count(o) && !vm[o].defaulted())
-                throw usage_error(fmt::format("--{} is not for bench kv, which decodes --tokens tokens forward only", o));
+                throw usage_error(said("--{} is not for bench kv, which decodes --tokens tokens forward only", o));
     b.form = format_of(b.format_name, text_and_json);
     b.words.width = terminal::width(io.out_fd);
     b.words.language = language_of(b.lang_name);
     check_common_options({b.lang_name, b.color_name}, io);
     check_shape(s.d_model, s.heads, s.threads);
-    if (s.repeats < 0 || s.repeats > 1000) throw usage_error("--repeats must be 0 to 1000");
-    if (s.tokens < 2 || s.tokens > (1u << 20)) throw usage_error("--tokens must be 2 to 1048576");
+    if (s.repeats < 0 || s.repeats > 1000) throw usage_error(said("--repeats must be 0 to 1000"));
+    if (s.tokens < 2 || s.tokens > (1u << 20)) throw usage_error(said("--tokens must be 2 to 1048576"));
     pin_kernels(kernels);
     s.sizes = parse_sizes(b.n_list);
     s.impls = parse_impls(b.impl_list);
@@ -127,21 +137,24 @@ bench_args parse_bench_args(const console& io, const args& a, bool& help) {
 void check_memory(std::size_t need, const std::string& what, const bench_args& b) {
     const auto have = available_memory();
     if (b.force || !have || double(need) <= 0.9 * double(*have)) return;
-    throw usage_error(fmt::format("{} needs about {} of memory but {} is available; choose smaller sizes "
+    throw usage_error(said("{} needs about {} of memory but {} is available; choose smaller sizes "
                                   "(or --impl fused), or add --force to try anyway",
                                   what, bench::human_bytes(double(need)), bench::human_bytes(double(*have))));
 }
 
 // The progress line's words for each step of a measurement; nothing to call off a terminal.
-bench::progress_fn progress_on(const status_line& bar, int threads) {
+bench::progress_fn progress_on(const status_line& bar, int threads, lang l) {
     if (!bar.on()) return {};
-    return [&bar, threads](const bench::progress& p) {
+    return [&bar, threads, l](const bench::progress& p) {
         using step = bench::progress::step;
-        if (p.what == step::machine_peak) bar.show(fmt::format("measuring the machine's FMA peak on {} …", threads_text(threads)));
-        if (p.what == step::sgemm_peak) bar.show(fmt::format("measuring the sgemm peak on {} …", threads_text(threads)));
+        // "{1}" is English's plural s, which Chinese leaves out
+        auto on = [&](std::string_view message) { return fmt::format(fmt::runtime(tr(l, message)), threads, threads == 1 ? "" : "s"); };
+        if (p.what == step::machine_peak) bar.show(on(translatable("measuring the machine's FMA peak on {0} thread{1} …")));
+        if (p.what == step::sgemm_peak) bar.show(on(translatable("measuring the sgemm peak on {0} thread{1} …")));
         if (p.what == step::timing)
-            bar.show(fmt::format("{} n = {}: run {}{} …", p.name, p.n, p.run, p.seconds_left ? ", " + time_left(*p.seconds_left) : ""));
-        if (p.what == step::decoding) bar.show(fmt::format("decoding: token {} of {} …", p.n, p.of));
+            bar.show(fmt::format(fmt::runtime(tr(l, "{} n = {}: run {}{} …")), p.name, p.n, p.run,
+                                 p.seconds_left ? tr(l, ", ") + time_left(*p.seconds_left, l) : ""));
+        if (p.what == step::decoding) bar.show(fmt::format(fmt::runtime(tr(l, "decoding: token {} of {} …")), p.n, p.of));
     };
 }
 
@@ -149,7 +162,7 @@ bench::progress_fn progress_on(const status_line& bar, int threads) {
 template <typename Measure>
 int measure_and_report(const console& io, const bench_args& b, Measure measure) {
     const status_line bar{io};
-    const auto result = measure(b.asked, progress_on(bar, b.asked.threads));
+    const auto result = measure(b.asked, progress_on(bar, b.asked.threads, b.words.language));
     bar.clear();
     io.print(b.form == format::json ? render_json(bench_json(result)) + "\n" : bench_text(result, b.words));
     return 0;

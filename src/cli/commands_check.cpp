@@ -38,7 +38,7 @@ answer read_answer(const exercise& e, const std::string& text, const std::string
     try {
         return file.empty() ? parse_answer(e.kind, text, l) : read_answer_file(e.kind, file, l);
     } catch (const input_error& err) {
-        throw usage_error(fmt::format("{} ({} {} {}: {})", err.what(), tr(l, "exercise"), e.id,
+        throw usage_error(fmt::format("{} ({} {} {}: {})", err.in(l), tr(l, "exercise"), e.id,
                                       tr(l, "wants"), answer_form(l, e.kind)));
     }
 }
@@ -50,12 +50,13 @@ int cmd_check(const args& all, const console& io) {
     output_choice choice;
     std::string id, file, data, student;
     std::vector<std::string> words;
-    po::options_description desc("Options");
-    add_options(desc, choice, true);
-    add_student_options(desc, data, student);
-    desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2")
-        ("answer", po::value(&words), "the answer (several words are joined: 100 100)")
-        ("file", po::value(&file), "read the answer from a file (CSV for a matrix)");
+    const lang hl = interface_language(a);
+    po::options_description desc = option_group(hl, tr(hl, "Options"));
+    add_options(desc, choice, true, hl);
+    add_student_options(desc, data, student, hl);
+    desc.add_options()("id", po::value(&id), tr(hl, "the exercise, e.g. 3.2").c_str())
+        ("answer", po::value(&words), tr(hl, "the answer (several words are joined: 100 100)").c_str())
+        ("file", po::value(&file), tr(hl, "read the answer from a file (CSV for a matrix)").c_str());
     po::positional_options_description pos;
     pos.add("id", 1).add("answer", -1);
     po::variables_map vm;
@@ -75,7 +76,7 @@ int cmd_check(const args& all, const console& io) {
     try {
         v = check_answer(e, ans, file.empty() ? typed : file, run, set.book, o.precision);
     } catch (const input_error& err) {  // an answer that cannot be compared: the learner's to fix
-        throw usage_error(err.what());
+        throw usage_error(err.in(o.language));
     }
     const std::string out = form == format::json ? verdict_json(v) : verdict_text(v, o);
     // recorded once the verdict is on screen (a check whose output could not be written is not),

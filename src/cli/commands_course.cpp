@@ -13,9 +13,10 @@ namespace po = boost::program_options;
 int cmd_progress(const args& a, const console& io) {
     output_choice choice;
     bool reset = false;
-    po::options_description desc("Options");
-    add_options(desc, choice, true);
-    desc.add_options()("reset", po::bool_switch(&reset), "forget all progress (statuses and hints)");
+    const lang hl = interface_language(a);
+    po::options_description desc = option_group(hl, tr(hl, "Options"));
+    add_options(desc, choice, true, hl);
+    desc.add_options()("reset", po::bool_switch(&reset), tr(hl, "forget all progress (statuses and hints)").c_str());
     if (!parse(io, "progress", a, desc)) return 0;
     const auto [o, form] = resolve(choice, io);
     const std::string path = progress_path();
@@ -34,10 +35,11 @@ int cmd_progress(const args& a, const console& io) {
 
 int cmd_next(const args& a, const console& io) {
     output_choice choice;
-    po::options_description desc("Options");
-    add_help_option(desc);
-    add_lang_option(desc, choice.lang);
-    add_color_option(desc, choice.color, color_help_short);
+    const lang hl = interface_language(a);
+    po::options_description desc = option_group(hl, tr(hl, "Options"));
+    add_help_option(desc, hl);
+    add_lang_option(desc, choice.lang, hl);
+    add_color_option(desc, choice.color, hl, color_help_short);
     if (!parse(io, "next", a, desc)) return 0;
     const render_options o = resolve(choice, io).options;
     const course_position at = position_in(load_course(o.language), open_progress(io, progress_path()));

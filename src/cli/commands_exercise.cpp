@@ -20,13 +20,14 @@ int cmd_exercises(const args& a, const console& io) {
     output_choice choice;
     int only = -1;  // -1: every lesson (lesson 0 has exercises too)
     bool ids = false;
-    po::options_description desc("Options");
-    add_options(desc, choice, true);
-    desc.add_options()("lesson", po::value(&only), "only the exercises of lesson N")
-        ("ids", po::bool_switch(&ids), "only the ids, one per line (for scripts and completion)");
+    const lang hl = interface_language(a);
+    po::options_description desc = option_group(hl, tr(hl, "Options"));
+    add_options(desc, choice, true, hl);
+    desc.add_options()("lesson", po::value(&only), tr(hl, "only the exercises of lesson N").c_str())
+        ("ids", po::bool_switch(&ids), tr(hl, "only the ids, one per line (for scripts and completion)").c_str());
     po::variables_map vm;
     if (!parse(io, "exercises", a, desc, {}, vm)) return 0;
-    if (vm.count("lesson") && only < 0) throw usage_error(fmt::format("--lesson must be a lesson's number, 0 up, not {}", only));
+    if (vm.count("lesson") && only < 0) throw usage_error(said("--lesson must be a lesson's number, 0 up, not {}", only));
     if (ids) {
         std::string out;
         for (const exercise& e : load_exercises(exercises_dir()).all)
@@ -59,10 +60,11 @@ struct asked {
 std::optional<asked> ask(const console& io, const char* cmd, const args& a) {
     output_choice choice;
     std::string id, data, student;
-    po::options_description desc("Options");
-    add_options(desc, choice, std::string_view(cmd) == "exercise");
-    add_student_options(desc, data, student);
-    desc.add_options()("id", po::value(&id), "the exercise, e.g. 3.2");
+    const lang hl = interface_language(a);
+    po::options_description desc = option_group(hl, tr(hl, "Options"));
+    add_options(desc, choice, std::string_view(cmd) == "exercise", hl);
+    add_student_options(desc, data, student, hl);
+    desc.add_options()("id", po::value(&id), tr(hl, "the exercise, e.g. 3.2").c_str());
     if (!parse(io, cmd, a, desc, "id", 1)) return std::nullopt;
     asked q;
     const output out = resolve(choice, io);

@@ -16,16 +16,17 @@ int cmd_grade(const args& a, const console& io) {
     std::string form_name, assignment;
     std::vector<std::string> named;
     std::vector<int> lessons;
-    po::options_description desc("Options");
-    add_help_option(desc);
-    add_lang_option(desc, choice.lang);
-    add_color_option(desc, choice.color, color_help_short);
+    const lang hl = interface_language(a);
+    po::options_description desc = option_group(hl, tr(hl, "Options"));
+    add_help_option(desc, hl);
+    add_lang_option(desc, choice.lang, hl);
+    add_color_option(desc, choice.color, hl, color_help_short);
     const format_list writes{format::text, format::json, format::csv};
-    add_format_option(desc, form_name, writes, "(a row per student, a column per question)");
+    add_format_option(desc, form_name, writes, hl, translatable("(a row per student, a column per question)"));
     desc.add_options()
-        ("assignment", po::value(&assignment), "grade every sheet on these questions: exercises = [\"3.1\", …], lessons = [3, …]")
-        ("lesson", po::value(&lessons), "grade every sheet on this lesson's exercises (again for more lessons)")
-        ("sheet", po::value(&named), "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them");
+        ("assignment", po::value(&assignment), tr(hl, "grade every sheet on these questions: exercises = [\"3.1\", …], lessons = [3, …]").c_str())
+        ("lesson", po::value(&lessons), tr(hl, "grade every sheet on this lesson's exercises (again for more lessons)").c_str())
+        ("sheet", po::value(&named), tr(hl, "answer sheets (\"ID\" = \"ANSWER\" lines, optionally student = \"NAME\"), or folders of them").c_str());
     if (!parse(io, "grade", a, desc, "sheet")) return 0;
     const format form = format_of(form_name, writes);
     const render_options o = resolve(choice, io).options;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "qkv/cli.hpp"
@@ -36,24 +38,25 @@ std::vector<std::string> select_lessons(const std::string& which) {
     std::vector<std::string> out;
     if (which == "all") {
         for (auto& [n, path] : files) out.push_back(path);
-        if (out.empty()) throw usage_error(fmt::format("no lessons in {}", lessons_dir()));
+        if (out.empty()) throw usage_error(said("no lessons in {}", lessons_dir()));
         return out;
     }
     bool numeric = !which.empty() && which.size() < 6 && std::all_of(which.begin(), which.end(), ::isdigit);
     for (auto& [n, path] : files)
         if ((numeric && std::stoi(which) == n) || lesson_name(path) == which) return {path};
-    std::string hint;
+    std::optional<sentence> hint;
     if (numeric && !files.empty()) {
         int k = std::stoi(which);
         auto best = std::min_element(files.begin(), files.end(),
                                      [&](auto& a, auto& b) { return std::abs(a.first - k) < std::abs(b.first - k); });
-        hint = fmt::format("; did you mean {}?", best->first);
+        hint = said("; did you mean {}?", best->first);
     } else {
         std::vector<std::string> slugs;
         for (auto& [n, path] : files) slugs.push_back(lesson_name(path));
-        if (auto near = nearest(which, slugs); !near.empty()) hint = fmt::format("; did you mean '{}'?", near);
+        if (auto near = nearest(which, slugs); !near.empty()) hint = said("; did you mean '{}'?", near);
     }
-    throw usage_error(fmt::format("no lesson '{}'; the lessons are {} (qkv list){}", which, range_of(files), hint));
+    const sentence range = files.empty() ? said("none") : sentence::plain(range_of(files));
+    throw usage_error(said("no lesson '{}'; the lessons are {} (qkv list){}", which, range, hint ? *hint : sentence::plain("")));
 }
 
 // What `qkv lesson` and `qkv run` share: the options, and running the chosen files.
@@ -67,35 +70,35 @@ struct lesson_request {
     unsigned long long seed = 1;
 };
 
-void add_lesson_options(po::options_description& desc, lesson_request& r) {
+void add_lesson_options(po::options_description& desc, lesson_request& r, lang l) {
     desc.add_options()
-        ("step", po::bool_switch(&r.step), "interactive: one stage per screen, title and formula pinned (space "
-                                           "reads on, n/b next/back, arrows and PgUp/PgDn scroll, g K, h every key, q); "
-                                           "TERM=dumb: printed line by line")
-        ("present", po::bool_switch(&r.present), "full screen for a class: one stage per screen, the keys of --step "
-                                                 "(TERM=dumb: page after page)")
-        ("auto", po::value(&r.auto_seconds), "with --present: next stage after SECONDS by itself (p pauses)")
-        ("stage", po::value(&r.stage), "show only stage K (with --step or --present: start there)")
-        ("data", po::value(&r.data), "run on another scenario file, or a name of data/ (--data induction: a trained model)")
-        ("tokens", po::value(&r.tokens), "run on your own sentence: \"我 爱 吃 苹果\", numbers from a seed")
-        ("d-model", po::value(&r.d_model), "with --tokens: embedding width (default 4)")
-        ("heads", po::value(&r.heads), "with --tokens: heads, must divide --d-model (default 2)")
-        ("seed", po::value(&r.seed), "with --tokens: the seed; the same seed gives the same numbers (default 1)");
-    add_output_options(desc, r.choice);
+        ("step", po::bool_switch(&r.step), tr(l, "interactive: one stage per screen, title and formula pinned (space "
+                                                 "reads on, n/b next/back, arrows and PgUp/PgDn scroll, g K, h every key, q); "
+                                                 "TERM=dumb: printed line by line").c_str())
+        ("present", po::bool_switch(&r.present), tr(l, "full screen for a class: one stage per screen, the keys of --step "
+                                                       "(TERM=dumb: page after page)").c_str())
+        ("auto", po::value(&r.auto_seconds), tr(l, "with --present: next stage after SECONDS by itself (p pauses)").c_str())
+        ("stage", po::value(&r.stage), tr(l, "show only stage K (with --step or --present: start there)").c_str())
+        ("data", po::value(&r.data), tr(l, "run on another scenario file, or a name of data/ (--data induction: a trained model)").c_str())
+        ("tokens", po::value(&r.tokens), tr(l, "run on your own sentence: \"我 爱 吃 苹果\", numbers from a seed").c_str())
+        ("d-model", po::value(&r.d_model), tr(l, "with --tokens: embedding width (default 4)").c_str())
+        ("heads", po::value(&r.heads), tr(l, "with --tokens: heads, must divide --d-model (default 2)").c_str())
+        ("seed", po::value(&r.seed), tr(l, "with --tokens: the seed; the same seed gives the same numbers (default 1)").c_str());
+    add_output_options(desc, r.choice, l);
 }
 
 void check_request(const lesson_request& r, const po::variables_map& vm, format form) {
-    if (r.step && r.present) throw usage_error("--step and --present are two ways to step; choose one");
+    if (r.step && r.present) throw usage_error(said("--step and --present are two ways to step; choose one"));
     if ((r.step || r.present) && form != format::text)
-        throw usage_error(fmt::format("--{} shows text; leave out --format", r.step ? "step" : "present"));
-    if (vm.count("auto") && !r.present) throw usage_error("--auto goes with --present");
+        throw usage_error(said("--{} shows text; leave out --format", r.step ? "step" : "present"));
+    if (vm.count("auto") && !r.present) throw usage_error(said("--auto goes with --present"));
     if (vm.count("auto") && !(r.auto_seconds > 0 && r.auto_seconds <= 3600))
-        throw usage_error("--auto takes the seconds per stage, more than 0 and at most 3600");
-    if (!r.tokens.empty() && !r.data.empty()) throw usage_error("--tokens makes a scenario; --data reads one; choose one");
+        throw usage_error(said("--auto takes the seconds per stage, more than 0 and at most 3600"));
+    if (!r.tokens.empty() && !r.data.empty()) throw usage_error(said("--tokens makes a scenario; --data reads one; choose one"));
     if (vm.count("tokens") && split_tokens(r.tokens).empty())  // '' ran the default sentence unsaid
-        throw usage_error("--tokens gives no token; give the sentence, tokens separated by spaces: --tokens \"我 爱 吃 苹果\"");
+        throw usage_error(said("--tokens gives no token; give the sentence, tokens separated by spaces: --tokens \"我 爱 吃 苹果\""));
     for (const char* o : {"d-model", "heads", "seed"})
-        if (vm.count(o) && r.tokens.empty()) throw usage_error(fmt::format("--{} goes with --tokens", o));
+        if (vm.count(o) && r.tokens.empty()) throw usage_error(said("--{} goes with --tokens", o));
 }
 
 // The scenario of --tokens, and the text that shows it before the lesson.
@@ -108,7 +111,7 @@ scenario generated(const lesson_request& r, std::string& preface, lang l) {
                                                tr(l, "add -o FILE to keep it; --data FILE reads it back")));
         return s;
     } catch (const input_error& e) {
-        throw usage_error(e.message());
+        throw usage_error(e.said_message());
     }
 }
 
@@ -116,7 +119,7 @@ scenario generated(const lesson_request& r, std::string& preface, lang l) {
 std::size_t pick_stage(std::vector<trace>& traces, const lesson_request& r) {
     std::size_t count = traces.front().stages.size();
     if (r.stage < 1 || static_cast<std::size_t>(r.stage) > count)
-        throw usage_error(fmt::format("--stage {}: lesson {} has stages 1–{}", r.stage, traces.front().lesson, count));
+        throw usage_error(said("--stage {}: lesson {} has stages 1–{}", r.stage, traces.front().lesson, count));
     std::size_t start = static_cast<std::size_t>(r.stage - 1);
     if (!r.step && !r.present) {
         trace& t = traces.front();
@@ -130,7 +133,7 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
                 bool course) {
     auto [o, form] = resolve_output(r.choice, io);
     check_request(r, vm, form);
-    if (vm.count("stage") && files.size() != 1) throw usage_error("--stage needs a single lesson, not 'all'");
+    if (vm.count("stage") && files.size() != 1) throw usage_error(said("--stage needs a single lesson, not 'all'"));
     scenario_choice given;
     given.file = r.data;
     if (!r.tokens.empty()) {
@@ -160,16 +163,17 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
 // honours: --precision (no numbers) and --format html (no page of it) were taken and did nothing.
 int cmd_list(const args& a, const console& io) {
     output_choice choice;
-    po::options_description desc("Options");
-    add_help_option(desc);
-    add_lang_option(desc, choice.lang);
-    add_color_option(desc, choice.color, color_help_short);
+    const lang l = interface_language(a);
+    po::options_description desc = option_group(l, tr(l, "Options"));
+    add_help_option(desc, l);
+    add_lang_option(desc, choice.lang, l);
+    add_color_option(desc, choice.color, l, color_help_short);
     const format_list writes{format::text, format::markdown, format::json};
-    add_format_option(desc, choice.format, writes);
-    desc.add_options()("full", po::bool_switch(&choice.full), "whole titles, never cut to the terminal's width");
+    add_format_option(desc, choice.format, writes, l);
+    desc.add_options()("full", po::bool_switch(&choice.full), tr(l, "whole titles, never cut to the terminal's width").c_str());
     if (!parse(io, "list", a, desc)) return 0;
     if (choice.format == "html")
-        throw usage_error(fmt::format("--format must be {}, not 'html': the list has no page of its own", format_words(writes)));
+        throw usage_error(said("--format must be {}, not 'html': the list has no page of its own", format_words_said(writes)));
     const auto [o, form] = resolve_output(choice, io);
     std::vector<lesson> lessons;
     for (auto& [n, path] : lesson_files(lessons_dir())) lessons.push_back(load_lesson(path));
@@ -180,19 +184,20 @@ int cmd_list(const args& a, const console& io) {
 namespace {
 
 // `qkv lesson WHICH` and `qkv run FILE` differ only in their one argument and how it becomes files.
-int run_command(const console& io, const args& a, std::string_view cmd, const char* argument, const char* what, const char* missing,
+int run_command(const console& io, const args& a, std::string_view cmd, const char* argument, const char* what, std::string_view missing,
                 std::vector<std::string> (*files_of)(const std::string&), bool course) {
     lesson_request r;
     std::string which;
-    po::options_description desc("Options");
-    add_help_option(desc);
+    const lang l = interface_language(a);
+    po::options_description desc = option_group(l, tr(l, "Options"));
+    add_help_option(desc, l);
     desc.add_options()(argument, po::value(&which), what);
-    add_lesson_options(desc, r);
+    add_lesson_options(desc, r, l);
     po::positional_options_description pos;
     pos.add(argument, 1);
     po::variables_map vm;
     if (!parse(io, cmd, a, desc, pos, vm)) return 0;
-    if (which.empty()) throw usage_error(missing);
+    if (which.empty()) throw usage_error(said(missing));
     return run_lessons(io, files_of(which), r, vm, course);
 }
 
@@ -200,11 +205,11 @@ int run_command(const console& io, const args& a, std::string_view cmd, const ch
 
 int cmd_lesson(const args& a, const console& io) {
     return run_command(io, a, "lesson", "lesson", "N, a lesson name, or all",
-                       "which lesson? give a number, a name or 'all' (qkv list shows them)", select_lessons, true);
+                       translatable("which lesson? give a number, a name or 'all' (qkv list shows them)"), select_lessons, true);
 }
 
 int cmd_run(const args& a, const console& io) {
-    return run_command(io, a, "run", "file", "the lesson file (.toml)", "which file? qkv run my-lesson.toml (qkv validate checks it)",
+    return run_command(io, a, "run", "file", "the lesson file (.toml)", translatable("which file? qkv run my-lesson.toml (qkv validate checks it)"),
                        [](const std::string& file) { return std::vector<std::string>{file}; }, false);
 }
 

@@ -35,7 +35,7 @@ std::map<std::string, std::string> scenarios_of(const std::vector<std::string>& 
         load_scenario(file);  // a bad file is refused before the server starts, naming its line
         const std::string name = fs::path(file).stem().string();
         if (out.count(name) && out[name] != file)
-            throw usage_error(fmt::format("--data {}: a scenario named '{}' is there already ({}); rename the file", file, name, out[name]));
+            throw usage_error(said("--data {}: a scenario named '{}' is there already ({}); rename the file", file, name, out[name]));
         out[name] = file;
     }
     return out;
@@ -65,51 +65,58 @@ private:
 
 int cmd_serve(const args& a, const console& io) {
     serve_args s;
-    serve::limits& l = s.o.limit;
-    po::options_description desc("Options"), limits("Limits (each visitor is one address; past a limit, a 4xx with a JSON error)");
-    add_help_option(desc);
+    serve::limits& lim = s.o.limit;
+    const lang l = interface_language(a);
+    po::options_description desc = option_group(l, tr(l, "Options"));
+    po::options_description limits =
+        option_group(l, tr(l, "Limits (each visitor is one address; past a limit, a 4xx with a JSON error)"));
+    add_help_option(desc, l);
     desc.add_options()
-        ("port", po::value(&s.o.port)->default_value(8470), "the port to listen on (0: any free one, printed)")
+        ("port", po::value(&s.o.port)->default_value(8470), tr(l, "the port to listen on (0: any free one, printed)").c_str())
         ("bind", po::value(&s.o.host)->default_value("127.0.0.1"),
-         "the address to listen on: 127.0.0.1 is this machine alone; 0.0.0.0 every network it is on (a class)")
-        ("data", po::value(&s.data), "a scenario FILE pages may run on, by its name (data=NAME); data/'s are there already; repeatable");
-    add_lang_option(desc, s.lang);
+         tr(l, "the address to listen on: 127.0.0.1 is this machine alone; 0.0.0.0 every network it is on (a class)").c_str())
+        ("data", po::value(&s.data),
+         tr(l, "a scenario FILE pages may run on, by its name (data=NAME); data/'s are there already; repeatable").c_str());
+    add_lang_option(desc, s.lang, l);
     // taken as every command takes it (an alias may add it); the page has its own colours
-    add_color_option(desc, s.color, color_help_short);
+    add_color_option(desc, s.color, l, color_help_short);
     limits.add_options()
-        ("max-tokens", po::value(&l.tokens)->default_value(l.tokens), "tokens in a sentence (each at most 64 bytes; d_model at most 64)")
-        ("requests-per-minute", po::value(&l.requests_per_minute)->default_value(l.requests_per_minute), "requests a visitor makes in a minute")
-        ("connections", po::value(&l.connections)->default_value(l.connections),
-         "connections served at once; more wait (a connection that sends nothing for 5 s is closed)")
-        ("train-runs", po::value(&l.train_runs)->default_value(l.train_runs), "training runs at once on the server (one per visitor)")
-        ("train-steps", po::value(&l.train_steps)->default_value(l.train_steps), "steps of one training run");
+        ("max-tokens", po::value(&lim.tokens)->default_value(lim.tokens),
+         tr(l, "tokens in a sentence (each at most 64 bytes; d_model at most 64)").c_str())
+        ("requests-per-minute", po::value(&lim.requests_per_minute)->default_value(lim.requests_per_minute),
+         tr(l, "requests a visitor makes in a minute").c_str())
+        ("connections", po::value(&lim.connections)->default_value(lim.connections),
+         tr(l, "connections served at once; more wait (a connection that sends nothing for 5 s is closed)").c_str())
+        ("train-runs", po::value(&lim.train_runs)->default_value(lim.train_runs),
+         tr(l, "training runs at once on the server (one per visitor)").c_str())
+        ("train-steps", po::value(&lim.train_steps)->default_value(lim.train_steps), tr(l, "steps of one training run").c_str());
     desc.add(limits);
     po::variables_map vm;
     if (!parse(io, "serve", a, desc, {}, vm)) return 0;
     s.o.language = language_of(s.lang);
-    if (s.o.port < 0 || s.o.port > 65535) throw usage_error(fmt::format("--port must be 0 to 65535, not {}", s.o.port));
-    if (l.tokens < 1 || l.tokens > 512) throw usage_error("--max-tokens must be 1 to 512");
-    if (l.connections < 2 || l.connections > 1024) throw usage_error("--connections must be 2 to 1024");
-    if (l.requests_per_minute < 1) throw usage_error("--requests-per-minute must be 1 or more");
-    if (l.train_runs > 64) throw usage_error("--train-runs must be 0 to 64");
-    if (l.train_steps < 1 || l.train_steps > 100000) throw usage_error("--train-steps must be 1 to 100000");
+    if (s.o.port < 0 || s.o.port > 65535) throw usage_error(said("--port must be 0 to 65535, not {}", s.o.port));
+    if (lim.tokens < 1 || lim.tokens > 512) throw usage_error(said("--max-tokens must be 1 to 512"));
+    if (lim.connections < 2 || lim.connections > 1024) throw usage_error(said("--connections must be 2 to 1024"));
+    if (lim.requests_per_minute < 1) throw usage_error(said("--requests-per-minute must be 1 or more"));
+    if (lim.train_runs > 64) throw usage_error(said("--train-runs must be 0 to 64"));
+    if (lim.train_steps < 1 || lim.train_steps > 100000) throw usage_error(said("--train-steps must be 1 to 100000"));
     try {
         s.o.data = scenarios_of(s.data);
     } catch (const usage_error&) {
         throw;
     } catch (const input_error& e) {
-        throw usage_error(e.message());
+        throw usage_error(e.said_message());
     }
     serve::server server(s.o);
     server.bind();
     const std::string host = s.o.host == "0.0.0.0" ? "127.0.0.1" : s.o.host;
-    io.print(fmt::format("qkv serve: http://{}:{}/  (Ctrl-C stops)\n", host.find(':') != std::string::npos ? "[" + host + "]" : host,
-                         server.port()));
+    io.print(fmt::format(fmt::runtime(tr(s.o.language, "qkv serve: http://{}:{}/  (Ctrl-C stops)\n")),
+                         host.find(':') != std::string::npos ? "[" + host + "]" : host, server.port()));
     {
         const stop_on_signals watch(server);
         server.run();
     }
-    io.tell("qkv serve: stopped\n");
+    io.tell(tr(s.o.language, "qkv serve: stopped\n"));
     return 0;
 }
 

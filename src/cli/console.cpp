@@ -28,8 +28,8 @@ void console::print(std::string_view text) const {
     out.clear();
     if (e == EPIPE) throw broken_pipe{};
     // A closed standard output is held by /dev/null opened for reading (main below): EBADF.
-    if (e == EBADF) throw input_error("standard output is closed: nothing was shown, so nothing is recorded");
-    throw input_error(fmt::format("cannot write to standard output: {}", std::strerror(e)));
+    if (e == EBADF) throw input_error(said("standard output is closed: nothing was shown, so nothing is recorded"));
+    throw input_error(said("cannot write to standard output: {}", std::strerror(e)));
 }
 
 void console::tell(std::string_view text) const noexcept {

@@ -13,14 +13,14 @@ namespace qkv::cli {
 
 namespace po = boost::program_options;
 
-void add_options(po::options_description& desc, output_choice& c, bool with_json) {
-    add_help_option(desc);
-    add_lang_option(desc, c.lang);
-    add_color_option(desc, c.color, color_help_short);
+void add_options(po::options_description& desc, output_choice& c, bool with_json, lang l) {
+    add_help_option(desc, l);
+    add_lang_option(desc, c.lang, l);
+    add_color_option(desc, c.color, l, color_help_short);
     desc.add_options()
-        ("precision", po::value(&c.precision)->default_value(4), "decimals shown (0 to 9)")
-        ("full", po::bool_switch(&c.full), "show every row and column, never elide");
-    if (with_json) add_format_option(desc, c.format, text_and_json);
+        ("precision", po::value(&c.precision)->default_value(4), tr(l, "decimals shown (0 to 9)").c_str())
+        ("full", po::bool_switch(&c.full), tr(l, "show every row and column, never elide").c_str());
+    if (with_json) add_format_option(desc, c.format, text_and_json, l);
 }
 
 output resolve(const output_choice& c, const console& io) { return resolve_output(c, io, text_and_json); }
@@ -35,10 +35,10 @@ const exercise& need_exercise(const exercise_set& set, const std::string& id, la
                                   id, hint));
 }
 
-void add_student_options(po::options_description& desc, std::string& data, std::string& student) {
-    desc.add_options()("data", po::value(&data), "compute on another scenario file")
-        ("student", po::value(&student), "your own numbers: the same questions on values drawn from your name "
-                                         "(default: QKV_STUDENT, else the lessons' own)");
+void add_student_options(po::options_description& desc, std::string& data, std::string& student, lang l) {
+    desc.add_options()("data", po::value(&data), tr(l, "compute on another scenario file").c_str())
+        ("student", po::value(&student), tr(l, "your own numbers: the same questions on values drawn from your name "
+                                               "(default: QKV_STUDENT, else the lessons' own)").c_str());
 }
 
 std::string student_name(const std::string& given) {

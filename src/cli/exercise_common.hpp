@@ -17,7 +17,7 @@
 namespace qkv::cli {
 
 // --lang, --color, --precision, --full, and --format text|json when the command has a JSON form.
-void add_options(boost::program_options::options_description& desc, output_choice& c, bool with_json);
+void add_options(boost::program_options::options_description& desc, output_choice& c, bool with_json, lang l);
 // What those choices come to; --format is text or json (anything else a usage_error).
 output resolve(const output_choice& c, const console& io);
 
@@ -25,7 +25,7 @@ output resolve(const output_choice& c, const console& io);
 const exercise& need_exercise(const exercise_set& set, const std::string& id, lang l = lang::en);
 
 // --data FILE and --student NAME: compute on another scenario, or on a student's own numbers.
-void add_student_options(boost::program_options::options_description& desc, std::string& data, std::string& student);
+void add_student_options(boost::program_options::options_description& desc, std::string& data, std::string& student, lang l);
 // The student's name: --student, else QKV_STUDENT, else none (the lessons' own numbers).
 std::string student_name(const std::string& given);
 

@@ -11,17 +11,17 @@ namespace qkv::cli {
 namespace {
 
 // "not a regular file: --save writes a model to a regular file"; the writer's words otherwise.
-[[noreturn]] void refuse(const std::string& path, const std::string& no, std::string_view what) {
-    throw input_error(source_loc{path, 0, 0}, no.starts_with("not a regular file") ? fmt::format("not a regular file: {}", what) : no);
+[[noreturn]] void refuse(const std::string& path, const std::string& no, const sentence& what) {
+    throw input_error(source_loc{path, 0, 0}, no.starts_with("not a regular file") ? said("not a regular file: {}", what) : sentence::plain(no));
 }
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view bytes, std::string_view what) {
+void write_file_atomically(const std::string& path, std::string_view bytes, const sentence& what) {
     if (auto no = replace_file(path, bytes)) refuse(path, *no, what);
 }
 
-void check_writable(const std::string& path, std::string_view what) {
+void check_writable(const std::string& path, const sentence& what) {
     if (auto no = cannot_replace(path)) refuse(path, *no, what);
 }
 

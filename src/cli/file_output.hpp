@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "qkv/sentence.hpp"
+
 namespace qkv::cli {
 
 // FILE is either the old file or the whole new one, through the one writer (qkv/file_write.hpp:
@@ -12,9 +14,9 @@ namespace qkv::cli {
 // its mode and owner. Only a regular file (or a name not yet taken, in a folder that exists) is
 // written: a symbolic link, a device, a pipe, a folder or a read-only file is refused (input_error,
 // one line naming the file; "not a regular file: " and `what`, which says where the option writes).
-void write_file_atomically(const std::string& path, std::string_view bytes, std::string_view what);
+void write_file_atomically(const std::string& path, std::string_view bytes, const sentence& what);
 
 // The same refusal, ahead of long work whose result would go there: nothing is written.
-void check_writable(const std::string& path, std::string_view what);
+void check_writable(const std::string& path, const sentence& what);
 
 }  // namespace qkv::cli

@@ -29,7 +29,7 @@ struct owned_fd {
     }
 };
 
-[[noreturn]] void cannot_draw() { throw input_error(fmt::format("cannot draw the screen: {}", std::strerror(errno))); }
+[[noreturn]] void cannot_draw() { throw input_error(said("cannot draw the screen: {}", std::strerror(errno))); }
 
 int draw(const std::vector<trace>& traces, const render_options& o, const screen_choice& how, int in_fd, int out_fd) {
     if (how.present) {

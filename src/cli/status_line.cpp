@@ -27,9 +27,9 @@ void status_line::clear() const {
     if (on_) io_.tell("\r\033[K");
 }
 
-std::string time_left(double seconds) {
-    if (seconds < 90) return fmt::format("about {:.0f} s left", std::max(1.0, std::ceil(seconds)));
-    return fmt::format("about {:.0f} min left", std::ceil(seconds / 60));
+std::string time_left(double seconds, lang l) {
+    if (seconds < 90) return fmt::format(fmt::runtime(tr(l, "about {:.0f} s left")), std::max(1.0, std::ceil(seconds)));
+    return fmt::format(fmt::runtime(tr(l, "about {:.0f} min left")), std::ceil(seconds / 60));
 }
 
 }  // namespace qkv::cli

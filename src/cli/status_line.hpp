@@ -26,6 +26,6 @@ private:
 };
 
 // "about 12 s left", "about 3 min left": how long an estimate of `seconds` says is left.
-std::string time_left(double seconds);
+std::string time_left(double seconds, lang l);
 
 }  // namespace qkv::cli

@@ -20,7 +20,7 @@ const bilingual& command_text(std::string_view name, std::string_view key) {
     const std::string path = (std::filesystem::path(lessons_dir()) / "prose" / (std::string(name) + ".toml")).string();
     auto file = files.find(name);
     if (file == files.end()) {
-        const toml_document doc = read_toml_file(path, "prose file");
+        const toml_document doc = read_toml_file(path, translatable("prose file"));
         const toml_reader reader(doc);
         std::map<std::string, bilingual, std::less<>> texts;
         for (const auto& [k, node] : doc.table) {
@@ -32,7 +32,7 @@ const bilingual& command_text(std::string_view name, std::string_view key) {
     }
     auto text = file->second.find(key);
     if (text == file->second.end())
-        throw input_error(source_loc{path, 0, 0}, fmt::format("no text '{}'", key));
+        throw input_error(source_loc{path, 0, 0}, said("no text '{}'", key));
     return text->second;
 }
 

@@ -47,7 +47,7 @@ std::string clipped(std::string_view field) {
 }
 
 float parse_cell(std::string_view field, const source_loc& where, std::size_t col) {
-    if (field.empty()) throw input_error(where, fmt::format("column {} is empty", col));
+    if (field.empty()) throw input_error(where, said("column {} is empty", col));
     if (field.front() == '+') field.remove_prefix(1);
     float x = 0;
     auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), x);
@@ -56,13 +56,13 @@ float parse_cell(std::string_view field, const source_loc& where, std::size_t co
         // for a float, which is 0 as surely as TOML's reader makes it
         const double d = std::strtod(std::string(field).c_str(), nullptr);
         if (std::fabs(d) > 1.0)
-            throw input_error(where, fmt::format("column {}: '{}' is too large for a float", col, clipped(field)));
+            throw input_error(where, said("column {}: '{}' is too large for a float", col, clipped(field)));
         return static_cast<float>(d);
     }
     if (ec != std::errc{} || end != field.data() + field.size())
-        throw input_error(where, fmt::format("column {}: '{}' is not a number", col, clipped(field)));
+        throw input_error(where, said("column {}: '{}' is not a number", col, clipped(field)));
     if (!std::isfinite(x))
-        throw input_error(where, fmt::format("column {}: '{}' is not finite (NaN and Inf are not allowed)", col, clipped(field)));
+        throw input_error(where, said("column {}: '{}' is not finite (NaN and Inf are not allowed)", col, clipped(field)));
     return x;
 }
 
@@ -84,12 +84,12 @@ matrix parse_csv_matrix(std::string_view text, const std::string& origin) {
         source_loc where{origin, line_no, 0};
         if (rows == 0) cols = f.size();
         if (f.size() != cols)
-            throw input_error(where, fmt::format("row {} has {} values but row 1 has {} (ragged rows)",
+            throw input_error(where, said("row {} has {} values but row 1 has {} (ragged rows)",
                                                  rows + 1, f.size(), cols));
         for (std::size_t c = 0; c < f.size(); ++c) cells.push_back(parse_cell(f[c], where, c + 1));
         ++rows;
     }
-    if (rows == 0) throw input_error(source_loc{origin, 0, 0}, "no numbers in the file (empty matrix)");
+    if (rows == 0) throw input_error(source_loc{origin, 0, 0}, said("no numbers in the file (empty matrix)"));
     return matrix(rows, cols, std::move(cells));
 }
 
@@ -97,9 +97,9 @@ matrix read_csv_matrix(const std::string& path) {
     // X = "/dev/zero" or a FIFO would be read forever.
     std::error_code ec;
     if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-        throw input_error(source_loc{path, 0, 0}, "not a regular file (a folder, a device or a pipe cannot hold a matrix)");
+        throw input_error(source_loc{path, 0, 0}, said("not a regular file (a folder, a device or a pipe cannot hold a matrix)"));
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(source_loc{path, 0, 0}, "cannot open the file");
+    if (!in) throw input_error(source_loc{path, 0, 0}, said("cannot open the file"));
     std::ostringstream buf;
     buf << in.rdbuf();
     return parse_csv_matrix(buf.str(), path);

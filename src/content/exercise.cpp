@@ -274,12 +274,12 @@ std::vector<exercise> parse_exercises(std::string_view text, const std::string& 
 exercise_set load_exercises(const std::string& dir) {
     exercise_set set;
     std::string book_path = (fs::path(dir) / "mistakes.toml").string();
-    set.book = read_mistakes(read_toml_file(book_path, "mistake book"));
+    set.book = read_mistakes(read_toml_file(book_path, translatable("mistake book")));
     std::set<std::string> ids;
     for (auto& [n, path] : numbered_files(dir, R"(^(\d{1,4})\.toml$)")) {
-        for (exercise& e : read_exercises(read_toml_file(path, "exercise file"), set.book)) {
-            if (e.lesson != n) throw input_error(e.where, fmt::format("this file is for lesson {}, not {}", n, e.lesson));
-            if (!ids.insert(e.id).second) throw input_error(e.where, fmt::format("exercise id '{}' is used twice", e.id));
+        for (exercise& e : read_exercises(read_toml_file(path, translatable("exercise file")), set.book)) {
+            if (e.lesson != n) throw input_error(e.where, said("this file is for lesson {}, not {}", n, e.lesson));
+            if (!ids.insert(e.id).second) throw input_error(e.where, said("exercise id '{}' is used twice", e.id));
             set.all.push_back(std::move(e));
         }
     }

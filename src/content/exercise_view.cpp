@@ -29,7 +29,7 @@ std::vector<shown_value> shown_values(const std::vector<std::string>& names, con
     std::vector<shown_value> values;
     for (const std::string& name : names) {
         auto it = ws.find(name);
-        if (it == ws.end()) throw input_error(fmt::format("the exercise shows '{}', which the lesson does not compute", name));
+        if (it == ws.end()) throw input_error(said("the exercise shows '{}', which the lesson does not compute", name));
         value v = it->second;
         // a row read from a value ("A[3]") keeps that value's axes: the row of A is a query's weights
         const std::string of = row_source(name);

@@ -187,7 +187,7 @@ lesson read_lesson(const toml_document& doc, std::vector<problem>* problems) {
     return l;
 }
 
-lesson load_lesson(const std::string& path) { return read_lesson(read_toml_file(path, "lesson file")); }
+lesson load_lesson(const std::string& path) { return read_lesson(read_toml_file(path, translatable("lesson file"))); }
 
 std::vector<std::pair<int, std::string>> numbered_files(const std::string& dir, const std::string& pattern) {
     std::vector<std::pair<int, std::string>> out;
@@ -283,7 +283,7 @@ std::string lesson_name(const std::string& path) {
 
 std::vector<std::pair<int, std::string>> lesson_files(const std::string& dir) {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw input_error(source_loc{dir, 0, 0}, "lessons folder not found (set QKV_LESSONS)");
+    if (!fs::is_directory(dir, ec)) throw input_error(source_loc{dir, 0, 0}, said("lessons folder not found (set QKV_LESSONS)"));
     auto out = numbered_files(dir, lesson_file_pattern);
     if (auto clash = shared_numbers(out); !clash.empty()) throw input_error(clash.front().where, clash.front().message);
     return out;

@@ -85,7 +85,7 @@ std::string stamp() {
 }
 
 [[noreturn]] void disk_error(const std::string& path, const char* what, int err) {
-    throw input_error(source_loc{path, 0, 0}, fmt::format("cannot save progress: {} ({})", what, std::strerror(err)));
+    throw input_error(source_loc{path, 0, 0}, said("cannot save progress: {} ({})", what, std::strerror(err)));
 }
 
 }  // namespace
@@ -122,7 +122,7 @@ std::string progress_path() {
     if (base.empty())
         if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir && *pw->pw_dir) base = pw->pw_dir;
     if (!fs::path(base).is_absolute())
-        throw input_error("cannot keep progress: neither XDG_STATE_HOME nor HOME is set to a folder; set one of them");
+        throw input_error(said("cannot keep progress: neither XDG_STATE_HOME nor HOME is set to a folder; set one of them"));
     return (fs::path(base) / ".local" / "state" / "qkv" / "progress.json").string();
 }
 
@@ -132,12 +132,12 @@ progress load_progress(const std::string& path, std::string* warning) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT) return {};
-        throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the progress file: {}", std::strerror(errno)));
+        throw input_error(source_loc{path, 0, 0}, said("cannot read the progress file: {}", std::strerror(errno)));
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        throw input_error(source_loc{path, 0, 0}, "the progress file is not a regular file; move it away or set XDG_STATE_HOME");
+        throw input_error(source_loc{path, 0, 0}, said("the progress file is not a regular file; move it away or set XDG_STATE_HOME"));
     }
     std::string text;
     char buf[65536];
@@ -146,7 +146,7 @@ progress load_progress(const std::string& path, std::string* warning) {
         if (n < 0) {
             const int err = errno;
             ::close(fd);
-            throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the progress file: {}", std::strerror(err)));
+            throw input_error(source_loc{path, 0, 0}, said("cannot read the progress file: {}", std::strerror(err)));
         }
         text.append(buf, static_cast<std::size_t>(n));
     }
@@ -171,8 +171,8 @@ void save_progress(const progress& p, const std::string& path) {
     fs::path dir = fs::path(path).parent_path();
     std::error_code ec;
     if (!dir.empty()) fs::create_directories(dir, ec);
-    if (ec) throw input_error(source_loc{dir.string(), 0, 0}, fmt::format("cannot create the progress folder: {}", ec.message()));
-    if (auto no = replace_file(path, to_text(p))) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot save progress: {}", *no));
+    if (ec) throw input_error(source_loc{dir.string(), 0, 0}, said("cannot create the progress folder: {}", ec.message()));
+    if (auto no = replace_file(path, to_text(p))) throw input_error(source_loc{path, 0, 0}, said("cannot save progress: {}", *no));
 }
 
 namespace {
@@ -187,7 +187,7 @@ public:
         if (dir.empty()) dir = ".";
         std::error_code ec;
         fs::create_directories(dir, ec);
-        if (ec) throw input_error(source_loc{dir.string(), 0, 0}, fmt::format("cannot create the progress folder: {}", ec.message()));
+        if (ec) throw input_error(source_loc{dir.string(), 0, 0}, said("cannot create the progress folder: {}", ec.message()));
         fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd_ < 0) disk_error(dir.string(), "cannot open the progress folder", errno);
         while (::flock(fd_, LOCK_EX) != 0) {
@@ -219,7 +219,7 @@ void reset_progress(const std::string& path) {
     progress_lock lock(path);  // not while another process is between reading and saving
     std::error_code ec;
     fs::remove(path, ec);
-    if (ec) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot remove the progress file: {}", ec.message()));
+    if (ec) throw input_error(source_loc{path, 0, 0}, said("cannot remove the progress file: {}", ec.message()));
 }
 
 }  // namespace qkv

@@ -23,23 +23,23 @@ float number_of(const std::string& file, const toml::node& n, const std::string&
     double x = 0;
     if (auto i = n.as_integer()) x = static_cast<double>(i->get());
     else if (auto f = n.as_floating_point()) x = f->get();
-    else throw input_error(loc_of(file, n), fmt::format("{}: expected a number", what));
-    if (!std::isfinite(x)) throw input_error(loc_of(file, n), fmt::format("{}: NaN and Inf are not allowed", what));
-    if (std::fabs(x) > 3.0e38) throw input_error(loc_of(file, n), fmt::format("{}: too large for a float", what));
+    else throw input_error(loc_of(file, n), said("{}: expected a number", what));
+    if (!std::isfinite(x)) throw input_error(loc_of(file, n), said("{}: NaN and Inf are not allowed", what));
+    if (std::fabs(x) > 3.0e38) throw input_error(loc_of(file, n), said("{}: too large for a float", what));
     return static_cast<float>(x);
 }
 
 matrix inline_matrix(const std::string& file, const std::string& name, const toml::array& rows) {
-    if (rows.empty()) throw input_error(loc_of(file, rows), fmt::format("matrix {} has no rows", name));
+    if (rows.empty()) throw input_error(loc_of(file, rows), said("matrix {} has no rows", name));
     std::vector<float> cells;
     std::size_t cols = 0;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const toml::array* row = rows[r].as_array();
-        if (!row) throw input_error(loc_of(file, rows[r]), fmt::format("matrix {}: row {} is not an array", name, r + 1));
+        if (!row) throw input_error(loc_of(file, rows[r]), said("matrix {}: row {} is not an array", name, r + 1));
         if (r == 0) cols = row->size();
-        if (cols == 0) throw input_error(loc_of(file, *row), fmt::format("matrix {}: row {} is empty", name, r + 1));
+        if (cols == 0) throw input_error(loc_of(file, *row), said("matrix {}: row {} is empty", name, r + 1));
         if (row->size() != cols)
-            throw input_error(loc_of(file, *row), fmt::format("matrix {}: row {} has {} values but row 1 has {} (ragged rows)",
+            throw input_error(loc_of(file, *row), said("matrix {}: row {} has {} values but row 1 has {} (ragged rows)",
                                                               name, r + 1, row->size(), cols));
         for (std::size_t c = 0; c < cols; ++c)
             cells.push_back(number_of(file, (*row)[c], fmt::format("matrix {}, row {}, column {}", name, r + 1, c + 1)));
@@ -51,17 +51,17 @@ matrix inline_matrix(const std::string& file, const std::string& name, const tom
 matrix generated_matrix(const std::string& file, const std::string& name, const toml::table& spec) {
     for (auto&& [k, v] : spec)
         if (k != "randn" && k != "seed" && k != "scale")
-            throw input_error(loc_of(file, v), fmt::format("matrix {}: unknown key '{}' (expected randn, seed, scale)", name, k.str()));
+            throw input_error(loc_of(file, v), said("matrix {}: unknown key '{}' (expected randn, seed, scale)", name, k.str()));
     const toml::array* dims = spec["randn"].as_array();
     if (!dims || dims->size() != 2 || !(*dims)[0].is_integer() || !(*dims)[1].is_integer())
-        throw input_error(loc_of(file, spec), fmt::format("matrix {}: randn must be [rows, columns]", name));
+        throw input_error(loc_of(file, spec), said("matrix {}: randn must be [rows, columns]", name));
     auto r = (*dims)[0].as_integer()->get(), c = (*dims)[1].as_integer()->get();
-    if (r <= 0 || c <= 0) throw input_error(loc_of(file, *dims), fmt::format("matrix {}: sizes must be positive", name));
+    if (r <= 0 || c <= 0) throw input_error(loc_of(file, *dims), said("matrix {}: sizes must be positive", name));
     if (!within_cell_limit(static_cast<std::size_t>(r), static_cast<std::size_t>(c)))
-        throw input_error(loc_of(file, *dims), fmt::format("matrix {}: [{}, {}] is too large ({:.1f} GiB; at most 1 GiB)",
+        throw input_error(loc_of(file, *dims), said("matrix {}: [{}, {}] is too large ({:.1f} GiB; at most 1 GiB)",
                                                            name, r, c, r * 4.0 * c / (1 << 30)));
     auto seed = spec["seed"].value<std::int64_t>();
-    if (!seed || *seed < 0) throw input_error(loc_of(file, spec), fmt::format("matrix {}: needs seed = a non-negative integer", name));
+    if (!seed || *seed < 0) throw input_error(loc_of(file, spec), said("matrix {}: needs seed = a non-negative integer", name));
     float scale = spec.contains("scale") ? number_of(file, *spec.get("scale"), fmt::format("matrix {}, scale", name)) : 1.0f;
     matrix m = kernels::randn(static_cast<std::size_t>(r), static_cast<std::size_t>(c), static_cast<std::uint64_t>(*seed));
     for (float& x : m.data) x *= scale;
@@ -69,7 +69,7 @@ matrix generated_matrix(const std::string& file, const std::string& name, const 
     for (float x : m.data)
         if (!std::isfinite(x))
             throw input_error(loc_of(file, *spec.get("scale")),
-                              fmt::format("matrix {}: scale {} makes entries too large for a float (at most 3e38)", name, scale));
+                              said("matrix {}: scale {} makes entries too large for a float (at most 3e38)", name, scale));
     return m;
 }
 
@@ -78,10 +78,10 @@ matrix matrix_of(const std::string& file, const std::string& name, const toml::n
     if (auto t = n.as_table()) return generated_matrix(file, name, *t);
     if (auto s = n.as_string()) {
         fs::path p = fs::path(file).parent_path() / s->get();
-        if (auto no = unreadable_file(p.string())) throw input_error(loc_of(file, n), fmt::format("matrix {}: file '{}' {}", name, p.string(), *no));
+        if (auto no = unreadable_file(p.string())) throw input_error(loc_of(file, n), said("matrix {}: file '{}' {}", name, p.string(), *no));
         return read_csv_matrix(p.string());
     }
-    throw input_error(loc_of(file, n), fmt::format("matrix {}: expected an array of rows, a CSV file name, or {{ randn = [r, c], seed = s }}", name));
+    throw input_error(loc_of(file, n), said("matrix {}: expected an array of rows, a CSV file name, or {{ randn = [r, c], seed = s }}", name));
 }
 
 bool is_identifier(std::string_view s) {
@@ -101,7 +101,7 @@ void check_shapes(const scenario& s, const toml::table& mats) {
         auto it = s.matrices.find(w);
         if (it == s.matrices.end() || (it->second.rows == d_model && it->second.cols == d_model)) continue;
         throw input_error(loc_of(s.file, *mats.get(w)),
-                          fmt::format("{} is {} but X is {}: {} must be [d_model, d_model] = [{}, {}]", w,
+                          said("{} is {} but X is {}: {} must be [d_model, d_model] = [{}, {}]", w,
                                       shape_str(it->second), shape_str(X), w, d_model, d_model));
     }
 }
@@ -110,13 +110,13 @@ void check_shapes(const scenario& s, const toml::table& mats) {
 void check_heads(const scenario& s, const toml::node& heads) {
     const std::size_t d_model = s.matrices.at("X").cols;
     if (d_model % *s.heads != 0)
-        throw input_error(loc_of(s.file, heads), fmt::format("heads ({}) must divide d_model ({})", *s.heads, d_model));
+        throw input_error(loc_of(s.file, heads), said("heads ({}) must divide d_model ({})", *s.heads, d_model));
 }
 
 std::vector<std::string> token_list(const std::string& file, const char* key, const toml::array& a) {
     std::vector<std::string> out;
     for (auto& t : a) {
-        if (!t.is_string()) throw input_error(loc_of(file, t), fmt::format("{} must be strings", key));
+        if (!t.is_string()) throw input_error(loc_of(file, t), said("{} must be strings", key));
         out.push_back(t.as_string()->get());
     }
     return out;
@@ -128,16 +128,16 @@ void check_source(const scenario& s, const toml::table& mats) {
     auto x_src = s.matrices.find("X_src");
     bool has_tokens = !s.source_tokens.empty();
     if (x_src == s.matrices.end()) {
-        if (has_tokens) throw input_error(loc_of(s.file, mats), "source_tokens is given but [matrices] has no X_src (one row per source token)");
+        if (has_tokens) throw input_error(loc_of(s.file, mats), said("source_tokens is given but [matrices] has no X_src (one row per source token)"));
         return;
     }
     auto where = loc_of(s.file, *mats.get("X_src"));
-    if (!has_tokens) throw input_error(where, "X_src needs 'source_tokens = [...]' (one token per row of X_src)");
+    if (!has_tokens) throw input_error(where, said("X_src needs 'source_tokens = [...]' (one token per row of X_src)"));
     if (x_src->second.rows != s.source_tokens.size())
-        throw input_error(where, fmt::format("X_src has {} rows but there are {} source tokens", x_src->second.rows, s.source_tokens.size()));
+        throw input_error(where, said("X_src has {} rows but there are {} source tokens", x_src->second.rows, s.source_tokens.size()));
     const matrix& X = s.matrices.at("X");
     if (x_src->second.cols != X.cols)
-        throw input_error(where, fmt::format("X_src is {} but X is {}: both sequences need d_model = {} columns",
+        throw input_error(where, said("X_src is {} but X is {}: both sequences need d_model = {} columns",
                                              shape_str(x_src->second), shape_str(X), X.cols));
 }
 
@@ -152,7 +152,7 @@ std::string named_scenario(const std::string& given) {
 
 }  // namespace
 
-scenario load_scenario(const std::string& path) { return read_scenario(read_toml_file(named_scenario(path), "scenario file")); }
+scenario load_scenario(const std::string& path) { return read_scenario(read_toml_file(named_scenario(path), translatable("scenario file"))); }
 
 scenario read_scenario(const toml_document& file) {
     const std::string& path = file.file;
@@ -162,47 +162,47 @@ scenario read_scenario(const toml_document& file) {
     for (auto&& [k, v] : doc)
         if (k != "name" && k != "tokens" && k != "source_tokens" && k != "heads" && k != "causal" && k != "matrices")
             throw input_error(loc_of(path, v),
-                              fmt::format("unknown key '{}' (expected name, tokens, source_tokens, heads, causal, [matrices])", k.str()));
+                              said("unknown key '{}' (expected name, tokens, source_tokens, heads, causal, [matrices])", k.str()));
     s.name = fs::path(path).stem().string();  // without a name, the file's
     if (const toml::node* name = doc.get("name")) {
         if (!name->is_string())
-            throw input_error(loc_of(path, *name), fmt::format("name must be a string, not {}", kind_of(*name)));
+            throw input_error(loc_of(path, *name), said("name must be a string, not {}", kind_of(*name)));
         s.name = name->as_string()->get();
     }
     const toml::node* tokens = doc.get("tokens");
-    if (!tokens) throw input_error(source_loc{path, 0, 0}, "missing 'tokens = [...]' (one token per row of X)");
+    if (!tokens) throw input_error(source_loc{path, 0, 0}, said("missing 'tokens = [...]' (one token per row of X)"));
     if (!tokens->is_array())
-        throw input_error(loc_of(path, *tokens), fmt::format("tokens must be an array of strings (one per row of X), not {}",
+        throw input_error(loc_of(path, *tokens), said("tokens must be an array of strings (one per row of X), not {}",
                                                              kind_of(*tokens)));
     s.tokens = token_list(path, "tokens", *tokens->as_array());
     if (auto src = doc.get("source_tokens")) {
-        if (!src->is_array()) throw input_error(loc_of(path, *src), "source_tokens must be an array of strings (one per row of X_src)");
+        if (!src->is_array()) throw input_error(loc_of(path, *src), said("source_tokens must be an array of strings (one per row of X_src)"));
         s.source_tokens = token_list(path, "source_tokens", *src->as_array());
     }
     if (auto h = doc.get("heads")) {
         if (!h->is_integer() || h->as_integer()->get() < 1)
-            throw input_error(loc_of(path, *h), "heads must be a positive integer");
+            throw input_error(loc_of(path, *h), said("heads must be a positive integer"));
         s.heads = static_cast<std::size_t>(h->as_integer()->get());
     }
     if (auto c = doc.get("causal")) {
-        if (!c->is_boolean()) throw input_error(loc_of(path, *c), fmt::format("causal must be true or false, not {}", kind_of(*c)));
+        if (!c->is_boolean()) throw input_error(loc_of(path, *c), said("causal must be true or false, not {}", kind_of(*c)));
         s.causal = c->as_boolean()->get();
     }
     const toml::node* matrices = doc.get("matrices");
-    if (!matrices) throw input_error(source_loc{path, 0, 0}, "missing [matrices] table (at least X)");
+    if (!matrices) throw input_error(source_loc{path, 0, 0}, said("missing [matrices] table (at least X)"));
     const toml::table* mats = matrices->as_table();
     if (!mats)
-        throw input_error(loc_of(path, *matrices), fmt::format("matrices must be a table ([matrices], then X = …), not {}",
+        throw input_error(loc_of(path, *matrices), said("matrices must be a table ([matrices], then X = …), not {}",
                                                                kind_of(*matrices)));
     for (auto&& [k, v] : *mats) {
         std::string name(k.str());
-        if (!is_identifier(name)) throw input_error(loc_of(path, v), fmt::format("'{}' is not a usable matrix name (letters, digits, _)", name));
+        if (!is_identifier(name)) throw input_error(loc_of(path, v), said("'{}' is not a usable matrix name (letters, digits, _)", name));
         s.matrices[name] = matrix_of(path, name, v);
     }
     auto x = s.matrices.find("X");
-    if (x == s.matrices.end()) throw input_error(loc_of(path, *mats), "[matrices] has no X");
+    if (x == s.matrices.end()) throw input_error(loc_of(path, *mats), said("[matrices] has no X"));
     if (x->second.rows != s.tokens.size())
-        throw input_error(loc_of(path, *mats->get("X")), fmt::format("X has {} rows but there are {} tokens", x->second.rows, s.tokens.size()));
+        throw input_error(loc_of(path, *mats->get("X")), said("X has {} rows but there are {} tokens", x->second.rows, s.tokens.size()));
     check_shapes(s, *mats);
     if (s.heads) check_heads(s, *doc.get("heads"));
     check_source(s, *mats);

@@ -168,14 +168,14 @@ std::vector<std::size_t> choice_order(std::size_t count, std::string_view exerci
 
 scenario generate_scenario(const scenario_spec& spec) {
     std::size_t n = spec.tokens.size(), d = spec.d_model;
-    if (n == 0) throw input_error("--tokens: give at least one token, separated by spaces");
-    if (n > max_tokens) throw input_error(fmt::format("--tokens: {} tokens; at most {} fit on a screen", n, max_tokens));
+    if (n == 0) throw input_error(said("--tokens: give at least one token, separated by spaces"));
+    if (n > max_tokens) throw input_error(said("--tokens: {} tokens; at most {} fit on a screen", n, max_tokens));
     for (std::size_t i = 0; i < n; ++i)
         if (!utf8::valid(spec.tokens[i]))  // a token ends up in TOML and JSON, which allow nothing else
-            throw input_error(fmt::format("--tokens: token {} is not valid UTF-8 (check the terminal's encoding)", i + 1));
-    if (d < 1 || d > max_d_model) throw input_error(fmt::format("--d-model must be 1 to {}, not {}", max_d_model, d));
+            throw input_error(said("--tokens: token {} is not valid UTF-8 (check the terminal's encoding)", i + 1));
+    if (d < 1 || d > max_d_model) throw input_error(said("--d-model must be 1 to {}, not {}", max_d_model, d));
     if (spec.heads < 1 || d % spec.heads != 0)
-        throw input_error(fmt::format("--heads {} must divide --d-model {}", spec.heads, d));
+        throw input_error(said("--heads {} must divide --d-model {}", spec.heads, d));
 
     // Each matrix has its own stream: seed·5 + k, so no two (seed, matrix) pairs share numbers.
     auto draw = [&](std::size_t rows, std::uint64_t k, float scale) {

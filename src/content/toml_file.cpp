@@ -121,7 +121,7 @@ private:
         if (base_ + depth_ + ++parts_ <= max_levels) return;
         const int column = static_cast<int>(utf8::count(text_.substr(line_start_, i_ - line_start_))) + 1;
         throw input_error(source_loc{origin_, line_, column},
-                          fmt::format("a key nested more than {} levels deep (its dotted parts, its header and the "
+                          said("a key nested more than {} levels deep (its dotted parts, its header and the "
                                       "tables and arrays around it)", max_levels));
     }
     // A [header] or [[header]] starts a line outside any value; its parts are the base of the keys below.
@@ -197,9 +197,10 @@ toml_document read_toml_text(std::string_view text, const std::string& origin) {
 
 std::string read_text_file(const std::string& path, std::string_view what) {
     if (auto no = unreadable_file(path))  // "lesson file not found", "scenario file: a name too long …"
-        throw input_error(source_loc{path, 0, 0}, fmt::format(fmt::runtime(*no == "not found" ? "{} {}" : "{}: {}"), what, *no));
+        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? said("{} not found", said(what))
+                                                                      : said("{}: {}", said(what), *no));
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the file");
+    if (!in) throw input_error(source_loc{path, 0, 0}, said("cannot read the file"));
     std::ostringstream text;
     text << in.rdbuf();
     return std::move(text).str();

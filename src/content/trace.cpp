@@ -41,7 +41,7 @@ void check_needs(const lesson& l, const scenario& s, const workspace& ws) {
             for (const std::string& name : names_read(*stmt.rhs)) {
                 if (known.count(name)) continue;
                 if (std::string needed = what_gives(l, name); !needed.empty())
-                    throw input_error(source_loc{s.file, 0, 0}, fmt::format("lesson {} needs {} (used in {}, stage '{}')",
+                    throw input_error(source_loc{s.file, 0, 0}, said("lesson {} needs {} (used in {}, stage '{}')",
                                                                             l.number, needed, stmt.where.str(), st.id));
             }
             known.insert(stmt.target);
@@ -59,7 +59,7 @@ void check_token_rows(const lesson& l, const workspace& given) {
     for (std::size_t i = 0; i < l.token_rows.size(); ++i)
         if (!known.count(l.token_rows[i]))
             throw input_error(i < l.token_rows_at.size() ? l.token_rows_at[i] : source_loc{l.file, 0, 0},
-                              fmt::format("lesson {}: token_rows names '{}', which neither the scenario nor any formula "
+                              said("lesson {}: token_rows names '{}', which neither the scenario nor any formula "
                                           "of the lesson gives", l.number, l.token_rows[i]));
 }
 
@@ -71,11 +71,11 @@ void check_axes(const lesson& l, const stage& st, const workspace& ws) {
         const std::string where = fmt::format("lesson {}, stage '{}': axes.{}", l.number, st.id, name);
         auto it = ws.find(name);
         if (it == ws.end())
-            throw input_error(at, fmt::format("{}: no formula up to here assigns '{}' and the scenario has no such matrix", where, name));
+            throw input_error(at, said("{}: no formula up to here assigns '{}' and the scenario has no such matrix", where, name));
         const value& v = it->second;
-        if (v.is_scalar()) throw input_error(at, fmt::format("{}: {} is a number, which has no rows or columns", where, name));
+        if (v.is_scalar()) throw input_error(at, said("{}: {} is a number, which has no rows or columns", where, name));
         if (st.stack_axes.count(name) && !v.is_stack())
-            throw input_error(at, fmt::format("{}: three words describe a stack, but {} is {}, a matrix: give [\"rows\", \"columns\"]",
+            throw input_error(at, said("{}: three words describe a stack, but {} is {}, a matrix: give [\"rows\", \"columns\"]",
                                               where, name, v.shape_str()));
     }
 }
@@ -118,7 +118,7 @@ matrix marks_for(const lesson& l, const stage& st, const std::string& name, cons
                  const workspace& ws) {
     const source_loc& at = st.marks_at.count(name) ? st.marks_at.at(name) : st.where;
     auto fail = [&](const std::string& why) {
-        throw input_error(at, fmt::format("lesson {}, stage '{}': marks {}: {}", l.number, st.id, pattern, why));
+        throw input_error(at, said("lesson {}, stage '{}': marks {}: {}", l.number, st.id, pattern, why));
     };
     if (!weights.weights) fail("only attention weights have a heatmap to mark");
     auto it = ws.find(pattern);
@@ -156,7 +156,7 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
     for (const std::string& name : show) {
         auto it = ws.find(name);
         if (it == ws.end())
-            throw input_error(st.where, fmt::format("lesson {}, stage '{}' shows '{}', but no formula up to here assigns it "
+            throw input_error(st.where, said("lesson {}, stage '{}' shows '{}', but no formula up to here assigns it "
                                                     "and the scenario has no such matrix", l.number, st.id, name));
     }
     check_axes(l, st, ws);
@@ -211,7 +211,7 @@ lesson_run run_lesson(const lesson& given, const scenario& s, lang language) {
     check_token_rows(l, r.ws);
     if (s.tokens.size() < l.min_tokens)
         throw input_error(source_loc{s.file, 0, 0},
-                          fmt::format("lesson {} needs at least {} tokens; this sentence has {}", l.number, l.min_tokens,
+                          said("lesson {} needs at least {} tokens; this sentence has {}", l.number, l.min_tokens,
                                       s.tokens.size()));
     r.t.lesson = l.number;
     r.t.title = l.title.in(language);
@@ -229,7 +229,7 @@ lesson_run run_lesson(const lesson& given, const scenario& s, lang language) {
 
 scenario load_lesson_scenario(const lesson& l) {
     if (auto no = unreadable_file(l.scenario_file))
-        throw input_error(l.scenario_at, fmt::format("scenario '{}' ({}): {}", l.scenario, l.scenario_file, *no));
+        throw input_error(l.scenario_at, said("scenario '{}' ({}): {}", l.scenario, l.scenario_file, *no));
     return load_scenario(l.scenario_file);
 }
 

@@ -110,7 +110,7 @@ validation check_scenario(const toml_document& doc) {
 mistake_book the_mistakes() {
     fs::path p = fs::path(exercises_dir()) / "mistakes.toml";
     std::error_code ec;
-    return fs::exists(p, ec) ? read_mistakes(read_toml_file(p.string(), "mistake book")) : mistake_book{};
+    return fs::exists(p, ec) ? read_mistakes(read_toml_file(p.string(), translatable("mistake book"))) : mistake_book{};
 }
 
 // Every text of an exercise a student reads.
@@ -197,7 +197,7 @@ validation validate_file(const std::string& path, const std::string& data_file) 
     if (auto no = unreadable_file(path)) return {"", "", {{source_loc{path, 0, 0}, *no == "not found" ? "file not found" : *no}}, {}};
     toml_document doc;
     try {
-        doc = read_toml_file(path, "file");
+        doc = read_toml_file(path, translatable("file"));
     } catch (const input_error& e) {
         return {"", "", {problem_of(e, path)}, {}};
     }

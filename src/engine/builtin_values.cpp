@@ -6,6 +6,22 @@
 #include "qkv/blas.hpp"
 #include "qkv/keep_budget.hpp"
 
+namespace qkv {
+
+namespace {
+constexpr std::string_view step_word = translatable("step {}");
+}  // namespace
+
+std::string step_label(std::size_t step) { return fmt::format(fmt::runtime(step_word), step); }
+
+std::string step_heading(const std::string& label, lang l) {
+    const std::string_view prefix = step_word.substr(0, step_word.find('{'));
+    if (!label.starts_with(prefix)) return label;
+    return fmt::format(fmt::runtime(tr(l, step_word)), label.substr(prefix.size()));
+}
+
+}  // namespace qkv
+
 namespace qkv::builtin_detail {
 
 matrix mm(const matrix& A, const matrix& B) {

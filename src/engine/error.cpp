@@ -57,9 +57,18 @@ std::string with_location(const source_loc& where, const std::string& message) {
 }  // namespace
 
 input_error::input_error(const source_loc& where, const std::string& message)
-    : std::runtime_error(printable(with_location(where, message))), where_(where), message_(printable(message)) {}
+    : std::runtime_error(printable(with_location(where, message))), where_(where), message_(printable(message)),
+      said_(sentence::plain(message)) {}
 
 input_error::input_error(const std::string& message)
-    : std::runtime_error(printable(message)), message_(printable(message)) {}
+    : std::runtime_error(printable(message)), message_(printable(message)), said_(sentence::plain(message)) {}
+
+input_error::input_error(const source_loc& where, const sentence& message) : input_error(where, message.in(lang::en)) {
+    said_ = message;
+}
+
+input_error::input_error(const sentence& message) : input_error(message.in(lang::en)) { said_ = message; }
+
+std::string input_error::in(lang l) const { return l == lang::en ? what() : printable(with_location(where_, said_.in(l))); }
 
 }  // namespace qkv

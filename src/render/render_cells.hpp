@@ -44,9 +44,11 @@ inline std::string format_scalar(float x, int precision) {
 // label that comes twice carries its position as a subscript, as the prose writes that token
 // (token_span.hpp): the rows “the”₁ and “the”₅, not "the" twice. Without `mark_repeats`, the
 // labels as they are (a compact heatmap's two-column header, where the order says the place).
-inline std::vector<std::string> axis_names(const labels& l, std::size_t n, bool mark_repeats = true) {
+inline std::vector<std::string> axis_names(const labels& l, std::size_t n, lang language = lang::en, bool mark_repeats = true) {
     if (l.names.size() == n) {
         std::vector<std::string> out = l.names;
+        if (l.words)
+            for (std::string& name : out) name = tr(language, name);
         for (std::size_t i = 0; i < n && mark_repeats; ++i)
             if (!l.names[i].empty() && std::count(l.names.begin(), l.names.end(), l.names[i]) > 1) out[i] += subscript(i + 1);
         return out;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "qkv/builtin_values.hpp"
 #include "qkv/colour_map.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/plot.hpp"
@@ -92,8 +93,8 @@ std::string table(const matrix& m, const value& v, const matrix* sums, const ren
                   const std::vector<std::size_t>& kept = {}) {
     auto rows = detail::with_rows(detail::shown_indices(m.rows, !o.full && m.rows > 12, 5, 5), kept);
     auto cols = detail::shown_indices(m.cols, !o.full && m.cols > 12, 3, 3);
-    auto row_names = detail::axis_names(v.rows, m.rows);
-    auto col_names = detail::axis_names(v.cols, m.cols);
+    auto row_names = detail::axis_names(v.rows, m.rows, o.language);
+    auto col_names = detail::axis_names(v.cols, m.cols, o.language);
     std::string out = fmt::format("<div class=\"table-wrap\"><table class=\"matrix{}\" data-head=\"{}\">\n<thead><tr><th></th>",
                                   v.weights ? " weights" : "", head + 1);
     for (std::size_t c : cols) out += fmt::format("<th scope=\"col\">{}</th>", c == gap ? "…" : html_escape(col_names[c]));
@@ -189,8 +190,10 @@ std::string html_stage(const trace& t, const stage_trace& s, const render_option
     for (const auto& sv : s.values) out += value_block(sv.name, sv.v, sv.r, sv.row_sums, here);
     const std::size_t in_full = steps_in_full(s.steps, o);  // the others folded away, as heads are
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
-        if (i == in_full) out += folded(tr(o.language, "steps"), span(s.steps[i].label, s.steps.back().label, " … "), o);
-        out += fmt::format("<h3 class=\"step\">{}</h3>\n", html_escape(s.steps[i].label));
+        if (i == in_full)
+            out += folded(tr(o.language, "steps"),
+                          span(step_heading(s.steps[i].label, o.language), step_heading(s.steps.back().label, o.language), " … "), o);
+        out += fmt::format("<h3 class=\"step\">{}</h3>\n", html_escape(step_heading(s.steps[i].label, o.language)));
         out += fmt::format("<div class=\"steps\" data-step=\"{}\">\n", i + 1);
         for (const auto& [name, v] : s.steps[i].values) out += value_block(name, v, std::nullopt, std::nullopt, o);
         out += "</div>\n";

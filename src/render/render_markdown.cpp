@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "heatmap.hpp"
+#include "qkv/builtin_values.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/render_text.hpp"
 #include "qkv/token_span.hpp"
@@ -124,8 +125,8 @@ std::string heat_table(const matrix& m, const std::vector<std::size_t>& rows, co
 std::string table(const matrix& m, const value& v, const matrix* sums, const render_options& o) {
     auto rows = detail::shown_indices(m.rows, !o.full && m.rows > 12, 5, 5);
     auto cols = detail::shown_indices(m.cols, !o.full && m.cols > 12, 3, 3);
-    auto row_names = detail::axis_names(v.rows, m.rows);
-    auto col_names = detail::axis_names(v.cols, m.cols);
+    auto row_names = detail::axis_names(v.rows, m.rows, o.language);
+    auto col_names = detail::axis_names(v.cols, m.cols, o.language);
     std::string head = "|  |", rule = "| --- |";
     for (std::size_t c : cols) {
         head += fmt::format(" {} |", c == gap ? "…" : cell(col_names[c]));
@@ -171,7 +172,7 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
     if (std::string text = std::string(trim_end(s.text)); !text.empty()) out += '\n' + prose_with_quotes(text, s.text_quotes) + '\n';
     for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
     for (const auto& step : s.steps) {
-        out += fmt::format("\n**{}**\n", cell(step.label));
+        out += fmt::format("\n**{}**\n", cell(step_heading(step.label, o.language)));
         for (const auto& [name, v] : step.values) out += '\n' + value_block(name, v, std::nullopt, std::nullopt, o);
     }
     return out;

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "heatmap.hpp"
+#include "qkv/builtin_values.hpp"
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/plot.hpp"
@@ -65,8 +66,8 @@ grid make_grid(const matrix& m, const value& v, const render_options& o, std::si
     g.rows = rows ? *rows : detail::text_rows(m.rows, o.full);
     g.cols = detail::shown_indices(m.cols, keep_cols > 0, keep_cols, keep_cols);
     if (keep_cols > 0 && g.cols.size() < m.cols) g.cols = detail::with_rows(g.cols, cols);
-    g.row_names = names_at(detail::axis_names(v.rows, m.rows), g.rows, std::max<std::size_t>(8, o.width / 4));
-    g.col_names = names_at(detail::axis_names(v.cols, m.cols), g.cols, std::max<std::size_t>(8, o.width / 6));
+    g.row_names = names_at(detail::axis_names(v.rows, m.rows, o.language), g.rows, std::max<std::size_t>(8, o.width / 4));
+    g.col_names = names_at(detail::axis_names(v.cols, m.cols, o.language), g.cols, std::max<std::size_t>(8, o.width / 6));
     for (const auto& name : g.row_names) g.label_width = std::max(g.label_width, display_width(name));
     for (const auto& name : g.col_names) g.col_width.push_back(display_width(name));
     for (std::size_t r : g.rows) {
@@ -162,8 +163,8 @@ grid matrix_lines(std::vector<std::string>& out, const matrix& m, const value& v
     if (std::find(g.cols.begin(), g.cols.end(), gap) != g.cols.end()) {
         const std::vector<std::size_t> every = detail::shown_indices(m.cols, false, 0, 0);
         const std::vector<std::size_t> all_rows = detail::shown_indices(m.rows, false, 0, 0);
-        if (auto lines = detail::compact_heatmap_lines(m, names_at(detail::axis_names(v.rows, m.rows), all_rows, g.label_width),
-                                                       names_at(detail::axis_names(v.cols, m.cols, false), every, o.width), sums, g.rows, o,
+        if (auto lines = detail::compact_heatmap_lines(m, names_at(detail::axis_names(v.rows, m.rows, o.language), all_rows, g.label_width),
+                                                       names_at(detail::axis_names(v.cols, m.cols, o.language, false), every, o.width), sums, g.rows, o,
                                                        v.marked)) {
             out.insert(out.end(), lines->begin(), lines->end());
             legend_lines(out, g, m, o, v.marked.has_value());
@@ -210,7 +211,7 @@ void other_heads_lines(std::vector<std::string>& out, const value& v, const std:
 // A summarised sub-step: "t = 2  q_t, k_t, v_t [1, 4] · …", going on under itself (indented past
 // the label) at a " · " when the screen is too narrow for it.
 std::vector<std::string> step_summary_lines(const sub_step& step, const render_options& o) {
-    std::string label = escape_controls(step.label);
+    std::string label = escape_controls(step_heading(step.label, o.language));
     std::vector<std::string> out{styled(label, bold, o.color)};
     std::string indent(display_width(label) + 2, ' ');
     bool first = true;
@@ -342,7 +343,7 @@ std::vector<std::string> render_value_lines(const shown_value& sv, const render_
 std::vector<std::string> render_step_lines(const sub_step& step, const render_options& given) {
     render_options o = given;
     o.quoted_here = nullptr;  // the text quotes the stage's values, not a step's of the same name
-    std::vector<std::string> out{styled(escape_controls(step.label), bold, o.color)};
+    std::vector<std::string> out{styled(escape_controls(step_heading(step.label, o.language)), bold, o.color)};
     for (std::size_t i = 0; i < step.values.size(); ++i) {
         if (i) out.emplace_back();
         auto lines = value_lines(step.values[i].first, step.values[i].second, std::nullopt, std::nullopt, o,

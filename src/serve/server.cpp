@@ -15,6 +15,7 @@
 #include "qkv/error.hpp"
 #include "qkv/render_html.hpp"
 #include "qkv/render_json.hpp"
+#include "qkv/sentence.hpp"
 #include "http_error.hpp"
 #include "lesson_requests.hpp"
 #include "page_words.hpp"
@@ -185,8 +186,7 @@ void server::bind() {
     if (p_->o.port == 0) p_->port = p_->http.bind_to_any_port(p_->o.host);
     else p_->port = p_->http.bind_to_port(p_->o.host, p_->o.port) ? p_->o.port : -1;
     if (p_->port <= 0)
-        throw input_error(fmt::format("cannot listen on {}:{}: the address is not this machine's, or the port is taken", p_->o.host,
-                                      p_->o.port));
+        throw input_error(said("cannot listen on {}:{}: the address is not this machine's, or the port is taken", p_->o.host, p_->o.port));
 }
 
 int server::port() const { return p_->port; }

@@ -127,18 +127,18 @@ namespace {
 constexpr std::uintmax_t max_model_bytes = max_cells * sizeof(float) + (std::uintmax_t{1} << 20);
 
 std::string read_whole(const std::string& path) {
-    if (auto no = unreadable_file(path)) throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {}", *no));
+    if (auto no = unreadable_file(path)) throw input_error(source_loc{path, 0, 0}, said("cannot read the model file: {}", *no));
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    if (ec) throw input_error(source_loc{path, 0, 0}, said("cannot read the model file"));
     if (size > max_model_bytes)
-        throw input_error(source_loc{path, 0, 0}, fmt::format("cannot read the model file: {} bytes is more than any model holds (at most {} MiB)", size,
+        throw input_error(source_loc{path, 0, 0}, said("cannot read the model file: {} bytes is more than any model holds (at most {} MiB)", size,
                                                              max_model_bytes >> 20));
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    if (!in) throw input_error(source_loc{path, 0, 0}, said("cannot read the model file"));
     std::string bytes(size, '\0');
     in.read(bytes.data(), static_cast<std::streamsize>(size));
-    if (in.gcount() != static_cast<std::streamsize>(size)) throw input_error(source_loc{path, 0, 0}, "cannot read the model file");
+    if (in.gcount() != static_cast<std::streamsize>(size)) throw input_error(source_loc{path, 0, 0}, said("cannot read the model file"));
     return bytes;
 }
 

@@ -60,12 +60,12 @@ void induction_check(const train_config& c) {
     const std::size_t T = c.size.seq;
     if (c.segment_min < 2 || c.segment_min > c.segment_max)
         throw input_error(
-            fmt::format("the segment lengths {}-{} must be at least 2 and in order", c.segment_min, c.segment_max));
+            said("the segment lengths {}-{} must be at least 2 and in order", c.segment_min, c.segment_max));
     if (2 * c.segment_max > T)
-        throw input_error(fmt::format("two copies of a segment of {} do not fit in seq {}", c.segment_max, T));
+        throw input_error(said("two copies of a segment of {} do not fit in seq {}", c.segment_max, T));
     // the held-out sequence's segment has no token twice and shares none with the rest
     if (c.size.vocab < (c.segment_min + c.segment_max) / 2 + 1)
-        throw input_error(fmt::format("vocab {} is too small for a segment of {} distinct tokens and others beside it",
+        throw input_error(said("vocab {} is too small for a segment of {} distinct tokens and others beside it",
                                       c.size.vocab, (c.segment_min + c.segment_max) / 2));
 }
 
@@ -108,10 +108,10 @@ void halves_check(const train_config& c) {
     const std::size_t T = c.size.seq;
     const std::string_view name = task_name(c.what);
     if (T % 2 != 0 || T < 4)
-        throw input_error(fmt::format("the {} task needs an even seq of at least 4, not {}", name, T));
+        throw input_error(said("the {} task needs an even seq of at least 4, not {}", name, T));
     if (c.size.vocab < T / 2)
         throw input_error(
-            fmt::format("the {} task needs vocab of at least seq / 2 = {} (a held-out half of distinct tokens), not {}",
+            said("the {} task needs vocab of at least seq / 2 = {} (a held-out half of distinct tokens), not {}",
                         name, T / 2, c.size.vocab));
 }
 

@@ -19,6 +19,14 @@ namespace {
 
 using namespace builtin_detail;
 
+// Column names that are words, shown in the learner's language (labels::words).
+labels interface_words(std::initializer_list<std::string_view> names) {
+    labels out;
+    for (std::string_view n : names) out.names.emplace_back(n);
+    out.words = true;
+    return out;
+}
+
 labels token_labels(const lesson_run& r, const char* axis) {
     labels out{{}, axis};
     for (int t : r.run.held.tokens) out.names.push_back(token_label(t, r.config.size.vocab));
@@ -43,7 +51,7 @@ value score_table(const std::vector<head_view>& heads) {
         M(i, 0) = heads[i].previous_token, M(i, 1) = heads[i].induction;
         rows.names.push_back(fmt::format("{}.{}", heads[i].layer, heads[i].head));
     }
-    return labelled(std::move(M), rows, {{"previous", "induction"}, ""});
+    return labelled(std::move(M), rows, interface_words({translatable("previous"), translatable("induction")}));
 }
 
 const checkpoint& at_step(const lesson_run& r, const value& v, const char* fn, const eval_context& ctx) {
@@ -83,7 +91,7 @@ value train_transformer_fn(const args_t& a, eval_context& ctx) {
         for (std::size_t l = 1; l <= r.config.size.layers; ++l)
             shown.emplace_back(fmt::format("A_{}", l), layer_stack(r, c.heads, l));
         shown.emplace_back("scores", score_table(c.heads));
-        record(ctx, fmt::format("step {}", c.step), std::move(shown));
+        record(ctx, step_label(c.step), std::move(shown));
     }
     return labelled(std::move(loss), {{}, ""}, {{}, ""});
 }
@@ -117,7 +125,7 @@ value named_fn(const args_t& a, eval_context& ctx) {
     matrix M(2, 2);
     M(0, 0) = float(n.previous_token[0]), M(0, 1) = float(n.previous_token[1]);
     M(1, 0) = float(n.induction[0]), M(1, 1) = float(n.induction[1]);
-    return labelled(std::move(M), {{"previous", "induction"}, ""}, {{"layer", "head"}, ""});
+    return labelled(std::move(M), interface_words({translatable("previous"), translatable("induction")}), interface_words({translatable("layer"), translatable("head")}));
 }
 
 // The run's last weights on the held-out sequence with the heads of mask_of switched off.
@@ -143,7 +151,7 @@ value ablated_loss_fn(const args_t& a, eval_context& ctx) {
     const head_mask m = mask_of(r, a, "ablated_loss", ctx);
     parameters w = r.weights;
     const batch_loss l = measure(r.config, w, r.evaluation, &m);
-    return labelled(matrix::of({{l.loss, l.loss_repeated}}), {{}, ""}, {{"all", "repeated"}, ""});
+    return labelled(matrix::of({{l.loss, l.loss_repeated}}), {{}, ""}, interface_words({translatable("all"), translatable("repeated")}));
 }
 
 // The run with `layers` layers (third argument) in place of lesson 18's two: the contrast of lesson 19.
@@ -155,7 +163,7 @@ value layers_loss_fn(const args_t& a, eval_context& ctx) {
     const lesson_run& r = layered_run(a, "loss_with_layers", ctx);
     parameters w = r.weights;
     const batch_loss l = measure(r.config, w, r.evaluation, nullptr);
-    return labelled(matrix::of({{l.loss, l.loss_repeated}}), {{}, ""}, {{"all", "repeated"}, ""});
+    return labelled(matrix::of({{l.loss, l.loss_repeated}}), {{}, ""}, interface_words({translatable("all"), translatable("repeated")}));
 }
 
 value layers_scores_fn(const args_t& a, eval_context& ctx) {
@@ -167,7 +175,7 @@ value repeat_fn(const args_t&, eval_context&) {
     const batch held = held_out(lesson_config(1, 0));
     const repeat_span& s = held.spans[0];
     return labelled(matrix::of({{float(s.first + 1), float(s.second + 1), float(s.length)}}), {{}, ""},
-                    {{"first", "second", "length"}, ""});
+                    interface_words({translatable("first"), translatable("second"), translatable("length")}));
 }
 
 value tokens_fn(const args_t&, eval_context&) {

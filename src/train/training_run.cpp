@@ -51,7 +51,7 @@ run_result train_run(trainer& t, const run_options& o) {
         run.steps.push_back(t.step());
         if (o.record_batches) run.batches.push_back(t.last_batch().tokens);
         if (!std::isfinite(run.steps.back().loss))
-            throw input_error(fmt::format("the loss is not a number at step {} (a smaller --lr, or --clip, keeps it finite)", step));
+            throw input_error(said("the loss is not a number at step {} (a smaller --lr, or --clip, keeps it finite)", step));
         const bool at_checkpoint = (step - first) % every == 0 || step == last;
         if (at_checkpoint) run.checkpoints.push_back(take(c, t.weights(), run.held, step, latest));
         else if ((step - first) % std::max<std::size_t>(o.probe_every, 1) == 0) latest = probe(c, t.weights(), run.held);

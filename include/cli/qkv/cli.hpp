@@ -113,17 +113,25 @@ bool parse(const console& io, std::string_view cmd, const args& a, const boost::
 bool parse(const console& io, std::string_view cmd, const args& a, const boost::program_options::options_description& desc,
            const char* positional = nullptr, int count = -1);
 
+// The language of the help and the error line: the last --lang zh or en in the arguments (before
+// any "--"), else QKV_LANG and the locale (default_lang). A wrong --lang is the command's to refuse.
+lang interface_language(const args& a);
+// A group of options under its caption, for help in `l`: Boost's layout in English; in another
+// language one line per option, which parse() lays out by display width (Boost counts bytes).
+boost::program_options::options_description option_group(lang l, const std::string& caption);
+
 // The options every command words alike: --help (-h), --lang, --color (its help as short as the
-// command's), and --format with the formats this command writes ("text or json").
-void add_help_option(boost::program_options::options_description& desc);
-void add_lang_option(boost::program_options::options_description& desc, std::string& lang);
-inline constexpr const char* color_help_short = "auto, always or never";
+// command's), and --format with the formats this command writes ("text or json"). Their help is in
+// `l`, the language of the command's --help.
+void add_help_option(boost::program_options::options_description& desc, lang l);
+void add_lang_option(boost::program_options::options_description& desc, std::string& typed, lang l);
+inline constexpr std::string_view color_help_short = translatable("auto, always or never");
 // CLICOLOR_FORCE forces colour with any value but "" and "0" (resolve_output), so the help says so.
-inline constexpr const char* color_help_long =
+inline constexpr std::string_view color_help_long = translatable(
     "auto, always or never (auto: only on a terminal, not under mpirun, never with NO_COLOR, always with "
-    "CLICOLOR_FORCE set and not 0)";
-void add_color_option(boost::program_options::options_description& desc, std::string& color,
-                      const char* help = color_help_long);
+    "CLICOLOR_FORCE set and not 0)");
+void add_color_option(boost::program_options::options_description& desc, std::string& color, lang l,
+                      std::string_view help = color_help_long);
 // --help, --lang and --color are the options every command takes: `qkv list --color never` from an
 // alias that adds it to every command, or `qkv --lang en` with no command at all (cli.cpp). A
 // command whose output has no colour, or no words of its own, still takes them and checks them.
@@ -131,17 +139,19 @@ void add_color_option(boost::program_options::options_description& desc, std::st
 struct common_choice {
     std::string lang, color = "auto";
 };
-void add_common_options(boost::program_options::options_description& desc, common_choice& c);
+void add_common_options(boost::program_options::options_description& desc, common_choice& c, lang l);
 void check_common_options(const common_choice& c, const console& io);
 // The formats a command writes (render_format.hpp's table), in the order its --help names them.
 using format_list = std::vector<format>;
 inline const format_list lesson_formats{format::text, format::markdown, format::json, format::html};
 inline const format_list text_and_json{format::text, format::json};
 // "text, markdown or json": a command's formats in the words of its help and its errors.
-std::string format_words(const format_list& writes);
+std::string format_words(const format_list& writes, lang l = lang::en);
+// The same, worded in the language an error is shown in.
+sentence format_words_said(const format_list& writes);
 // --format, its help naming the formats the command writes, then `note` ("(a row per student)").
 void add_format_option(boost::program_options::options_description& desc, std::string& format, const format_list& writes,
-                       std::string_view note = {});
+                       lang l, std::string_view note = {});
 // The format typed, when the command writes it; else a usage_error naming those it does.
 format format_of(std::string_view typed, const format_list& writes);
 // --lang as typed: QKV_LANG and the locale (default_lang) when empty, else zh or en or a usage_error.
@@ -154,7 +164,7 @@ struct output_choice {
     int precision = 4;
     bool full = false;
 };
-void add_output_options(boost::program_options::options_description& desc, output_choice& c);
+void add_output_options(boost::program_options::options_description& desc, output_choice& c, lang l);
 // What the choices come to: how to render, and in which format (the one place --format is read).
 struct output {
     render_options options;

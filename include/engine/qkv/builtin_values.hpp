@@ -11,6 +11,18 @@
 #include <fmt/format.h>
 
 #include "qkv/builtin_args.hpp"
+#include "qkv/i18n.hpp"
+
+namespace qkv {
+
+// The label a training checkpoint's recorded step carries, "step 160": the one recorded label made
+// of words. The renderers show it in the learner's language (step_heading); the JSON keeps it.
+std::string step_label(std::size_t step);
+// A recorded step's label as its heading in `l`: "第 160 步" for step_label's; the math's own
+// labels ("t = 3", "j = 1…4") as they are.
+std::string step_heading(const std::string& label, lang l);
+
+}  // namespace qkv
 
 namespace qkv::builtin_detail {
 

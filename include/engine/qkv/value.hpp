@@ -20,6 +20,9 @@ namespace qkv {
 struct labels {
     std::vector<std::string> names;  // empty, or one per index
     std::string axis;
+    // the names are words of the interface ("previous", "induction": a table's columns), shown in
+    // the learner's language; a token never is
+    bool words = false;
 };
 
 struct value {
