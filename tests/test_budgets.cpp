@@ -80,10 +80,10 @@ constexpr rlim_t gib = rlim_t(1) << 30;
 }  // namespace
 
 // Item 1: lesson 13 on 16384 tokens reached 24 GB. Under a 3 GiB address-space limit the run may
-// keep half of what is free, under 1.5 GiB. Stage 1 makes S (1 GiB) and then calls softmax(S): the
-// workspace holding S counts twice (it, and the trace's copy) and the argument passed, a copy of S,
-// is 1 GiB more, 2 + 1 = 3 GiB, so the run stops at A's line before softmax runs, in seconds and
-// not by the kernel (nor by a bad_alloc: S, its copy and the program fit in 3 GiB).
+// keep half of what is free, under 1.5 GiB. Stage 1's S = Q @ K^T / sqrt(d_k) makes Q @ K^T
+// (1 GiB) and, while it holds it, divides it into a second 1 GiB (the temporaries of an expression
+// count, issue 43): 2 GiB and a little, so the run stops at S's line before the division's result is
+// made, in seconds and not by the kernel (nor by a bad_alloc: the product and the program fit).
 BOOST_AUTO_TEST_CASE(a_run_that_would_keep_more_than_the_memory_allows_stops_at_the_formula) {
 #if defined(__SANITIZE_ADDRESS__)
     BOOST_TEST_MESSAGE("built with AddressSanitizer, which needs terabytes of address space: left to the plain build");
@@ -91,16 +91,16 @@ BOOST_AUTO_TEST_CASE(a_run_that_would_keep_more_than_the_memory_allows_stops_at_
 #endif
     qkv::test::scratch_dir dir{"budget-keep"};
     write_file(dir / "big.toml", scenario_of(16384));
-    const int line = line_of("lessons/13-tiled-softmax.toml", "A = softmax(S)");
+    const int line = line_of("lessons/13-tiled-softmax.toml", "S = Q @ K^T / sqrt(d_k)");
     BOOST_TEST_REQUIRE(line > 0);
     auto r = run_with_memory_limit({"lesson", "13", "--data", (dir / "big.toml").string()}, 3 * gib);
     BOOST_TEST(r.status == 2);
     BOOST_TEST(count_lines(r.err) == 1u, r.err);
     BOOST_TEST(has(r.err, fmt::format("lessons/13-tiled-softmax.toml:{}:", line)), r.err);
-    BOOST_TEST(has(r.err, "formula `A = softmax(S)`"), r.err);
-    // 2 × 1 GiB (S, twice) + 1 GiB (S passed) + X, the weights and the labels (a few MiB) = 3 GiB
-    // and a little, rounded up to a tenth: 3.1
-    BOOST_TEST(has(r.err, "this run would keep 3.1 GiB, more than half of the"), r.err);
+    BOOST_TEST(has(r.err, "formula `S = Q @ K^T / sqrt(d_k)`"), r.err);
+    // 1 GiB (Q @ K^T, held) + 1 GiB (its quotient) + X, the weights and the labels (a few MiB) = 2 GiB
+    // and a little, rounded up to a tenth: 2.1
+    BOOST_TEST(has(r.err, "this run would keep 2.1 GiB, more than half of the"), r.err);
     BOOST_TEST(has(r.err, "GiB of memory free"), r.err);
     BOOST_TEST(r.seconds < 60.0);
 }
@@ -158,4 +158,70 @@ BOOST_AUTO_TEST_CASE(a_product_too_large_to_finish_soon_is_refused_before_it_sta
     write_file(dir / "small.toml", one_stage_lesson("Y = randn(512, 512, 1)\nZ = Y @ Y @ Y"));
     auto ok = run_qkv({"run", (dir / "small.toml").string()});
     BOOST_TEST(ok.status == 0, ok.err);
+}
+
+// Issue 43: work in plain loops counts as much as work in BLAS. Each built-in states its flops from
+// its arguments' shapes before it runs, and the budget refuses the call before a loop has started:
+// - softmax_jacobian_norm of one row of m = 2·10⁶: 4·m² = 1.6·10¹³ flops = 16000 GFLOP;
+// - cosine of [16384, 4096] with itself: 2·16384·16384·4096 = 2.2·10¹² (and the rows' lengths);
+// - fd_gradient on X [400, 64] for W_Q [64, 64]: every one of the 4096 entries nudged both ways is
+//   a loss of 400 rows over 400² pairs, 2·4096·400·(3·400² + 6·400) = 1.58·10¹² flops, and the
+//   products in double once.
+// Before, each ran for tens of minutes (and `qkv validate` with it).
+BOOST_AUTO_TEST_CASE(a_built_in_of_plain_loops_states_its_work_and_is_refused_before_it_runs) {
+    qkv::test::scratch_dir dir{"budget-loops"};
+    struct refused {
+        const char* file;
+        std::string formula;
+        const char* figure;
+    };
+    const refused cases[] = {
+        {"jacobian.toml", "x = rows(softmax_jacobian_norm(zeros(1, 2000000)))",
+         "softmax_jacobian_norm(zeros(1, 2000000)) would do 16000 GFLOP of arithmetic or more, past the 1000 GFLOP"},
+        {"cosine.toml", "Y = zeros(16384, 4096)\nx = rows(cosine(Y, Y))", "cosine(Y, Y) would do 2200 GFLOP"},
+        {"fd.toml", "X = zeros(400, 64)\nW = zeros(64, 64)\nT = zeros(400, 64)\ng = fd_gradient(X, W, W, W, T, 1, 0.001)",
+         "would do 1581 GFLOP"},
+    };
+    for (const refused& c : cases) {
+        write_file(dir / c.file, one_stage_lesson(c.formula));
+        const auto start = std::chrono::steady_clock::now();
+        auto r = run_qkv({"run", (dir / c.file).string()});
+        BOOST_TEST(r.status == 2, c.file);
+        BOOST_TEST(count_lines(r.err) == 1u, r.err);
+        const std::string last = c.formula.substr(c.formula.rfind('\n') + 1);
+        const int line = 7 + int(std::count(c.formula.begin(), c.formula.end(), '\n'));
+        BOOST_TEST(has(r.err, fmt::format("{}:{}:", c.file, line)), r.err);
+        BOOST_TEST(has(r.err, fmt::format("formula `{}`", last)), r.err);
+        BOOST_TEST(has(r.err, c.figure), r.err);
+        auto v = run_qkv({"validate", (dir / c.file).string()});
+        BOOST_TEST(v.status != 0);
+        BOOST_TEST(has(v.out + v.err, c.figure), v.out + v.err);
+        BOOST_TEST(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 60.0, c.file);
+    }
+    // the same built-ins at a lesson's size run as before
+    write_file(dir / "small.toml", one_stage_lesson("Y = randn(64, 16, 1)\nc = cosine(Y, Y)\nj = softmax_jacobian_norm(softmax(c))\n"
+                                                    "g = fd_gradient(Y, randn(16, 4, 2), randn(16, 4, 3), randn(16, 4, 4), randn(64, 4, 5), 1, 0.001)"));
+    auto ok = run_qkv({"run", (dir / "small.toml").string()});
+    BOOST_TEST(ok.status == 0, ok.err);
+}
+
+// Issue 43: the temporaries of one expression count. Z is 16384² floats = 1 GiB; the workspace holds
+// it (twice, with the trace's copy), and Z + (Z + (Z + (Z + Z))) copies it at every level before the
+// first sum is made: it peaked at 6 GiB and, under a 4 GiB limit, ended in "qkv: out of memory
+// running …" with no file, line or formula. The first copy is refused now, before it is made.
+BOOST_AUTO_TEST_CASE(the_temporaries_of_an_expression_count_against_what_a_run_may_keep) {
+#if defined(__SANITIZE_ADDRESS__)
+    BOOST_TEST_MESSAGE("built with AddressSanitizer, which needs terabytes of address space: left to the plain build");
+    return;
+#endif
+    qkv::test::scratch_dir dir{"budget-temporaries"};
+    write_file(dir / "sum.toml", one_stage_lesson("Z = zeros(16384, 16384)\nx = rows(Z + (Z + (Z + (Z + Z))))"));
+    for (rlim_t limit : {4 * gib, rlim_t(RLIM_INFINITY)}) {
+        auto r = run_with_memory_limit({"run", (dir / "sum.toml").string()}, limit);
+        BOOST_TEST(r.status == 2);
+        BOOST_TEST(count_lines(r.err) == 1u, r.err);
+        BOOST_TEST(has(r.err, "sum.toml:8:"), r.err);
+        BOOST_TEST(has(r.err, "formula `x = rows(Z + (Z + (Z + (Z + Z))))`: this run would keep"), r.err);
+        BOOST_TEST(r.seconds < 60.0);
+    }
 }
