@@ -133,6 +133,23 @@ BOOST_AUTO_TEST_CASE(thread_count_round_trips) {
     BOOST_TEST(blas::threads() == 1);
 }
 
+BOOST_AUTO_TEST_CASE(products_after_the_pool_is_stopped_and_started_again) {
+    // set_threads(1) stops OpenBLAS's workers; more threads start them again. A product large
+    // enough for OpenBLAS to share out (256^3) must match the plain reference after each step,
+    // twice round, with the count as asked.
+    const matrix A = kernels::randn(256, 256, 7), B = kernels::randn(256, 256, 8);  // [256, 256] each
+    const matrix ref = kernels::matmul_ref(A, B);
+    for (int round = 0; round < 2; ++round)
+        for (int n : {1, 2, 1}) {
+            blas::set_threads(n);
+            BOOST_TEST(blas::threads() <= n);
+            matrix C;
+            blas::gemm(C, A, trans::no, B, trans::no);
+            // 256-term sums of unit-sized products: float rounding, far inside 1e-5 relative
+            BOOST_TEST(rel_diff(C, ref) < 1e-5f, "round " << round << ", " << n << " thread(s)");
+        }
+}
+
 // The attention kernels set OpenBLAS's thread count for their run and must put it back even when
 // a task of theirs throws (parallel_for rethrows it after every worker has joined).
 BOOST_AUTO_TEST_CASE(scoped_threads_restores_the_count_after_an_exception) {

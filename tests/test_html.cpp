@@ -74,10 +74,11 @@ BOOST_AUTO_TEST_CASE(weights_are_painted_with_their_number_and_a_legend) {
     A.weights = true;
     value sums = value::of(matrix::of({{1.0f}, {0.75f}}));
     std::string page = render_html({one_stage({{"A", role::output, A, sums}})}, render_options{});
-    check_has_each(page, {"<td class=\"heat\" style=\"background:#440154;color:#fff\">0.0000</td>",
-                          "<td class=\"heat\" style=\"background:#fde725;color:#000\">1.0000</td>",
-                          "<td class=\"heat\" style=\"background:#21918c;color:#fff\">0.5000</td>",
-                          "<td class=\"heat\" style=\"background:#3b528b;color:#fff\">0.2500</td>",
+    // each cell says where it is (data-i, data-j from 1), for qkv serve's page to ask how it was made
+    check_has_each(page, {"<td class=\"heat\" style=\"background:#440154;color:#fff\" data-i=\"1\" data-j=\"1\">0.0000</td>",
+                          "<td class=\"heat\" style=\"background:#fde725;color:#000\" data-i=\"1\" data-j=\"2\">1.0000</td>",
+                          "<td class=\"heat\" style=\"background:#21918c;color:#fff\" data-i=\"2\" data-j=\"1\">0.5000</td>",
+                          "<td class=\"heat\" style=\"background:#3b528b;color:#fff\" data-i=\"2\" data-j=\"2\">0.2500</td>",
                           "<td class=\"sum\">0.7500</td>", "row sums"});
     BOOST_TEST(count_of(page, "class=\"legend\"") == 1u);
     BOOST_TEST(count_of(page, "class=\"swatch\"") == 5u);
@@ -101,10 +102,11 @@ BOOST_AUTO_TEST_CASE(chinese_pages_say_so_and_wide_matrices_are_elided) {
     BOOST_TEST(page.find("<html lang=\"zh-Hans\">") != std::string::npos);
     BOOST_TEST(page.find("<h1>第 5 课 · Softmax</h1>") != std::string::npos);
     // 20 columns: the first 3 and the last 3 around a "…" (as the Markdown handout does).
-    BOOST_TEST(page.find("<td>2.0000</td><td>…</td><td>17.0000</td>") != std::string::npos);
+    BOOST_TEST(page.find("<td data-i=\"1\" data-j=\"3\">2.0000</td><td>…</td><td data-i=\"1\" data-j=\"18\">17.0000</td>") !=
+               std::string::npos);
     o.full = true;
     std::string full = render_html({one_stage({{"W", role::input, value::of(wide), std::nullopt}})}, o);
-    BOOST_TEST(full.find("<td>9.0000</td>") != std::string::npos);
+    BOOST_TEST(full.find("<td data-i=\"1\" data-j=\"10\">9.0000</td>") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_preface_is_shown_first_and_escaped) {

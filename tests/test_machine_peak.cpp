@@ -84,3 +84,22 @@ BOOST_AUTO_TEST_CASE(the_peak_is_a_rate_and_openblas_names_its_kernel) {
     BOOST_TEST(p.threads == 1);
     BOOST_TEST(!blas::corename().empty());
 }
+
+BOOST_AUTO_TEST_CASE(a_pinned_build_sets_the_peak_it_is_measured_against) {
+    // `qkv bench --kernels avx2` on an AVX-512 machine: every build this processor runs, pinned in
+    // turn, must be the one the peak is measured in, with the register width its extensions have
+    // (from the test's own table), so its percentages are of the 256-bit peak, not the 512-bit one.
+    const std::string was(attention::fused_kernels_in_use());
+    int pinned = 0;
+    for (const attention::kernel_build& b : attention::kernel_builds()) {
+        if (!attention::use_kernels(b.name)) continue;
+        ++pinned;
+        const bench::vector_isa isa = bench::kernels_isa();
+        BOOST_TEST(isa.name == std::string(b.name));
+        BOOST_TEST(isa.bits == register_bits(b.cpu_flags), b.name << " needs '" << b.cpu_flags << "'");
+        BOOST_TEST(bench::measure_machine_peak(1).isa.name == std::string(b.name));
+    }
+    BOOST_TEST(pinned >= 1);  // plain runs anywhere
+    BOOST_TEST(attention::use_kernels(was));
+    BOOST_TEST(bench::kernels_isa().name == was);
+}

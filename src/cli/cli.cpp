@@ -45,6 +45,7 @@ const std::vector<command>& commands() {
         {"next", "[options]", "where you stand, and the next lesson or exercise, shown", cmd_next, use::lessons},
         {"bench", "[kv] [options]", "time attention at scale on this machine", cmd_bench, use::ranks},  // --tensor-parallel
         {"train", train_usage, "train a small transformer and watch its heads learn", cmd_train},
+        {"serve", "[--port P] [--bind ADDR] [options]", "the lessons and live training in a browser, from this machine", cmd_serve, use::lessons},
     };
     return table;
 }

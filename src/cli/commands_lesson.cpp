@@ -142,7 +142,7 @@ int run_lessons(const console& io, const std::vector<std::string>& files, lesson
     // The made scenario is shown only when a lesson ran on it (lesson 15 alone runs at its own size).
     if (given.made && std::none_of(traces.begin(), traces.end(), [&](const trace& t) { return t.scenario == given.made->name; }))
         o.preface.clear();
-    if (course) add_what_next(traces, load_course(o.language));
+    if (course) add_what_next(traces, load_course(o.language, traces));
     std::size_t start = vm.count("stage") ? pick_stage(traces, r) : 0;
     if (r.step || r.present) {
         if (!o.preface.empty()) io.print(scenario_preface(o.preface, o) + "\n");

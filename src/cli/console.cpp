@@ -12,7 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "qkv/blas.hpp"
 #include "qkv/cli.hpp"
+#include "qkv/memory.hpp"
 #include "qkv/ranks.hpp"
 #include "qkv/write_all.hpp"
 
@@ -80,6 +82,10 @@ int main(int argc, char** argv) {
     keep_standard_streams_open();
     // A closed pipe is reported by console::print as broken_pipe instead of killing us mid-line.
     std::signal(SIGPIPE, SIG_IGN);
+    // OpenBLAS on one thread, its workers stopped, until a command asks for more (bench, with
+    // --threads): otherwise they spin for 0.1 s after loading, a CPU's worth (blas.hpp)
+    blas::set_threads(1);
+    keep_freed_memory();
     // under mpirun: MPI started, its ranks for the commands that compute on lesson 11's devices; only
     // rank 0 speaks (ranks.hpp)
     const ranks::session ranks;

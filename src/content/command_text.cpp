@@ -1,8 +1,9 @@
-// Reads lessons/prose/NAME.toml once per run, through the one TOML reader the lessons use.
+// Reads lessons/prose/NAME.toml once per process (on any thread), through the one TOML reader the lessons use.
 #include "qkv/command_text.hpp"
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,8 @@ namespace qkv {
 
 const bilingual& command_text(std::string_view name, std::string_view key) {
     static std::map<std::string, std::map<std::string, bilingual, std::less<>>, std::less<>> files;
+    static std::mutex lock;  // a server runs lessons on many threads; a map's entries stay where they are
+    const std::lock_guard<std::mutex> hold(lock);
     const std::string path = (std::filesystem::path(lessons_dir()) / "prose" / (std::string(name) + ".toml")).string();
     auto file = files.find(name);
     if (file == files.end()) {

@@ -1,16 +1,20 @@
 // The course and a learner's place in it (course.hpp).
 #include "qkv/course.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
+#include <optional>
 
 #include "qkv/error.hpp"
 #include "qkv/lesson.hpp"
+#include "qkv/toml_file.hpp"
 
 namespace qkv {
 
 std::vector<course_lesson> load_course(lang l) {
     std::vector<course_lesson> out;
-    for (auto& [n, path] : lesson_files(lessons_dir())) out.push_back({n, load_lesson(path).title.in(l), {}});
+    for (auto& [n, path] : lesson_files(lessons_dir())) out.push_back({n, read_course_entry(path).title.in(l), {}});
     try {
         exercise_set set = load_exercises(exercises_dir());
         for (course_lesson& c : out)
@@ -18,6 +22,27 @@ std::vector<course_lesson> load_course(lang l) {
                 if (e.lesson == c.number) c.exercises.push_back(e.id);
     } catch (const input_error&) {
         // `qkv validate lessons/exercises/*.toml` says what is wrong; a lesson still runs
+    }
+    return out;
+}
+
+std::vector<course_lesson> load_course(lang l, const std::vector<trace>& ran) {
+    std::vector<course_lesson> out;
+    for (auto& [n, path] : lesson_files(lessons_dir())) out.push_back({n, read_course_entry(path).title.in(l), {}});
+    std::optional<mistake_book> book;
+    const auto files = numbered_files(exercises_dir(), R"(^(\d{1,4})\.toml$)");
+    for (course_lesson& c : out) {
+        if (std::none_of(ran.begin(), ran.end(), [&](const trace& t) { return t.lesson == c.number; })) continue;
+        for (const auto& [n, path] : files) {
+            if (n != c.number) continue;
+            try {
+                if (!book) book = read_mistakes(read_toml_file((std::filesystem::path(exercises_dir()) / "mistakes.toml").string(), "mistake book"));
+                for (const exercise& e : read_exercises(read_toml_file(path, "exercise file"), *book))
+                    if (e.lesson == c.number) c.exercises.push_back(e.id);
+            } catch (const input_error&) {
+                c.exercises.clear();  // as load_course: `qkv validate` says what is wrong; the lesson still runs
+            }
+        }
     }
     return out;
 }

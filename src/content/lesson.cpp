@@ -202,13 +202,51 @@ std::vector<std::pair<int, std::string>> numbered_files(const std::string& dir, 
     return out;
 }
 
+toml_document read_lesson_head(const std::string& path) {
+    std::string text = read_text_file(path, "lesson file");
+    // the first line that starts with '[' (after blanks): a table header, or inside a value that
+    // goes on over lines (an array, a multi-line string), which the head then leaves unclosed
+    std::size_t cut = std::string::npos;
+    for (std::size_t line = 0; line < text.size() && cut == std::string::npos;) {
+        const std::size_t first = text.find_first_not_of(" \t", line);
+        if (first != std::string::npos && text[first] == '[') cut = line;
+        const std::size_t end = text.find('\n', line);
+        line = end == std::string::npos ? text.size() : end + 1;
+    }
+    if (cut != std::string::npos) {
+        try {
+            return read_toml_text(std::string_view(text).substr(0, cut), path);
+        } catch (const input_error&) {
+            // cut inside a value: the whole file, below
+        }
+    }
+    return read_toml_text(text, path);
+}
+
+course_entry read_course_entry(const std::string& path) {
+    const toml_document head = read_lesson_head(path);
+    std::vector<problem> problems;
+    toml_reader rd(head, &problems);
+    course_entry e;
+    const toml::node* num = head.table.get("number");
+    if (num && num->is_integer()) e.number = static_cast<int>(num->as_integer()->get());
+    const std::optional<bilingual> title = head.table.contains("title") ? rd.text(*head.table.get("title"), "lesson, title")
+                                                                        : std::nullopt;
+    if (!title || !problems.empty() || !num || !num->is_integer()) {
+        const lesson l = load_lesson(path);  // says what is wrong, or reads what the head could not
+        return {l.number, l.title};
+    }
+    e.title = *title;
+    return e;
+}
+
 namespace {
 
 // Where a lesson file says `number = N`, and N; nullopt when it does not read or says no number
 // (loading that lesson reports why).
 std::optional<std::pair<int, source_loc>> declared_number(const std::string& path) {
     try {
-        const toml_document doc = read_toml_file(path, "lesson file");
+        const toml_document doc = read_lesson_head(path);
         const toml::node* n = doc.table.get("number");
         if (!n || !n->is_integer()) return std::nullopt;
         return std::pair{static_cast<int>(n->as_integer()->get()), loc_of(path, *n)};

@@ -196,11 +196,16 @@ toml_document read_toml_text(std::string_view text, const std::string& origin) {
     return {origin, std::string(text), parse_toml_text(text, origin)};
 }
 
-toml_document read_toml_file(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
+std::string read_text_file(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
     std::string text;
     // "lesson file not found", "scenario file: a name too long …", "answer sheet: too large: …"
     if (auto no = unreadable_file(path); no || (no = read_file_capped(path, max_bytes, text)))
         throw input_error(source_loc{path, 0, 0}, fmt::format(fmt::runtime(*no == "not found" ? "{} {}" : "{}: {}"), what, *no));
+    return text;
+}
+
+toml_document read_toml_file(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
+    std::string text = read_text_file(path, what, max_bytes);
     try {
         return read_toml_text(text, path);
     } catch (const std::bad_alloc&) {  // within the cap, and still more than the memory there is

@@ -193,8 +193,8 @@ bool reads_scenario(const lesson& l, const scenario& s) {
     return false;
 }
 
-// The lesson as it runs on the scenario: on a causal one (weights trained under the mask), every
-// stage that has a causal_formula runs and prints that one instead.
+}  // namespace
+
 lesson as_run_on(const lesson& l, const scenario& s) {
     lesson out = l;
     if (s.causal)
@@ -202,8 +202,6 @@ lesson as_run_on(const lesson& l, const scenario& s) {
             if (st.f_causal) st.f = *st.f_causal;
     return out;
 }
-
-}  // namespace
 
 lesson_run run_lesson(const lesson& given, const scenario& s, lang language) {
     const lesson l = as_run_on(given, s);
@@ -255,18 +253,19 @@ const scenario& on_sentence(const lesson& l, const scenario_choice& given, std::
 
 }  // namespace
 
+const scenario& scenario_for(const lesson& l, const scenario_choice& given, std::map<std::string, scenario>& read) {
+    if (given.made && reads_scenario(l, *given.made)) return on_sentence(l, given, read);
+    const std::string& file = given.file.empty() ? l.scenario_file : given.file;
+    if (!read.count(file)) read.emplace(file, given.file.empty() ? load_lesson_scenario(l) : load_scenario(file));
+    return read.at(file);
+}
+
 std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, const scenario_choice& given, lang language) {
     std::map<std::string, scenario> read;  // each scenario file read once
     std::vector<trace> out;
     for (const std::string& path : lesson_files) {
         lesson l = load_lesson(path);
-        if (given.made && reads_scenario(l, *given.made)) {
-            out.push_back(run_lesson(l, on_sentence(l, given, read), language).t);
-            continue;
-        }
-        const std::string& file = given.file.empty() ? l.scenario_file : given.file;
-        if (!read.count(file)) read.emplace(file, given.file.empty() ? load_lesson_scenario(l) : load_scenario(file));
-        out.push_back(run_lesson(l, read.at(file), language).t);
+        out.push_back(run_lesson(l, scenario_for(l, given, read), language).t);
     }
     return out;
 }

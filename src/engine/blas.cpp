@@ -5,14 +5,18 @@
 #include "qkv/work_budget.hpp"
 
 #include <climits>
+#include <mutex>
 #include <stdexcept>
 
 #include <cblas.h>
 
-// Older cblas.h files do not declare OpenBLAS's own thread controls; the library has them.
+// Older cblas.h files do not declare OpenBLAS's own thread controls; the library has them. Its
+// pthread build also has the pool's start and stop (weak: an OpenMP or serial build has neither).
 extern "C" {
 void openblas_set_num_threads(int num_threads);
 int openblas_get_num_threads(void);
+int blas_thread_init(void) __attribute__((weak));
+int blas_thread_shutdown_(void) __attribute__((weak));
 }
 
 namespace qkv::blas {
@@ -77,7 +81,19 @@ void gemm_raw(std::size_t m, std::size_t n, std::size_t k, float alpha,
                 to_blasint(ldc));
 }
 
-void set_threads(int n) { openblas_set_num_threads(n < 1 ? 1 : n); }
+// OpenBLAS starts its worker threads when it is loaded, and each spins (sched_yield in a loop)
+// for about 2^28 cycles, 0.1 s, after it starts or last worked: of `qkv lesson 8`'s 97 ms, 83 were
+// the kernel's, that spinning. One thread: the pool is stopped, no worker left to spin. More: it is
+// started again first (OpenBLAS would start only the threads above its old count, beside none).
+void set_threads(int n) {
+    // one caller at a time: a server's threads may each scope their own count
+    static std::mutex one_at_a_time;
+    const std::lock_guard<std::mutex> hold(one_at_a_time);
+    static bool stopped = false;
+    if (n > 1 && stopped && blas_thread_init) blas_thread_init(), stopped = false;
+    openblas_set_num_threads(n < 1 ? 1 : n);
+    if (n <= 1 && !stopped && blas_thread_shutdown_) blas_thread_shutdown_(), stopped = true;
+}
 
 int threads() { return openblas_get_num_threads(); }
 

@@ -65,6 +65,39 @@ std::optional<matrix> combine(char op, const matrix& a, const matrix& b) {
     return out;
 }
 
+// a op= b in place when b broadcasts into a's shape (b as big, a [1, d] row, an [n, 1] column, or
+// [1, 1]); false, a untouched, when the result would have another shape. Entries in the same
+// order and arithmetic as combine's: the same floats, without a new matrix for each operator
+// (lesson 8 builds each [512, 512] weight as (2 * rand(…) − 1) · bound: three fresh megabytes a
+// weight, each page of them faulted in and zeroed, had been a third of its run).
+template <typename F>
+bool combine_into(matrix& a, const matrix& b, F f) {
+    if ((b.rows != a.rows && b.rows != 1) || (b.cols != a.cols && b.cols != 1)) return false;
+    if (b.rows == a.rows && b.cols == a.cols) {
+        for (std::size_t k = 0; k < a.data.size(); ++k) a.data[k] = f(a.data[k], b.data[k]);
+        return true;
+    }
+    for (std::size_t i = 0; i < a.rows; ++i)
+        for (std::size_t j = 0; j < a.cols; ++j) a(i, j) = f(a(i, j), b(b.rows == 1 ? 0 : i, b.cols == 1 ? 0 : j));
+    return true;
+}
+
+// x op y for each entry, with x a scalar: into y's own matrix.
+template <typename F>
+void scalar_into(float x, matrix& b, F f) {
+    for (float& y : b.data) y = f(x, y);
+}
+
+template <typename Body>
+auto by_op(char op, Body&& body) {
+    switch (op) {
+    case '+': return body([](float x, float y) { return x + y; });
+    case '-': return body([](float x, float y) { return x - y; });
+    case '*': return body([](float x, float y) { return x * y; });
+    default: return body([](float x, float y) { return x / y; });
+    }
+}
+
 // Head i of v: a matrix serves every head; a scalar is the [1, 1] box the caller made.
 const matrix& head(const value& v, std::size_t i, const matrix& scalar_box) {
     if (v.is_scalar()) return scalar_box;
@@ -118,6 +151,9 @@ private:
     template <typename F>
     value metered(const expr& e, F&& run);
     value elementwise(const expr& e, const value& a, const value& b);
+    // elementwise on operands the caller owns and drops: the result in the storage of one of them
+    // when it has that one's shape and neither is a stack; else elementwise
+    value elementwise_in_place(const expr& e, value a, value b);
     value matmul(const expr& e, const value& a, const value& b);
 };
 
@@ -134,7 +170,8 @@ value evaluator::eval(const expr& e) {
         const held hold_a(ctx_, a);
         value b = eval(*e.args[1]);
         const held hold_b(ctx_, b);
-        if (e.op != '@') return metered(e, [&] { return elementwise(e, a, b); });
+        // a and b stay counted while the result is written into one of them
+        if (e.op != '@') return elementwise_in_place(e, std::move(a), std::move(b));
         return metered(e, [&] { return matmul(e, a, b); });
     }
     }
@@ -321,6 +358,38 @@ value evaluator::elementwise(const expr& e, const value& a, const value& b) {
     labels rows = pick_labels(row_axes, r), cols = pick_labels(col_axes, c);
     if (a.is_stack() || b.is_stack()) return stack_like(a, b, value::stack(std::move(out), rows, cols));
     return value::of(std::move(out.front()), rows, cols);
+}
+
+value evaluator::elementwise_in_place(const expr& e, value a, value b) {
+    if (a.is_stack() || b.is_stack() || (a.is_scalar() && b.is_scalar())) return elementwise(e, a, b);
+    value& m = a.is_scalar() ? b : a;  // the matrix the result is written into
+    if (!a.is_scalar() && !b.is_scalar()) {
+        const matrix &A = a.mat(), &B = b.mat();
+        if ((B.rows != A.rows && B.rows != 1) || (B.cols != A.cols && B.cols != 1)) return elementwise(e, a, b);
+    }
+    // written into m's own storage: nothing new is made, and what m holds is counted already (held)
+    const std::size_t r = m.mat().rows, c = m.mat().cols;
+    // the labels as elementwise picks them, from the operands as they were
+    std::vector<std::pair<const labels*, std::size_t>> row_axes, col_axes;
+    for (const value* v : {&a, &b}) {
+        if (v->is_scalar()) continue;
+        row_axes.push_back({&v->rows, v->mat().rows});
+        col_axes.push_back({&v->cols, v->mat().cols});
+    }
+    labels rows = pick_labels(row_axes, r), cols = pick_labels(col_axes, c);
+    if (b.is_scalar()) {  // a op x, x as the [1, 1] it broadcasts as
+        const matrix box(1, 1, b.number);
+        by_op(e.op, [&](auto f) { return combine_into(a.mat(), box, f); });
+    } else if (a.is_scalar()) {
+        by_op(e.op, [&](auto f) {
+            scalar_into(a.number, b.mat(), f);
+            return true;
+        });
+    } else {
+        by_op(e.op, [&](auto f) { return combine_into(a.mat(), b.mat(), f); });
+    }
+    // a new value, as elementwise makes (not weights, nothing marked), on the matrix written
+    return value::of(std::move(m.mat()), std::move(rows), std::move(cols));
 }
 
 value evaluator::matmul(const expr& e, const value& a, const value& b) {

@@ -86,14 +86,16 @@ std::string legend(lang l) {
 }
 
 // `kept`: rows the stage's text quotes a number from, shown among the elided ones.
-std::string table(const matrix& m, const value& v, const matrix* sums, const render_options& o,
+// Every number's cell carries its place (data-i, data-j from 1; the table data-head), so that a
+// page served by qkv can ask the engine how that number was made.
+std::string table(const matrix& m, const value& v, const matrix* sums, const render_options& o, std::size_t head,
                   const std::vector<std::size_t>& kept = {}) {
     auto rows = detail::with_rows(detail::shown_indices(m.rows, !o.full && m.rows > 12, 5, 5), kept);
     auto cols = detail::shown_indices(m.cols, !o.full && m.cols > 12, 3, 3);
     auto row_names = detail::axis_names(v.rows, m.rows);
     auto col_names = detail::axis_names(v.cols, m.cols);
-    std::string out = fmt::format("<div class=\"table-wrap\"><table class=\"matrix{}\">\n<thead><tr><th></th>",
-                                  v.weights ? " weights" : "");
+    std::string out = fmt::format("<div class=\"table-wrap\"><table class=\"matrix{}\" data-head=\"{}\">\n<thead><tr><th></th>",
+                                  v.weights ? " weights" : "", head + 1);
     for (std::size_t c : cols) out += fmt::format("<th scope=\"col\">{}</th>", c == gap ? "…" : html_escape(col_names[c]));
     if (sums) out += fmt::format("<th scope=\"col\" class=\"sum\">{}</th>", html_escape(tr(o.language, "row sums")));
     out += "</tr></thead>\n<tbody>\n";
@@ -102,9 +104,10 @@ std::string table(const matrix& m, const value& v, const matrix* sums, const ren
         for (std::size_t c : cols) {
             if (r == gap || c == gap) out += "<td>…</td>";
             else if (v.weights)
-                out += fmt::format("<td class=\"heat{}\" style=\"{}\">{}</td>", detail::is_marked(v.marked, r, c) ? " marked" : "",
-                                   heat_style(m(r, c)), detail::format_number(m(r, c), o.precision));
-            else out += fmt::format("<td>{}</td>", detail::format_number(m(r, c), o.precision));
+                out += fmt::format("<td class=\"heat{}\" style=\"{}\" data-i=\"{}\" data-j=\"{}\">{}</td>",
+                                   detail::is_marked(v.marked, r, c) ? " marked" : "", heat_style(m(r, c)), r + 1, c + 1,
+                                   detail::format_number(m(r, c), o.precision));
+            else out += fmt::format("<td data-i=\"{}\" data-j=\"{}\">{}</td>", r + 1, c + 1, detail::format_number(m(r, c), o.precision));
         }
         if (sums) out += fmt::format("<td class=\"sum\">{}</td>", r == gap ? "…" : detail::format_number((*sums)(r, 0), o.precision));
         out += "</tr>\n";
@@ -152,7 +155,7 @@ std::string value_block(const std::string& name, const value& v, std::optional<r
             out += folded(tr(o.language, v.stack_axis), span(std::to_string(h + 1), std::to_string(last + 1), "–"), o);
         }
         if (v.is_stack()) out += fmt::format("<h4 class=\"head\">{} {}</h4>\n", html_escape(tr(o.language, stack_item(v))), h + 1);
-        out += table(v.mats[h], v, s, o, folded_here ? std::vector<std::size_t>{} : plan.quoted_rows[i]);
+        out += table(v.mats[h], v, s, o, h, folded_here ? std::vector<std::size_t>{} : plan.quoted_rows[i]);
         if (folded_here && (h + 1 == v.mats.size() || open_at(h + 1) < plan.heads.size())) out += "</details>\n";
     }
     if (v.weights) out += legend(o.language);
@@ -172,7 +175,9 @@ std::string html_prose(std::string_view text) {
 
 std::string anchor(const trace& t, const stage_trace& s) { return fmt::format("l{}-s{}", t.lesson, s.index); }
 
-std::string stage_section(const trace& t, const stage_trace& s, const render_options& o) {
+}  // namespace
+
+std::string html_stage(const trace& t, const stage_trace& s, const render_options& o) {
     std::string out = fmt::format("<section class=\"stage\" id=\"{}\">\n<h2><span class=\"index\">{}/{}</span>{}</h2>\n",
                                   anchor(t, s), s.index, detail::stage_total(t), html_prose(s.title));
     if (std::string f = std::string(trim_end(s.formula)); !f.empty())
@@ -186,11 +191,17 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
         if (i == in_full) out += folded(tr(o.language, "steps"), span(s.steps[i].label, s.steps.back().label, " … "), o);
         out += fmt::format("<h3 class=\"step\">{}</h3>\n", html_escape(s.steps[i].label));
+        out += fmt::format("<div class=\"steps\" data-step=\"{}\">\n", i + 1);
         for (const auto& [name, v] : s.steps[i].values) out += value_block(name, v, std::nullopt, std::nullopt, o);
+        out += "</div>\n";
     }
     if (in_full < s.steps.size()) out += "</details>\n";
     return out + "</section>\n";
 }
+
+std::string_view html_style() { return page_style; }
+
+namespace {
 
 std::string lesson_heading(const trace& t, const render_options& o) {
     return fmt::format(fmt::runtime(tr(o.language, "Lesson {}")), t.lesson) + " · " + t.title;
@@ -207,7 +218,7 @@ std::string article(const trace& t, const render_options& o) {
         out += "</ol></nav>\n";
     }
     out += "</header>\n";
-    for (const auto& s : t.stages) out += stage_section(t, s, o);
+    for (const auto& s : t.stages) out += html_stage(t, s, o);
     for (const std::string& line : closing_lines(t, o.language)) out += fmt::format("<p class=\"next\">{}</p>\n", html_escape(line));
     return out + "</article>\n";
 }

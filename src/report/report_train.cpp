@@ -6,6 +6,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include <map>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -327,6 +329,21 @@ std::string layer_scenario(const train_outcome& o, const std::vector<layer_expor
     return scenario_toml(s, fmt::format("X is the residual stream entering layer {} on the held-out sequence; trained with the "
                                         "causal mask (lesson 7). Try: qkv lesson 8 --data FILE",
                                         layer));
+}
+
+std::map<std::string, std::string> head_roles(const train_outcome& o, lang l) {
+    std::map<std::string, std::string> out;
+    const bool source = rule_of(o.config.what).by_source;
+    const named_heads& n = o.run.names;
+    for (const head_view& v : o.run.checkpoints.back().heads) {
+        auto named = [&](const std::size_t (&h)[2], float score) { return v.layer == h[0] && v.head == h[1] && score >= naming_threshold; };
+        std::string role;
+        if (!source && named(n.previous_token, v.previous_token)) role = tr(l, "the previous-token head");
+        if (!source && named(n.induction, v.induction)) role += (role.empty() ? "" : ", ") + tr(l, "the induction head");
+        if (source && named(n.source, v.source)) role = tr(l, "the source head");
+        if (!role.empty()) out[fmt::format("{}.{}", v.layer, v.head)] = role;
+    }
+    return out;
 }
 
 }  // namespace qkv

@@ -83,8 +83,14 @@ vector_isa widest_isa() {
     return {std::string(b.name), b.bits / 32, b.bits};
 }
 
+vector_isa kernels_isa() {
+    const attention::kernel_build* b = attention::find_kernel_build(attention::fused_kernels_in_use());
+    if (!b) return widest_isa();
+    return {std::string(b->name), b->bits / 32, b->bits};
+}
+
 machine_peak measure_machine_peak(int threads) {
-    machine_peak p{0, std::max(threads, 1), widest_isa()};
+    machine_peak p{0, std::max(threads, 1), kernels_isa()};
     long iters = 1 << 16;
     while (timed(p.isa, iters, 1) < 0.02 && iters < (1L << 34)) iters *= 2;  // about 0.02 s, then five times that
     iters *= 5;

@@ -14,6 +14,7 @@
 #include "build_choice.hpp"
 #include "kernel_build_parts.hpp"
 #if defined(__x86_64__)
+#include "exp2_avx2.hpp"
 #include "exp2_avx512.hpp"
 #include "x86_intrinsics.hpp"
 #endif
@@ -276,13 +277,13 @@ void transpose_avx512(std::size_t rows, std::size_t cols, const float* M, std::s
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
+// c[r][v] += Σ_t A(r, t) · B(t, 8v …), v = 0, 1: a tile of R rows × 16 columns, in registers (12
+// accumulators at R = 6, beside B's two vectors and A's broadcast: 15 of the 16 ymm registers).
+// Full: all 16 columns are there; else B is read through the lane masks in0, in1 (lanes past the
+// block read as 0).
 template <bool TA, int R, bool Full>
-[[gnu::always_inline]] inline void tile16_avx2_t(std::size_t k, const float* A, std::size_t lda, const float* B,
-                                                 std::size_t ldb, float* C, std::size_t ldc, __m256i in0, __m256i in1,
-                                                 float alpha, bool accumulate) {
-    __m256 c[R][2];
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) c[r][0] = c[r][1] = _mm256_setzero_ps();
+[[gnu::always_inline]] inline void product_avx2(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                std::size_t ldb, __m256i in0, __m256i in1, __m256 (&c)[R][2]) {
 #pragma GCC unroll 2
     for (std::size_t t = 0; t < k; ++t) {
         const float* b_row = B + t * ldb;
@@ -297,28 +298,127 @@ template <bool TA, int R, bool Full>
             c[r][1] = _mm256_fmadd_ps(a, b1, c[r][1]);
         }
     }
+}
+
+template <bool Full>
+[[gnu::always_inline]] inline __m256 load_avx2(const float* p, __m256i in) {
+    return Full ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, in);
+}
+template <bool Full>
+[[gnu::always_inline]] inline void store_avx2(float* p, __m256i in, __m256 x) {
+    if (Full)
+        _mm256_storeu_ps(p, x);
+    else
+        _mm256_maskstore_ps(p, in, x);
+}
+
+template <bool TA, int R, bool Full>
+[[gnu::always_inline]] inline void tile16_avx2_t(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                 std::size_t ldb, float* C, std::size_t ldc, __m256i in0, __m256i in1,
+                                                 float alpha, bool accumulate) {
+    __m256 c[R][2];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) c[r][0] = c[r][1] = _mm256_setzero_ps();
+    product_avx2<TA, R, Full>(k, A, lda, B, ldb, in0, in1, c);
     const __m256 alpha_v = _mm256_set1_ps(alpha);
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
         float* out = C + r * ldc;
-        __m256 x0 = _mm256_mul_ps(c[r][0], alpha_v), x1 = _mm256_mul_ps(c[r][1], alpha_v);
-        if (Full) {
-            if (accumulate) {
-                x0 = _mm256_add_ps(x0, _mm256_loadu_ps(out));
-                x1 = _mm256_add_ps(x1, _mm256_loadu_ps(out + 8));
+        __m256 x0 = alpha == 1.0f ? c[r][0] : _mm256_mul_ps(c[r][0], alpha_v);
+        __m256 x1 = alpha == 1.0f ? c[r][1] : _mm256_mul_ps(c[r][1], alpha_v);
+        if (accumulate) {
+            x0 = _mm256_add_ps(x0, load_avx2<Full>(out, in0));
+            x1 = _mm256_add_ps(x1, load_avx2<Full>(out + 8, in1));
+        }
+        store_avx2<Full>(out, in0, x0);
+        store_avx2<Full>(out + 8, in1, x1);
+    }
+}
+
+// A finished product's tile of R rows × 16 columns (tile_gemm_exp2, tile_gemm_times), as
+// AVX-512's: the rows start from −o_r (or from 0, and x = alpha·(A·B) − o_r after, when Scaled),
+// and each entry is finished in its register before it is stored: 2^x, for exp2_sum with each
+// row's 2^x over the lanes that are there added to row_sum[r]; or P ⊙ x.
+template <finish F, bool Scaled, int R, bool Full>
+[[gnu::always_inline]] inline void finished_tile16_avx2(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                        std::size_t ldb, float* C, std::size_t ldc, __m256i in0,
+                                                        __m256i in1, const float* o, float alpha, const float* P,
+                                                        std::size_t ldp, __m256 (&row_sum)[R]) {
+    __m256 c[R][2];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) c[r][0] = c[r][1] = Scaled ? _mm256_setzero_ps() : _mm256_set1_ps(-o[r]);
+    product_avx2<false, R, Full>(k, A, lda, B, ldb, in0, in1, c);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        float* out = C + r * ldc;
+#pragma GCC unroll 2
+        for (int v = 0; v < 2; ++v) {
+            const __m256i in = v == 0 ? in0 : in1;
+            __m256 x = c[r][v];
+            if constexpr (Scaled) x = _mm256_fmsub_ps(_mm256_set1_ps(alpha), x, _mm256_set1_ps(o[r]));
+            if constexpr (F == finish::times) {
+                store_avx2<Full>(out + 8 * v, in, _mm256_mul_ps(load_avx2<Full>(P + r * ldp + 8 * v, in), x));
+            } else {
+                x = exp2_ymm(x);
+                store_avx2<Full>(out + 8 * v, in, x);
+                if constexpr (F == finish::exp2_sum)
+                    row_sum[r] = _mm256_add_ps(row_sum[r], Full ? x : _mm256_and_ps(x, _mm256_castsi256_ps(in)));
             }
-            _mm256_storeu_ps(out, x0);
-            _mm256_storeu_ps(out + 8, x1);
-        } else {
-            if (accumulate) {
-                x0 = _mm256_add_ps(x0, _mm256_maskload_ps(out, in0));
-                x1 = _mm256_add_ps(x1, _mm256_maskload_ps(out + 8, in1));
-            }
-            _mm256_maskstore_ps(out, in0, x0);
-            _mm256_maskstore_ps(out + 8, in1, x1);
         }
     }
 }
+
+// The eight lanes of v added up.
+[[gnu::always_inline]] inline float lanes_sum_avx2(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+// A finished product, panel by panel along n and down each panel 6 rows at a time, as tile_gemm
+// sweeps: a panel of B (16 KiB at k = d_k = 64) stays in the L1 cache while every row passes over
+// it. Each tile's rows' sums are added into f.sum as they come.
+template <finish F, bool Scaled>
+void finished_avx2(const finished_args& f) {
+    if (F == finish::exp2_sum) std::fill_n(f.sum, f.m, 0.0f);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (std::size_t j0 = 0; j0 < f.n; j0 += panel_cols) {
+        const float* Bp = f.B.p + (j0 / panel_cols) * f.B.panel_stride;
+        for (std::size_t i0 = 0; i0 < f.m; i0 += tile_rows)
+            by_rows(std::min(tile_rows, f.m - i0), [&](auto Rc) {
+                constexpr int R = Rc.value;
+                __m256 row_sum[R];
+#pragma GCC unroll 8
+                for (int r = 0; r < R; ++r) row_sum[r] = _mm256_setzero_ps();
+                const float *A = f.A + i0 * f.lda, *o = f.o + i0;
+                for (std::size_t j = j0; j < std::min(f.n, j0 + panel_cols); j += 16) {
+                    const std::size_t w = std::min<std::size_t>(16, f.n - j);
+                    const float* B = Bp + (j - j0);
+                    float* C = f.C + i0 * f.ldc + j;
+                    const float* P = f.P ? f.P + i0 * f.ldp + j : nullptr;
+                    if (w == 16) {
+                        finished_tile16_avx2<F, Scaled, R, true>(f.k, A, f.lda, B, f.B.ld, C, f.ldc, lane, lane, o,
+                                                                 f.alpha, P, f.ldp, row_sum);
+                    } else {  // lanes below w (or w − 8) are in
+                        const __m256i in0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(w)), lane);
+                        const __m256i in1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(w) - 8), lane);
+                        finished_tile16_avx2<F, Scaled, R, false>(f.k, A, f.lda, B, f.B.ld, C, f.ldc, in0, in1, o,
+                                                                  f.alpha, P, f.ldp, row_sum);
+                    }
+                }
+                if constexpr (F == finish::exp2_sum)
+                    for (int r = 0; r < R; ++r) f.sum[i0 + r] += lanes_sum_avx2(row_sum[r]);
+            });
+    }
+}
+
+void exp2_avx2(const finished_args& f) {
+    if (f.alpha != 1.0f) return f.sum ? finished_avx2<finish::exp2_sum, true>(f) : finished_avx2<finish::exp2, true>(f);
+    if (f.sum) return finished_avx2<finish::exp2_sum, false>(f);
+    finished_avx2<finish::exp2, false>(f);
+}
+void times_avx2(const finished_args& f) { finished_avx2<finish::times, false>(f); }
 
 template <bool TA, int R>
 void tile_avx2_rows(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
@@ -443,8 +543,7 @@ struct tile_kernels {
 // kernel_build_parts.hpp)
 #if defined(__x86_64__)
 const tile_kernels avx512_tiles{tile_avx512<false>, tile_avx512<true>, exp2_avx512, times_avx512, transpose_avx512};
-const tile_kernels avx2_tiles{tile_avx2<false>, tile_avx2<true>, exp2_generic<tile_avx2<false>>,
-                              times_generic<tile_avx2<false>>, transpose_generic};
+const tile_kernels avx2_tiles{tile_avx2<false>, tile_avx2<true>, exp2_avx2, times_avx2, transpose_generic};
 #endif
 const tile_kernels plain_tiles{tile_plain<false>, tile_plain<true>, exp2_generic<tile_plain<false>>,
                                times_generic<tile_plain<false>>, transpose_generic};

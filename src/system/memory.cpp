@@ -8,6 +8,9 @@
 
 #include <sys/resource.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace qkv {
 
@@ -42,6 +45,14 @@ std::optional<std::size_t> available_memory() {
     std::optional<std::size_t> have = mem_available();
     if (auto left = address_space_left(); left && (!have || *left < *have)) have = left;
     return have;
+}
+
+void keep_freed_memory() {
+#if defined(__GLIBC__)
+    // setting either also ends glibc's own raising of them as blocks are freed
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+#endif
 }
 
 }  // namespace qkv

@@ -182,5 +182,6 @@ int cmd_next(const args& a, const console& io);
 int cmd_bench(const args& a, const console& io);
 int cmd_bench_tensor_parallel(const args& a, const console& io);  // commands_bench_ranks.cpp: --tensor-parallel
 int cmd_train(const args& a, const console& io);     // commands_train.cpp
+int cmd_serve(const args& a, const console& io);     // commands_serve.cpp
 
 }  // namespace qkv::cli

@@ -24,6 +24,10 @@ struct course_lesson {
 // Every lesson of lessons_dir(), by number, with its exercises (none when the exercise files
 // cannot be read: the lessons still run).
 std::vector<course_lesson> load_course(lang l);
+// The same with the exercises of the lessons in `ran` alone, each read from its own file
+// (exercises/NN.toml, with the mistake book): all add_what_next reads, for a tenth of the files.
+// A lesson whose exercise file cannot be read has none listed, as above.
+std::vector<course_lesson> load_course(lang l, const std::vector<trace>& ran);
 
 // Fill each trace's what_next from the course.
 void add_what_next(std::vector<trace>& traces, const std::vector<course_lesson>& course);

@@ -82,6 +82,21 @@ lesson load_lesson(const std::string& path);
 // cleanly.
 lesson read_lesson(const toml_document& doc, std::vector<problem>* problems = nullptr);
 
+// A lesson file's head, parsed alone: the lines before its first table ([[stage]]), where TOML
+// keeps every key of the root table (number, title, scenario, …). Listing the lessons and naming
+// the next one need only those; the head is a few lines of a file of hundreds (`qkv lesson 8`
+// had parsed every lesson file whole, three times over, to say which comes next). The whole file
+// when the head does not parse alone (its first '[' line is inside a value); the file's errors as
+// read_toml_file throws them.
+toml_document read_lesson_head(const std::string& path);
+// What the course lists of a lesson: its number and title, from the head; a file whose head does
+// not give both is loaded whole (load_lesson), which throws its first problem.
+struct course_entry {
+    int number = 0;
+    bilingual title;
+};
+course_entry read_course_entry(const std::string& path);
+
 // The lesson files in a folder, by number: (number, path). Files not named NN-*.toml are ignored.
 // Two files may not share a number, by name (03-a.toml, 03-b.toml) or by their `number = N`:
 // input_error at the second.

@@ -65,6 +65,8 @@ struct toml_document {
 
 toml_document read_toml_file(const std::string& path, std::string_view what, std::uint64_t max_bytes = max_toml_bytes);
 toml_document read_toml_text(std::string_view text, const std::string& origin);
+// The text of the file at `path`, unparsed, with read_toml_file's checks (its size too) and errors.
+std::string read_text_file(const std::string& path, std::string_view what, std::uint64_t max_bytes = max_toml_bytes);
 
 // What every loader checks, in one place. Each problem is reported: thrown as input_error, or,
 // when a list is given, added to it so that reading goes on and finds the next one. The checks

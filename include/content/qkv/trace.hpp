@@ -2,6 +2,7 @@
 // read it; exercises evaluate their expressions on the workspace it leaves behind.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,6 +73,10 @@ struct lesson_run {
 // formula fails.
 lesson_run run_lesson(const lesson& l, const scenario& s, lang language);
 
+// The lesson as it runs on the scenario: on a causal one (weights trained under the mask), every
+// stage that has a causal_formula runs that one instead.
+lesson as_run_on(const lesson& l, const scenario& s);
+
 // The lesson's own scenario (lesson::scenario_file). A path that cannot be read (missing, a name too
 // long for the file system, not a regular file) is named at the lesson's own line.
 scenario load_lesson_scenario(const lesson& l);
@@ -86,6 +91,10 @@ struct scenario_choice {
     std::optional<scenario_spec> made_from;  // the spec `made` came from
     bool size_given = false;
 };
+
+// The scenario l runs on under `given`: the one made for the sentence (at l's own size when its
+// scenario is of another width), the file given, or l's own; a file is read once into `read`.
+const scenario& scenario_for(const lesson& l, const scenario_choice& given, std::map<std::string, scenario>& read);
 
 // Load each lesson file in turn and run it on the chosen scenario, each scenario file read once.
 std::vector<trace> run_lessons(const std::vector<std::string>& lesson_files, const scenario_choice& given, lang language);

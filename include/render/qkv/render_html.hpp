@@ -21,4 +21,13 @@ std::string html_escape(std::string_view s);
 // scenario made for the learner's own sentence) is shown first, as preformatted text.
 std::string render_html(const std::vector<trace>& traces, const render_options& o);
 
+// One stage of t as the page shows it: a <section> with its title, formula, text and values (what
+// `qkv serve` sends a page, stage by stage). Every number's cell says where it is: the table's
+// data-head, the cell's data-i and data-j, from 1; the figure's data-name; a sub-step's values sit
+// in a <div class="steps" data-step="K">, K from 1.
+std::string html_stage(const trace& t, const stage_trace& s, const render_options& o);
+
+// The page's style sheet (inline in render_html's page), for a server's pages to share.
+std::string_view html_style();
+
 }  // namespace qkv

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 
 #include "qkv/head_scores.hpp"
@@ -18,6 +19,9 @@ std::string train_text(const train::train_outcome& o, const render_options& r);
 // {"config", "steps", "checkpoints", "tokens", "repeat", "previous_token_head", "induction_head",
 // …} as README.md documents it; with_batches adds each step's tokens.
 std::string train_json(const train::train_outcome& o, bool with_batches);
+// The heads the run names, by "layer.head", with their role in words ("the induction head"): those
+// whose score reached naming_threshold at the end, as the text report marks them.
+std::map<std::string, std::string> head_roles(const train::train_outcome& o, lang l);
 
 // `--scenario`: the trained model as a causal scenario file lessons 2–9 read with --data. X, W_Q,
 // W_K, W_V and W_O are layer `layer` (from 1): its input on the held-out sequence and its weights

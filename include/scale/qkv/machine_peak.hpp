@@ -17,6 +17,10 @@ struct vector_isa {
     int bits = 128;     // register width
 };
 vector_isa widest_isa();
+// The vector instructions qkv's own kernels run on now: the widest build unless --kernels (or a
+// test) pinned a narrower one. The machine peak is measured in these, so that a bench pinned to
+// AVX2 on an AVX-512 machine sets its figures beside the 256-bit peak, not the 512-bit one.
+vector_isa kernels_isa();
 
 struct machine_peak {
     double gflops = 0;  // single precision, all threads together
@@ -24,7 +28,7 @@ struct machine_peak {
     vector_isa isa;
 };
 
-// Best of three timings of about 0.1 s each: a busy moment cannot lower the peak below what the
+// In kernels_isa()'s instructions. Best of three timings of about 0.1 s each: a busy moment cannot lower the peak below what the
 // machine does, and percentages of it are never flattered.
 machine_peak measure_machine_peak(int threads);
 
