@@ -84,6 +84,33 @@ std::string query_escaped(const std::string& text) {
     return out;
 }
 
+// Two traces alike: every word the same, every number within a few float ulps. The test runs the
+// server in its own process, whose OpenBLAS may split a product otherwise than qkv's does (qkv
+// stops its idle workers): the last bit of a float may differ, and no word hinges on it.
+bool same_trace(const json& a, const json& b, const std::string& at = "") {
+    if (a.is_number() && b.is_number()) {
+        const double x = a.get<double>(), y = b.get<double>();
+        if (std::abs(x - y) <= 1e-6 * std::max(1.0, std::abs(y))) return true;
+        BOOST_TEST_MESSAGE(at << ": " << x << " and " << y);
+        return false;
+    }
+    if (a.type() != b.type() || a.size() != b.size()) {
+        BOOST_TEST_MESSAGE(at << ": " << a.dump().substr(0, 80) << " and " << b.dump().substr(0, 80));
+        return false;
+    }
+    if (a.is_object()) {
+        for (auto it = a.begin(); it != a.end(); ++it)
+            if (!b.contains(it.key()) || !same_trace(it.value(), b[it.key()], at + "." + it.key())) return false;
+        return true;
+    }
+    if (a.is_array()) {
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!same_trace(a[i], b[i], at + "[" + std::to_string(i) + "]")) return false;
+        return true;
+    }
+    return a == b;
+}
+
 double number(const json& x) {
     if (x.is_string()) return x == "-inf" ? -INFINITY : x == "inf" ? INFINITY : NAN;
     return x.get<double>();
@@ -96,7 +123,7 @@ BOOST_AUTO_TEST_CASE(a_lesson_is_the_terminals_trace) {
     auto c = srv.client();
     const json served = get_json(c, "/api/lesson/3?format=json&lang=zh");
     const json terminal = cli_trace({"lesson", "3", "--format", "json", "--lang", "zh"});
-    BOOST_TEST(served == terminal);  // the same engine, the same floats, the same words
+    BOOST_TEST(same_trace(served, terminal));  // the same engine, the same numbers, the same words
     // the page form: every stage, its HTML from the renderer, and the heading the terminal prints
     const json page = get_json(c, "/api/lesson/3?lang=en");
     BOOST_TEST(page["stages"].size() == terminal["stages"].size());
@@ -200,7 +227,7 @@ BOOST_AUTO_TEST_CASE(your_sentence_is_the_terminals_sentence) {
     auto c = srv.client();
     const json served = get_json(c, "/api/lesson/4?format=json&tokens=the%20cat%20sat%20on%20the%20mat&seed=7");
     const json terminal = cli_trace({"lesson", "4", "--format", "json", "--tokens", "the cat sat on the mat", "--seed", "7"});
-    BOOST_TEST(served == terminal);
+    BOOST_TEST(same_trace(served, terminal));
     const json page = get_json(c, "/api/lesson/4?tokens=the%20cat%20sat%20on%20the%20mat&seed=7");
     BOOST_TEST(page["scenario_file"].get<std::string>().find("tokens = [") != std::string::npos);
     // a named scenario of the server's: the trained model, causal
@@ -328,7 +355,7 @@ BOOST_AUTO_TEST_CASE(a_training_run_streams_and_ends_as_qkv_train_json) {
     json served = json::parse(stream.substr(from, stream.find("\n\n", from) - from));
     json terminal = cli_trace({"train", "--steps", "60", "--seed", "3", "--format", "json"});
     served.erase("seconds"), terminal.erase("seconds");
-    BOOST_TEST(served == terminal);  // the same run, step for step
+    BOOST_TEST(same_trace(served, terminal));  // the same run, step for step
     auto refused = c.Post("/api/train?steps=999999");
     BOOST_REQUIRE(refused);
     BOOST_TEST(refused->status == 400);
