@@ -141,3 +141,21 @@ BOOST_AUTO_TEST_CASE(a_grade_sheet_reads_no_file_outside_its_own_folder) {
     auto ok = run_qkv({"grade", (dir / "class" / "s.toml").string()});
     BOOST_TEST(has(ok.out, "the answer is [2, 2]"), ok.out);
 }
+
+// A class folder is read as it is: a .toml in it that is a symbolic link (a student's link to a
+// file elsewhere) is named as that sheet's problem and not read, so no key or line of the file it
+// points to reaches the report; the other sheets are graded.
+BOOST_AUTO_TEST_CASE(a_link_among_a_class_folders_sheets_is_named_not_read) {
+    qkv::test::scratch_dir dir{"reads-link"};
+    write_file(dir / "elsewhere.toml", "\"secret_key_name\" = \"secret-value\"\n\"3.2\" = \"secret-answer\"\n");
+    write_file(dir / "class" / "ann.toml", "\"3.2\" = \"0.25\"\n");
+    fs::create_symlink(dir / "elsewhere.toml", dir / "class" / "evil.toml");
+    for (const char* form : {"text", "json", "csv"}) {
+        auto r = run_qkv({"grade", (dir / "class").string(), "--format", form});
+        BOOST_TEST(r.status == 1, r.err);
+        BOOST_TEST(!has(r.out + r.err, "secret"), form << ": " << r.out + r.err);
+        BOOST_TEST(has(r.out, "evil"), r.out);
+    }
+    auto text = run_qkv({"grade", (dir / "class").string()});
+    BOOST_TEST(has(text.out, "evil.toml: a symbolic link in the class folder: not read"), text.out);
+}

@@ -34,7 +34,7 @@ bool graded_class::all_right() const {
     return std::all_of(sheets.begin(), sheets.end(), [](const graded_sheet& s) { return s.problems.empty() && s.right() == s.rows.size(); });
 }
 
-std::vector<std::string> sheet_files(const std::vector<std::string>& named) {
+std::vector<std::string> sheet_files(const std::vector<std::string>& named, std::vector<std::string>* links) {
     std::vector<std::string> out;
     for (const std::string& n : named) {
         std::error_code ec;
@@ -43,8 +43,12 @@ std::vector<std::string> sheet_files(const std::vector<std::string>& named) {
             continue;
         }
         std::vector<std::string> in;
-        for (const auto& e : fs::directory_iterator(n, ec))
-            if (e.path().extension() == ".toml" && e.is_regular_file(ec)) in.push_back(e.path().string());
+        for (const auto& e : fs::directory_iterator(n, ec)) {
+            if (e.path().extension() != ".toml") continue;
+            if (e.is_symlink(ec)) {
+                if (links) links->push_back(e.path().string());
+            } else if (e.is_regular_file(ec)) in.push_back(e.path().string());
+        }
         std::sort(in.begin(), in.end());
         out.insert(out.end(), in.begin(), in.end());
     }
@@ -203,8 +207,12 @@ std::vector<question_count> questions_of(const std::vector<graded_sheet>& sheets
 }  // namespace
 
 graded_class grade_class(const std::vector<std::string>& files, const std::string& assignment_file,
-                         const std::vector<int>& lessons, const exercise_set& set, lang l) {
+                         const std::vector<int>& lessons, const exercise_set& set, lang l,
+                         const std::vector<std::string>& links) {
     graded_class c{l, read_sheets(files, set, l), {}};
+    for (const std::string& f : links)
+        c.sheets.push_back(graded_sheet{f, fs::path(f).stem().string(), false, {},
+                                        {sheet_problem(source_loc{f, 0, 0}, tr(l, "a symbolic link in the class folder: not read"))}, {}});
     grade_sheets(c.sheets, assignment_of(assignment_file, lessons, c.sheets, set, l), set, l);
     c.questions = questions_of(c.sheets, set.book, l);
     return c;
