@@ -159,3 +159,69 @@ BOOST_AUTO_TEST_CASE(a_product_too_large_to_finish_soon_is_refused_before_it_sta
     auto ok = run_qkv({"run", (dir / "small.toml").string()});
     BOOST_TEST(ok.status == 0, ok.err);
 }
+
+// Issue 43: work in plain loops counts as much as work in BLAS. Each built-in states its flops from
+// its arguments' shapes before it runs, and the budget refuses the call before a loop has started:
+// - softmax_jacobian_norm of one row of m = 2·10⁶: 4·m² = 1.6·10¹³ flops = 16000 GFLOP;
+// - cosine of [16384, 4096] with itself: 2·16384·16384·4096 = 2.2·10¹² (and the rows' lengths);
+// - fd_gradient on X [400, 64] for W_Q [64, 64]: every one of the 4096 entries nudged both ways is
+//   a loss of 400 rows over 400² pairs, 2·4096·400·(3·400² + 6·400) = 1.58·10¹² flops, and the
+//   products in double once.
+// Before, each ran for tens of minutes (and `qkv validate` with it).
+BOOST_AUTO_TEST_CASE(a_built_in_of_plain_loops_states_its_work_and_is_refused_before_it_runs) {
+    qkv::test::scratch_dir dir{"budget-loops"};
+    struct refused {
+        const char* file;
+        std::string formula;
+        const char* figure;
+    };
+    const refused cases[] = {
+        {"jacobian.toml", "x = rows(softmax_jacobian_norm(zeros(1, 2000000)))",
+         "softmax_jacobian_norm(zeros(1, 2000000)) would do 16000 GFLOP of arithmetic or more, past the 1000 GFLOP"},
+        {"cosine.toml", "Y = zeros(16384, 4096)\nx = rows(cosine(Y, Y))", "cosine(Y, Y) would do 2200 GFLOP"},
+        {"fd.toml", "X = zeros(400, 64)\nW = zeros(64, 64)\nT = zeros(400, 64)\ng = fd_gradient(X, W, W, W, T, 1, 0.001)",
+         "would do 1581 GFLOP"},
+    };
+    for (const refused& c : cases) {
+        write_file(dir / c.file, one_stage_lesson(c.formula));
+        const auto start = std::chrono::steady_clock::now();
+        auto r = run_qkv({"run", (dir / c.file).string()});
+        BOOST_TEST(r.status == 2, c.file);
+        BOOST_TEST(count_lines(r.err) == 1u, r.err);
+        const std::string last = c.formula.substr(c.formula.rfind('\n') + 1);
+        const int line = 7 + int(std::count(c.formula.begin(), c.formula.end(), '\n'));
+        BOOST_TEST(has(r.err, fmt::format("{}:{}:", c.file, line)), r.err);
+        BOOST_TEST(has(r.err, fmt::format("formula `{}`", last)), r.err);
+        BOOST_TEST(has(r.err, c.figure), r.err);
+        auto v = run_qkv({"validate", (dir / c.file).string()});
+        BOOST_TEST(v.status != 0);
+        BOOST_TEST(has(v.out + v.err, c.figure), v.out + v.err);
+        BOOST_TEST(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 60.0, c.file);
+    }
+    // the same built-ins at a lesson's size run as before
+    write_file(dir / "small.toml", one_stage_lesson("Y = randn(64, 16, 1)\nc = cosine(Y, Y)\nj = softmax_jacobian_norm(softmax(c))\n"
+                                                    "g = fd_gradient(Y, randn(16, 4, 2), randn(16, 4, 3), randn(16, 4, 4), randn(64, 4, 5), 1, 0.001)"));
+    auto ok = run_qkv({"run", (dir / "small.toml").string()});
+    BOOST_TEST(ok.status == 0, ok.err);
+}
+
+// Issue 43: the temporaries of one expression count. Z is 16384² floats = 1 GiB; the workspace holds
+// it (twice, with the trace's copy), and Z + (Z + (Z + (Z + Z))) copies it at every level before the
+// first sum is made: it peaked at 6 GiB and, under a 4 GiB limit, ended in "qkv: out of memory
+// running …" with no file, line or formula. The first copy is refused now, before it is made.
+BOOST_AUTO_TEST_CASE(the_temporaries_of_an_expression_count_against_what_a_run_may_keep) {
+#if defined(__SANITIZE_ADDRESS__)
+    BOOST_TEST_MESSAGE("built with AddressSanitizer, which needs terabytes of address space: left to the plain build");
+    return;
+#endif
+    qkv::test::scratch_dir dir{"budget-temporaries"};
+    write_file(dir / "sum.toml", one_stage_lesson("Z = zeros(16384, 16384)\nx = rows(Z + (Z + (Z + (Z + Z))))"));
+    for (rlim_t limit : {4 * gib, rlim_t(RLIM_INFINITY)}) {
+        auto r = run_with_memory_limit({"run", (dir / "sum.toml").string()}, limit);
+        BOOST_TEST(r.status == 2);
+        BOOST_TEST(count_lines(r.err) == 1u, r.err);
+        BOOST_TEST(has(r.err, "sum.toml:8:"), r.err);
+        BOOST_TEST(has(r.err, "formula `x = rows(Z + (Z + (Z + (Z + Z))))`: this run would keep"), r.err);
+        BOOST_TEST(r.seconds < 60.0);
+    }
+}

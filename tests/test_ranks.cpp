@@ -201,3 +201,13 @@ BOOST_AUTO_TEST_CASE(without_mpirun_the_bench_says_how_to_run_on_ranks) {
     BOOST_TEST(r.out.find("P = 1 rank (1 thread each)") != std::string::npos, r.out);
     BOOST_TEST(r.out.find("On real ranks: mpirun -np 2 qkv bench --tensor-parallel") != std::string::npos, r.out);
 }
+
+// Issue 43: `mpirun -np 2 qkv check 3.2 0.25` recorded two attempts for one check. Only rank 0
+// records; the other rank says the same verdict and leaves the progress file alone.
+BOOST_AUTO_TEST_CASE(a_check_on_two_ranks_records_one_attempt, *tt::precondition(mpi_built())) {
+    qkv::test::scratch_dir dir{"ranks-check"};
+    const auto r = on_ranks(2, {"check", "3.2", "0.25"}, {{"XDG_STATE_HOME", dir.path.string()}});
+    BOOST_TEST((r.r.status == 0 || r.r.status == 1), r.r.err);
+    const json progress = json::parse(qkv::test::read_file(dir / "qkv" / "progress.json"));
+    BOOST_TEST(progress.dump().find("\"attempts\":1") != std::string::npos, progress.dump());
+}

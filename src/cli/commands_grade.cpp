@@ -31,15 +31,16 @@ int cmd_grade(const args& a, const console& io) {
     const format form = format_of(form_name, writes);
     const render_options o = resolve(choice, io).options;
     const lang l = o.language;
-    const std::vector<std::string> files = sheet_files(named);
-    if (files.empty()) throw usage_error(tr(l, "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
+    std::vector<std::string> links;  // found in a folder: named in the report, never read
+    const std::vector<std::string> files = sheet_files(named, &links);
+    if (files.empty() && links.empty()) throw usage_error(tr(l, "which answer sheets? qkv grade SHEET.toml… (or a folder)"));
     const exercise_set set = load_exercises(exercises_dir());
     // A lesson with no exercises would grade every sheet 0/0 and call it a failed check: it is a
     // usage error, as it is for `qkv exercises --lesson N`.
     for (int n : lessons)
         if (!has_exercises(set, n))
             throw usage_error(fmt::format(fmt::runtime(tr(l, "lesson {} has no exercises; qkv exercises lists them all")), n));
-    const graded_class graded = grade_class(files, assignment, lessons, set, l);
+    const graded_class graded = grade_class(files, assignment, lessons, set, l, links);
     io.print(grade_report(graded, form, o));
     return graded.all_right() ? 0 : 1;
 }

@@ -1,18 +1,23 @@
 // `qkv train`: trains a small attention-only transformer from scratch and shows what its heads
 // learned; --save / --load a model, --scenario a trained layer for the lessons, --live to watch.
+#include <cmath>
+#include <filesystem>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "qkv/cli.hpp"
 #include "qkv/head_scores.hpp"
+#include "qkv/keep_budget.hpp"
 #include "qkv/live_screen.hpp"
 #include "qkv/model_file.hpp"
 #include "qkv/report_train.hpp"
 #include "qkv/report_train_progress.hpp"
+#include "qkv/scenario.hpp"
 #include "qkv/stop_request.hpp"
 #include "qkv/tasks.hpp"
 #include "qkv/terminal.hpp"
+#include "qkv/toml_file.hpp"
 #include "qkv/trainer.hpp"
 #include "file_output.hpp"
 #include "progress_line.hpp"
@@ -20,6 +25,7 @@
 namespace qkv::cli {
 namespace {
 
+namespace fs = std::filesystem;
 namespace po = boost::program_options;
 using namespace qkv::train;
 
@@ -29,6 +35,7 @@ struct train_args {
     std::size_t layer = 0, checkpoint_every = 0;
     bool live = false, record_batches = false;
     output_choice out;
+    lang out_lang = lang::en;  // --lang as resolved, for the refusals
 };
 
 // The model's sizes, each an option of its own; one a loaded model must keep (keep_sizes).
@@ -125,6 +132,46 @@ train_config merge_loaded(const train_config& given, const train_config& file, c
     return c;
 }
 
+// --record-batches keeps every step's batch × seq tokens for the JSON, some 40 bytes a token as
+// numbers in memory and as text: 4096 × 64 × 10⁴ steps grew until the memory ran out and lost the
+// run. What it would hold is refused before the first step when a run may not keep it (the budget
+// of a lesson's run, keep_budget.hpp: half of the memory free, at most 2 GiB).
+constexpr double bytes_per_recorded_token = 40;
+
+void check_batches_recorded(const train_args& t) {
+    if (!t.record_batches) return;
+    const double tokens = double(t.c.steps) * double(t.c.batch) * double(t.c.size.seq);
+    const double bytes = tokens * bytes_per_recorded_token, limit = double(keep_budget().bytes);
+    if (bytes > limit)
+        throw usage_error(fmt::format(fmt::runtime(tr(t.out_lang, "--record-batches would hold {:.1f} GiB ({} steps × batch {} × seq {} "
+                                                                  "tokens, about {} bytes each), more than the {:.1f} GiB a run may keep; "
+                                                                  "record fewer steps or a smaller batch")),
+                                      bytes / double(1 << 30), t.c.steps, t.c.batch, t.c.size.seq, bytes_per_recorded_token,
+                                      limit / double(1 << 30)));
+}
+
+// The scenario --scenario writes holds every layer's X [seq, d_model] and four weights
+// [d_model, d_model] beside the chosen layer's, each number some 12 to 16 bytes of text: one past
+// what a scenario file may hold (toml_file.hpp) would be written and then refused by --data. Said
+// before the first step.
+void check_scenario_size(const train_args& t) {
+    if (t.scenario.empty()) return;
+    const model_size& s = t.c.size;
+    const double numbers = double(s.layers + 1) * (double(s.seq) * double(s.d_model) + 4.0 * double(s.d_model) * double(s.d_model));
+    const double bytes = 16 * numbers + 64 * double(s.seq);
+    if (bytes > double(max_toml_bytes))
+        throw usage_error(fmt::format(fmt::runtime(tr(t.out_lang, "--scenario would write about {:.0f} MiB (every layer's X and weights at "
+                                                                  "d_model {}), more than the {} MiB a scenario file may hold")),
+                                      bytes / double(1 << 20), s.d_model, max_toml_bytes >> 20));
+}
+
+// Whether two names are one file: the same text, or (for files that exist) the same inode.
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec) && !ec) return true;
+    return fs::equivalent(a, b, ec) && !ec;
+}
+
 void settle_config(train_args& t, const po::variables_map& vm, format form, const console& io, std::optional<loaded_model>& loaded) {
     if (!parse_task(t.task, t.c.what))
         throw usage_error(said("--task must be {}, not '{}'", sentence::worded([](lang l) { return task_list(tr(l, ", "), tr(l, " or ")); }), t.task));
@@ -155,6 +202,34 @@ void settle_config(train_args& t, const po::variables_map& vm, format form, cons
         throw usage_error(said("--live draws on a terminal that takes escapes, with --format text"));
     if (!t.save.empty()) check_writable(t.save, said("--save writes a model to a regular file"));
     if (!t.scenario.empty()) check_writable(t.scenario, said("--scenario writes a scenario to a regular file"));
+    if (!t.save.empty() && !t.scenario.empty() && same_file(t.save, t.scenario))
+        throw usage_error(fmt::format(fmt::runtime(tr(t.out_lang, "--save and --scenario name the same file, {}: the scenario would replace the model")),
+                                      t.save));
+    check_batches_recorded(t);
+    check_scenario_size(t);
+}
+
+// Weights that are not finite numbers from the first step on: an --init-embedding of 3e38 drew inf,
+// and the file --save wrote was refused by --load. Said before the first step, naming the option.
+void check_initial_weights(const parameters& w, lang l) {
+    for (const tensor_spec& t : w.table())
+        for (std::size_t i = 0; i < t.size(); ++i)
+            if (const float x = w.data()[t.offset + i]; !std::isfinite(x)) {
+                const char* option = t.name == "E" ? "--init-embedding" : t.name == "P" ? "--init-position" : "--init-gain";
+                throw usage_error(fmt::format(fmt::runtime(tr(l, "{} is too large: it makes {}[{}, {}] = {}, not a finite number")), option,
+                                              t.full_name(), i / t.cols + 1, i % t.cols + 1, x));
+            }
+}
+
+// Runs `write`; a file it could not write is noted in `not_written` (its one line), not thrown, so
+// that the report of the run is printed all the same.
+template <typename F>
+void keep_going(std::vector<std::string>& not_written, F&& write) {
+    try {
+        write();
+    } catch (const input_error& e) {
+        not_written.push_back(e.what());
+    }
 }
 
 // The live screen after a probe, in the columns it has: its content is the report's.
@@ -204,20 +279,34 @@ int cmd_train(const args& a, const console& io) {
     const output out = resolve_output(t.out, io, text_and_json);
     const render_options& r = out.options;
     std::optional<loaded_model> loaded;
+    t.out_lang = r.language;
     settle_config(t, vm, out.form, io, loaded);
+    if (loaded && t.c.steps > max_steps_done - loaded->steps_done)  // never reached: the file's steps_done is held to 2^53
+        throw usage_error(fmt::format("--steps {} after the {} steps of {} is past any run", t.c.steps, loaded->steps_done, t.load));
     trainer tr = loaded ? trainer(t.c, std::move(loaded->weights), loaded->steps_done) : trainer(t.c);
+    check_initial_weights(tr.weights(), t.out_lang);
     const std::size_t first = tr.steps_done();
     const train_outcome outcome{t.c, run_training(tr, t, r, io), first};
-    // the files first: a reader of the report who goes away (| head) must not cost the trained model
-    if (!t.save.empty()) write_file_atomically(t.save, model_bytes(t.c, tr.weights(), tr.steps_done()), said("--save writes a model to a regular file"));
-    if (!t.scenario.empty()) {
-        std::vector<layer_export> layers;
-        for (std::size_t l = 1; l <= t.c.size.layers; ++l) layers.push_back(export_layer(t.c, tr.weights(), outcome.run.held, l));
-        const std::string toml = layer_scenario(outcome, layers, t.layer);
-        write_file_atomically(t.scenario, toml, said("--scenario writes a scenario to a regular file"));
-    }
+    // the files first: a reader of the report who goes away (| head) must not cost the trained model;
+    // and whatever happens to them, the report is printed, then why a file was not written (status 2)
+    std::vector<std::string> not_written;
+    if (!t.save.empty())
+        keep_going(not_written, [&] {
+            const std::string bytes = model_bytes(t.c, tr.weights(), tr.steps_done());
+            (void)read_model(bytes, t.save);  // a file --load would refuse is not written
+            write_file_atomically(t.save, bytes, said("--save writes a model to a regular file"));
+        });
+    if (!t.scenario.empty())
+        keep_going(not_written, [&] {
+            std::vector<layer_export> layers;
+            for (std::size_t l = 1; l <= t.c.size.layers; ++l) layers.push_back(export_layer(t.c, tr.weights(), outcome.run.held, l));
+            const std::string toml = layer_scenario(outcome, layers, t.layer);
+            (void)read_scenario(read_toml_text(toml, t.scenario));  // nor one --data would refuse
+            write_file_atomically(t.scenario, toml, said("--scenario writes a scenario to a regular file"));
+        });
     io.print(out.form == format::json ? train_json(outcome, t.record_batches) : train_text(outcome, r));
-    return outcome.run.stopped ? 130 : 0;
+    for (const std::string& why : not_written) io.tell(fmt::format("qkv: {}\n", why));
+    return !not_written.empty() ? 2 : outcome.run.stopped ? 130 : 0;
 }
 
 }  // namespace qkv::cli

@@ -2,6 +2,7 @@
 #include "exercise_common.hpp"
 
 #include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -54,7 +55,25 @@ progress open_progress(const console& io, const std::string& path) {
     return p;
 }
 
+namespace {
+
+// Under mpirun every rank runs the command: `mpirun -np 2 qkv check 3.1 0.25` recorded two attempts
+// for one check. One learner, one record: only rank 0 (or a process that is no rank) records.
+// Open MPI says the rank in OMPI_COMM_WORLD_RANK; PMIx and the older PMI launchers in their own.
+bool is_first_rank() {
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+        if (const char* v = std::getenv(name); v && *v) return std::string_view(v) == "0";
+    return true;
+}
+
+}  // namespace
+
 progress change_progress(const console& io, const std::string& path, const std::function<void(progress&)>& change) {
+    if (!is_first_rank()) {  // the other ranks print as rank 0 does, and neither read nor change the file
+        progress p;
+        change(p);
+        return p;
+    }
     std::string warning;
     progress p = update_progress(path, change, &warning);
     if (!warning.empty()) io.tell(fmt::format("qkv: warning: {}\n", escape_controls(warning)));
@@ -62,6 +81,7 @@ progress change_progress(const console& io, const std::string& path, const std::
 }
 
 void record_lessons_read(const console& io, const std::vector<trace>& traces) {
+    if (!is_first_rank()) return;
     try {
         update_progress(progress_path(), [&](progress& p) { mark_read(p, traces); });
     } catch (const input_error& e) {

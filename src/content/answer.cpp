@@ -11,12 +11,16 @@
 #include <limits>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "qkv/csv.hpp"
 #include "qkv/error.hpp"
 #include "qkv/file_check.hpp"
+#include "qkv/file_read.hpp"
+#include "qkv/i18n.hpp"
 #include "qkv/trim.hpp"
 #include "qkv/utf8.hpp"
 
@@ -264,6 +268,9 @@ answer parse_answer(answer_kind k, std::string_view text, lang l) {
     return a;
 }
 
+// An answer written out (a number, a shape, a letter) is a line: a file of one holds at most 1 MiB.
+constexpr std::uint64_t max_answer_bytes = std::uint64_t{1} << 20;
+
 answer read_answer_file(answer_kind k, const std::string& path, lang l) {
     if (auto no = unreadable_file(path))
         throw input_error(source_loc{path, 0, 0}, *no == "not found" ? tr(l, "answer file not found") : "answer file: " + *no);
@@ -273,13 +280,33 @@ answer read_answer_file(answer_kind k, const std::string& path, lang l) {
         a.m = read_csv_matrix(path);
         return a;
     }
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text;
+    if (auto no = read_file_capped(path, max_answer_bytes, text)) throw input_error(source_loc{path, 0, 0}, "answer file: " + *no);
     try {
-        return parse_answer(k, text.str(), l);
+        return parse_answer(k, text, l);
     } catch (const input_error& e) {
         throw input_error(source_loc{path, 0, 0}, e.message());
+    }
+}
+
+answer read_answer_beside(answer_kind k, const std::string& dir, const std::string& name, lang l) {
+    std::string why, text;
+    const int fd = open_inside(dir, name, why);
+    if (fd < 0)
+        throw input_error(source_loc{name, 0, 0}, fmt::format(fmt::runtime(tr(l, "answer file: {}")), why == "not found" ? tr(l, "not found") : why));
+    std::optional<std::string> no = read_fd_capped(fd, k == answer_kind::matrix ? max_csv_bytes : max_answer_bytes, text);
+    ::close(fd);
+    if (no) throw input_error(source_loc{name, 0, 0}, fmt::format(fmt::runtime(tr(l, "answer file: {}")), *no));
+    answer a;
+    a.kind = k;
+    if (k == answer_kind::matrix) {
+        a.m = parse_csv_matrix(text, name);
+        return a;
+    }
+    try {
+        return parse_answer(k, text, l);
+    } catch (const input_error& e) {
+        throw input_error(source_loc{name, 0, 0}, e.message());
     }
 }
 

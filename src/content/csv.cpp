@@ -1,6 +1,7 @@
 // Reading a matrix from text as numpy.savetxt writes it (comma- or whitespace-separated).
 // Every problem names the file and the line, and nothing non-finite gets in.
 #include "qkv/csv.hpp"
+#include "qkv/file_read.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -98,11 +99,10 @@ matrix read_csv_matrix(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
         throw input_error(source_loc{path, 0, 0}, said("not a regular file (a folder, a device or a pipe cannot hold a matrix)"));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(source_loc{path, 0, 0}, said("cannot open the file"));
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parse_csv_matrix(buf.str(), path);
+    std::string text;
+    if (auto no = read_file_capped(path, max_csv_bytes, text))
+        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? said("cannot open the file") : sentence::plain(*no));
+    return parse_csv_matrix(text, path);
 }
 
 }  // namespace qkv

@@ -34,7 +34,7 @@ bool graded_class::all_right() const {
     return std::all_of(sheets.begin(), sheets.end(), [](const graded_sheet& s) { return s.problems.empty() && s.right() == s.rows.size(); });
 }
 
-std::vector<std::string> sheet_files(const std::vector<std::string>& named) {
+std::vector<std::string> sheet_files(const std::vector<std::string>& named, std::vector<std::string>* links) {
     std::vector<std::string> out;
     for (const std::string& n : named) {
         std::error_code ec;
@@ -43,8 +43,12 @@ std::vector<std::string> sheet_files(const std::vector<std::string>& named) {
             continue;
         }
         std::vector<std::string> in;
-        for (const auto& e : fs::directory_iterator(n, ec))
-            if (e.path().extension() == ".toml" && e.is_regular_file(ec)) in.push_back(e.path().string());
+        for (const auto& e : fs::directory_iterator(n, ec)) {
+            if (e.path().extension() != ".toml") continue;
+            if (e.is_symlink(ec)) {
+                if (links) links->push_back(e.path().string());
+            } else if (e.is_regular_file(ec)) in.push_back(e.path().string());
+        }
         std::sort(in.begin(), in.end());
         out.insert(out.end(), in.begin(), in.end());
     }
@@ -57,12 +61,20 @@ bool has_exercises(const exercise_set& set, int n) {
 
 namespace {
 
+// A sheet is a page of answers written by hand: 1 MiB is a thousand times a class's, and a sparse
+// 3 GiB file dropped in the class folder is refused, naming it, while the others are graded.
+constexpr std::uint64_t max_sheet_bytes = std::uint64_t{1} << 20;
+
+// A problem of a sheet as one line: the place, then what is wrong, clipped and escaped as every
+// error is (an id of 100 kB is its first 120 bytes and its length).
+std::string sheet_problem(const source_loc& at, const std::string& message) { return input_error(at, message).what(); }
+
 // The answers of a sheet; an id no exercise has is a problem of this sheet, not of the class.
 graded_sheet read_sheet(const std::string& path, const exercise_set& set, lang l) {
     graded_sheet s{path, fs::path(path).stem().string(), false, {}, {}, {}};
     toml::table doc;
     try {
-        doc = parse_toml_file(path, "answer sheet");  // unreadable: the caller reports it
+        doc = parse_toml_file(path, tr(l, "answer sheet"), max_sheet_bytes);  // unreadable: the caller reports it
     } catch (const duplicate_key& twice) {  // in the teacher's words, not TOML's
         throw input_error(twice.where(), fmt::format(fmt::runtime(tr(l, "answer {} is given twice")), twice.key()));
     }
@@ -75,12 +87,12 @@ graded_sheet read_sheet(const std::string& path, const exercise_set& set, lang l
             continue;
         }
         if (!find_exercise(set, id)) {
-            s.problems.push_back(at.str() + ": " + fmt::format(fmt::runtime(tr(l, "no exercise '{}' (qkv exercises lists them); not graded")), id));
+            s.problems.push_back(sheet_problem(at, fmt::format(fmt::runtime(tr(l, "no exercise '{}' (qkv exercises lists them); not graded")), id)));
             continue;
         }
         if (auto text = v.value<std::string>(); text && v.is_string()) s.answers[id] = *text;
         else if (v.is_integer() || v.is_floating_point()) s.answers[id] = fmt::format("{}", *v.value<double>());
-        else s.problems.push_back(at.str() + ": " + fmt::format(fmt::runtime(tr(l, "the answer to {} must be a string (or a number)")), id));
+        else s.problems.push_back(sheet_problem(at, fmt::format(fmt::runtime(tr(l, "the answer to {} must be a string (or a number)")), id)));
     }
     return s;
 }
@@ -112,7 +124,7 @@ std::vector<const exercise*> assignment_of(const std::string& file, const std::v
     std::vector<int> lessons = lessons_given;
     std::vector<std::string> ids;
     if (!file.empty()) {
-        toml::table doc = parse_toml_file(file, "assignment");
+        toml::table doc = parse_toml_file(file, "assignment", max_sheet_bytes);  // a list of ids, as small as a sheet
         for (auto&& [k, v] : doc) {
             source_loc at{file, static_cast<int>(v.source().begin.line), static_cast<int>(v.source().begin.column)};
             const toml::array* list = v.as_array();
@@ -141,9 +153,11 @@ graded_answer grade_one(const exercise& e, const graded_sheet& s, const mistake_
     const std::string& given = s.answers.at(e.id);
     graded_answer g{e.id, e.lesson, e.kind, given, grade_result::missing, {}, {}};
     try {
+        // a matrix answer that is no matrix names a CSV file: inside the sheet's own folder, never
+        // through "..", an absolute name or a link (a sheet saying "6.1" = "/etc/shadow" had the
+        // report quote that file's first line)
         bool file = e.kind == answer_kind::matrix && !given.empty() && given.front() != '[';
-        std::string dir = fs::path(s.path).parent_path().string();
-        answer ans = file ? read_answer_file(e.kind, (fs::path(dir) / given).string(), l) : parse_answer(e.kind, given, l);
+        answer ans = file ? read_answer_beside(e.kind, fs::path(s.path).parent_path().string(), given, l) : parse_answer(e.kind, given, l);
         exercise_run run = run_exercise(e, l, "", s.own_numbers ? s.student : "");
         verdict v = judge(e, ans, run);
         g.result = v.correct ? grade_result::correct : grade_result::wrong;
@@ -161,7 +175,7 @@ void grade_sheets(std::vector<graded_sheet>& sheets, const std::vector<const exe
     for (graded_sheet& s : sheets) {
         for (auto& [id, text] : s.answers)
             if (std::none_of(assignment.begin(), assignment.end(), [&](const exercise* e) { return e->id == id; }))
-                s.problems.push_back(fmt::format(fmt::runtime(tr(l, "{}: {} is not in the assignment; not graded")), s.path, id));
+                s.problems.push_back(input_error(fmt::format(fmt::runtime(tr(l, "{}: {} is not in the assignment; not graded")), s.path, id)).what());
         for (const exercise* e : assignment) {
             if (!s.answers.count(e->id)) s.rows.push_back({e->id, e->lesson, e->kind, "", grade_result::missing, {}, {}});
             else s.rows.push_back(grade_one(*e, s, set.book, l));
@@ -193,8 +207,12 @@ std::vector<question_count> questions_of(const std::vector<graded_sheet>& sheets
 }  // namespace
 
 graded_class grade_class(const std::vector<std::string>& files, const std::string& assignment_file,
-                         const std::vector<int>& lessons, const exercise_set& set, lang l) {
+                         const std::vector<int>& lessons, const exercise_set& set, lang l,
+                         const std::vector<std::string>& links) {
     graded_class c{l, read_sheets(files, set, l), {}};
+    for (const std::string& f : links)
+        c.sheets.push_back(graded_sheet{f, fs::path(f).stem().string(), false, {},
+                                        {sheet_problem(source_loc{f, 0, 0}, tr(l, "a symbolic link in the class folder: not read"))}, {}});
     grade_sheets(c.sheets, assignment_of(assignment_file, lessons, c.sheets, set, l), set, l);
     c.questions = questions_of(c.sheets, set.book, l);
     return c;

@@ -24,6 +24,7 @@
 #include "qkv/enum_names.hpp"
 #include "qkv/error.hpp"
 #include "qkv/exercise.hpp"
+#include "qkv/file_read.hpp"
 #include "qkv/file_write.hpp"
 
 namespace qkv {
@@ -126,6 +127,10 @@ std::string progress_path() {
     return (fs::path(base) / ".local" / "state" / "qkv" / "progress.json").string();
 }
 
+// Every exercise and lesson recorded takes a few dozen bytes: 16 MiB is ten thousand times what the
+// course fills, and still read in a moment.
+constexpr std::uint64_t max_progress_bytes = std::uint64_t{16} << 20;
+
 progress load_progress(const std::string& path, std::string* warning) {
     // Opened without blocking and checked before reading: a named pipe would wait for a writer
     // forever, a device would read without end.
@@ -139,19 +144,15 @@ progress load_progress(const std::string& path, std::string* warning) {
         ::close(fd);
         throw input_error(source_loc{path, 0, 0}, said("the progress file is not a regular file; move it away or set XDG_STATE_HOME"));
     }
+    // Checked before it is read: one padded to 3 GiB made every command run out of memory. Too large
+    // to be one qkv wrote, it is set aside as a corrupt one is, and progress starts afresh.
     std::string text;
-    char buf[65536];
-    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) != 0;) {
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int err = errno;
-            ::close(fd);
-            throw input_error(source_loc{path, 0, 0}, said("cannot read the progress file: {}", std::strerror(err)));
-        }
-        text.append(buf, static_cast<std::size_t>(n));
-    }
+    std::optional<std::string> no = read_fd_capped(fd, max_progress_bytes, text);
     ::close(fd);
+    if (no && !no->starts_with("too large"))
+        throw input_error(source_loc{path, 0, 0}, said("cannot read the progress file: {}", *no));
     try {
+        if (no) throw std::length_error(*no);
         return from_json(json::parse(text));
     } catch (const std::exception& e) {
         std::string base = path + ".corrupt-" + stamp(), aside = base;

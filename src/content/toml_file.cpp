@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <new>
 #include <optional>
 #include <sstream>
 
@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "qkv/file_check.hpp"
+#include "qkv/file_read.hpp"
 #include "qkv/quote.hpp"
 #include "qkv/utf8.hpp"
 
@@ -195,22 +196,26 @@ toml_document read_toml_text(std::string_view text, const std::string& origin) {
     return {origin, std::string(text), parse_toml_text(text, origin)};
 }
 
-std::string read_text_file(const std::string& path, std::string_view what) {
-    if (auto no = unreadable_file(path))  // "lesson file not found", "scenario file: a name too long …"
-        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? said("{} not found", said(what))
-                                                                      : said("{}: {}", said(what), *no));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(source_loc{path, 0, 0}, said("cannot read the file"));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return std::move(text).str();
+std::string read_text_file(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
+    std::string text;
+    // "lesson file not found", "scenario file: a name too long …", "answer sheet: too large: …"
+    if (auto no = unreadable_file(path); no || (no = read_file_capped(path, max_bytes, text)))
+        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? said("{} not found", said(what)) : said("{}: {}", said(what), *no));
+    return text;
 }
 
-toml_document read_toml_file(const std::string& path, std::string_view what) {
-    return read_toml_text(read_text_file(path, what), path);
+toml_document read_toml_file(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
+    std::string text = read_text_file(path, what, max_bytes);
+    try {
+        return read_toml_text(text, path);
+    } catch (const std::bad_alloc&) {  // within the cap, and still more than the memory there is
+        throw input_error(source_loc{path, 0, 0}, fmt::format("{}: too large to read in the memory there is", what));
+    }
 }
 
-toml::table parse_toml_file(const std::string& path, std::string_view what) { return read_toml_file(path, what).table; }
+toml::table parse_toml_file(const std::string& path, std::string_view what, std::uint64_t max_bytes) {
+    return read_toml_file(path, what, max_bytes).table;
+}
 
 toml_reader::toml_reader(const toml_document& doc, std::vector<problem>* collect) : file_(doc.file), collect_(collect) {
     std::istringstream in(doc.text);

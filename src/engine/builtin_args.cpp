@@ -79,5 +79,23 @@ void need_cells(std::size_t r, std::size_t c, const char* fn, const eval_context
     check_keep(ctx, r * c * sizeof(float));
 }
 
+double entries(const value& v) {
+    if (v.is_scalar()) return 1;
+    double n = 0;
+    for (const matrix& m : v.mats) n += double(m.size());
+    return n;
+}
+
+double rows_of(const value& v) { return v.is_scalar() ? 0 : double(v.mats.front().rows); }
+double cols_of(const value& v) { return v.is_scalar() ? 0 : double(v.mats.front().cols); }
+double heads_of(const value& v) { return v.is_scalar() ? 0 : double(v.mats.size()); }
+
+double size_of(const value& v) {
+    const float x = v.number;
+    return v.is_scalar() && x == std::floor(x) && x >= 0.0f && x <= 2147483648.0f ? double(x) : 0.0;
+}
+
+double cells_within(double r, double c) { return r * c <= double(max_cells) ? r * c : 0.0; }
+
 }  // namespace builtin_detail
 }  // namespace qkv

@@ -37,8 +37,9 @@ std::vector<builtin> builtins_of(std::span<const builtin_entry> catalogue) {
         const std::string_view signature = e.signature;
         const std::string_view params = signature.substr(signature.find('(') + 1);
         const int listed = params.front() == ')' ? 0 : 1 + int(std::count(params.begin(), params.end(), ','));
+        if (!e.work) throw std::logic_error("builtins_of: " + std::string(signature) + " states no work");
         out.push_back({std::string(signature.substr(0, signature.find('('))), listed - e.optional, listed,
-                       std::string(signature), e.help, e.fn});
+                       std::string(signature), e.help, e.fn, e.work});
     }
     return out;
 }

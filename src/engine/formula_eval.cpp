@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <new>
 #include <optional>
 
 #include <fmt/format.h>
@@ -114,6 +116,20 @@ labels pick_labels(const std::vector<std::pair<const labels*, std::size_t>>& axe
 
 std::string count_text(int n) { return fmt::format("{} argument{}", n, n == 1 ? "" : "s"); }
 
+// A value the expression holds while it computes the next one, counted in ctx.held_bytes for as
+// long as it lives: Z + (Z + (Z + Z)) holds a copy of Z at every level before the first sum is made.
+class held {
+public:
+    held(eval_context& ctx, const value& v) : ctx_(ctx), bytes_(bytes_of(v)) { ctx_.held_bytes += bytes_; }
+    ~held() { ctx_.held_bytes -= bytes_; }
+    held(const held&) = delete;
+    held& operator=(const held&) = delete;
+
+private:
+    eval_context& ctx_;
+    std::size_t bytes_;
+};
+
 class evaluator {
 public:
     evaluator(const workspace& ws, eval_context& ctx) : ws_(ws), ctx_(ctx) {}
@@ -151,7 +167,10 @@ value evaluator::eval(const expr& e) {
     case expr::kind::index: return index(e);
     case expr::kind::binary: {
         value a = eval(*e.args[0]);
+        const held hold_a(ctx_, a);
         value b = eval(*e.args[1]);
+        const held hold_b(ctx_, b);
+        // a and b stay counted while the result is written into one of them
         if (e.op != '@') return elementwise_in_place(e, std::move(a), std::move(b));
         return metered(e, [&] { return matmul(e, a, b); });
     }
@@ -161,7 +180,10 @@ value evaluator::eval(const expr& e) {
 
 value evaluator::name(const expr& e) {
     auto it = ws_.find(e.name);
-    if (it != ws_.end()) return it->second;
+    if (it != ws_.end()) {
+        check_keep(ctx_, bytes_of(it->second));  // the copy the expression works on
+        return it->second;
+    }
     if (const builtin* b = find_builtin(e.name))
         fail(fmt::format("'{}' is a function: call it as {}", e.name, b->signature));
     std::vector<std::string> known;
@@ -197,17 +219,22 @@ value evaluator::call(const expr& e) {
                                 : fmt::format("{} to {}", b->min_args, count_text(b->max_args));
         fail(fmt::format("{} takes {}, as in {}; got {}", b->name, takes, b->signature, n));
     }
+    // the arguments are copies beside the workspace's values, held as long as the call runs
     std::vector<value> args;
-    std::size_t passed = 0;  // the arguments are copies beside the workspace's values, as long as the call runs
+    std::vector<std::unique_ptr<held>> holds;
+    args.reserve(e.args.size());
     for (const expr_ptr& a : e.args) {
         args.push_back(eval(*a));
-        passed += bytes_of(args.back());
+        holds.push_back(std::make_unique<held>(ctx_, args.back()));
     }
-    check_keep(ctx_, passed);
-    value out = metered(e, [&] { return b->fn(args, ctx_); });
+    check_keep(ctx_, 0);
+    value out = metered(e, [&] {
+        state_work(b->work(args));  // refused here, before a loop or a product has started
+        return b->fn(args, ctx_);
+    });
     // a built-in that makes a value as large as its argument (softmax of a 1 GiB S) checked no
     // shape first: what it made is counted now, before the next value is made beside it
-    check_keep(ctx_, passed + bytes_of(out));
+    check_keep(ctx_, bytes_of(out));
     return out;
 }
 
@@ -236,6 +263,10 @@ value evaluator::negate(const expr& e) {
 value evaluator::transpose(const expr& e) {
     value v = eval(*e.args[0]);
     if (v.is_scalar()) return v;
+    {
+        const held hold(ctx_, v);
+        check_keep(ctx_, bytes_of(v));  // each head's transposed copy is made beside it
+    }
     for (matrix& m : v.mats) m = kernels::transpose(m);
     std::swap(v.rows, v.cols);
     v.weights = false;  // the columns of a distribution do not sum to 1
@@ -258,6 +289,7 @@ std::size_t evaluator::position(const expr& ie, std::size_t count, const expr& b
 value evaluator::index(const expr& e) {
     const expr& base_e = *e.args[0];
     value base = eval(base_e);
+    const held hold(ctx_, base);
     if (base.is_scalar())
         fail(fmt::format("{}; only a matrix or a stack can be indexed", described(base_e, base)));
     if (base.is_stack()) {
@@ -335,8 +367,8 @@ value evaluator::elementwise_in_place(const expr& e, value a, value b) {
         const matrix &A = a.mat(), &B = b.mat();
         if ((B.rows != A.rows && B.rows != 1) || (B.cols != A.cols && B.cols != 1)) return elementwise(e, a, b);
     }
+    // written into m's own storage: nothing new is made, and what m holds is counted already (held)
     const std::size_t r = m.mat().rows, c = m.mat().cols;
-    check_cells(1, r, c, e);
     // the labels as elementwise picks them, from the operands as they were
     std::vector<std::pair<const labels*, std::size_t>> row_axes, col_axes;
     for (const value* v : {&a, &b}) {
@@ -385,7 +417,14 @@ value evaluator::matmul(const expr& e, const value& a, const value& b) {
 
 value evaluate(const expr& e, const workspace& ws, eval_context& ctx) {
     ctx.ws = &ws;
-    return evaluator(ws, ctx).eval(e);
+    try {
+        return evaluator(ws, ctx).eval(e);
+    } catch (const std::bad_alloc&) {
+        // past every count (a built-in's own temporaries, memory another process took meanwhile):
+        // still this formula's line, not an anonymous one at the top
+        formula_error(ctx, fmt::format("the memory ran out computing it (this run may keep {:.1f} GiB)",
+                                       double(keep_budget().bytes) / double(std::size_t{1} << 30)));
+    }
 }
 
 void run_formula(const formula& f, workspace& ws, eval_context& ctx) {

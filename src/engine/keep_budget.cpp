@@ -54,7 +54,7 @@ std::size_t bytes_kept(const eval_context& ctx) {
     std::size_t n = 0;
     if (ctx.ws)
         for (const auto& [name, v] : *ctx.ws) n += 2 * bytes_of(v);
-    return n + (ctx.steps ? ctx.recorded_bytes : 0);
+    return n + (ctx.steps ? ctx.recorded_bytes : 0) + ctx.held_bytes;
 }
 
 void check_keep(const eval_context& ctx, std::size_t more) {

@@ -1,5 +1,5 @@
 // The work one operation of a formula may do (work_budget.hpp): a count per thread, opened by
-// the evaluator around each operation and charged by the doors to BLAS and LAPACK.
+// the evaluator around each operation, stated by the operation and charged by the doors to BLAS and LAPACK.
 #include "qkv/work_budget.hpp"
 
 #include <fmt/format.h>
@@ -12,7 +12,8 @@ namespace {
 // which open no operation, must not be limited by it (nor race on the count).
 struct meter {
     bool open = false;
-    double flops = 0;
+    double flops = 0;   // charged by the doors to BLAS and LAPACK
+    double stated = 0;  // stated by the operation itself, before it started
 };
 thread_local meter the_meter;
 
@@ -23,7 +24,7 @@ work_exceeded::work_exceeded(double flops)
       flops_(flops) {}
 
 operation_work::operation_work() : outermost_(!the_meter.open) {
-    if (outermost_) the_meter = {true, 0};
+    if (outermost_) the_meter = {true, 0, 0};
 }
 
 operation_work::~operation_work() {
@@ -34,6 +35,12 @@ void charge_work(double flops) {
     if (!the_meter.open) return;
     the_meter.flops += flops;
     if (the_meter.flops > max_flops_per_operation) throw work_exceeded(the_meter.flops);
+}
+
+void state_work(double flops) {
+    if (!the_meter.open) return;
+    the_meter.stated += flops;
+    if (!(the_meter.stated <= max_flops_per_operation)) throw work_exceeded(the_meter.stated);
 }
 
 }  // namespace qkv

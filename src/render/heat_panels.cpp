@@ -3,11 +3,13 @@
 #include "qkv/heat_panels.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
 #include "heatmap.hpp"
 #include "qkv/display_width.hpp"
+#include "qkv/i18n.hpp"
 #include "qkv/styled_text.hpp"
 
 namespace qkv {
@@ -16,16 +18,40 @@ namespace {
 
 constexpr std::size_t panel_gap = 2;
 
+// A panel of n > room cells a side cannot be drawn a character a cell (seq 1024 drew lines of 1030
+// columns, 49 000 of them): each character then stands for a k × k block, its largest weight, so a
+// head that looks one back is still a diagonal and one that looks at the first token still a column.
+matrix pooled(const matrix& A, std::size_t k) {
+    const std::size_t m = (A.rows + k - 1) / k;
+    matrix out(m, m);
+    for (std::size_t r = 0; r < A.rows; ++r)
+        for (std::size_t c = 0; c < A.cols; ++c) {
+            float& cell = out(r / k, c / k);
+            const float x = A(r, c);
+            if (std::isnan(x) || std::isnan(cell)) cell = NAN;
+            else cell = std::max(cell, x);
+        }
+    return out;
+}
+
 }  // namespace
 
-std::vector<std::string> heat_panel_lines(const std::vector<heat_panel>& panels, const std::vector<std::string>& tokens,
+std::vector<std::string> heat_panel_lines(const std::vector<heat_panel>& given, const std::vector<std::string>& all_tokens,
                                           const render_options& o) {
     std::vector<std::string> out;
-    if (panels.empty()) return out;
-    const std::size_t n = tokens.size();
+    if (given.empty()) return out;
     std::size_t label = 0;
-    for (const auto& t : tokens) label = std::max(label, display_width(t));
+    for (const auto& t : all_tokens) label = std::max(label, display_width(t));
+    label = std::min<std::size_t>(label, 12);  // a token label cut to 12 columns: the panel is the point
     const std::size_t room = o.width > label + 1 ? o.width - label - 1 : 1;
+    std::size_t k = 1;  // weights a character stands for, along each side
+    if (all_tokens.size() > room) k = (all_tokens.size() + room - 1) / room;
+    std::vector<heat_panel> panels = given;
+    std::vector<std::string> tokens;
+    for (std::size_t r = 0; r < all_tokens.size(); r += k) tokens.push_back(clip(all_tokens[r], label));
+    if (k > 1)
+        for (heat_panel& p : panels) p.A = pooled(p.A, k);
+    const std::size_t n = tokens.size();
     auto fitting = [&](std::size_t cell) { return std::max<std::size_t>(1, (room + panel_gap) / (cell * n + panel_gap)); };
     // two characters a cell read best; one, when that puts every panel on one row and two do not
     const std::size_t cell = room < 2 * n || (fitting(2) < panels.size() && fitting(1) >= panels.size()) ? 1 : 2;
@@ -55,6 +81,9 @@ std::vector<std::string> heat_panel_lines(const std::vector<heat_panel>& panels,
     std::string legend(label + 1, ' ');
     for (const auto& piece : detail::heat_legend(detail::heat_scale::fixed, non_finite, o)) legend += fmt::format("{}  ", piece);
     out.push_back(legend);
+    if (k > 1)
+        out.push_back(std::string(label + 1, ' ') +
+                      fmt::format(fmt::runtime(tr(o.language, "each cell the largest of {0} × {0} weights; a row is labelled by its first token")), k));
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "qkv/builtins.hpp"
+#include "qkv/control_text.hpp"
 #include "qkv/wrap.hpp"
 
 namespace qkv {
@@ -14,9 +15,10 @@ std::string validation_text(const std::vector<std::pair<std::string, validation>
     std::string out;
     std::size_t problems = 0, bad_files = 0;
     for (const auto& [file, v] : checked) {
-        if (v.problems.empty()) out += fmt::format("{}: ok ({})\n", file, v.summary);
-        for (const problem& p : v.problems) out += p.str() + "\n";
-        for (const problem& w : v.warnings) out += w.str() + "\n";
+        // a file's name is the user's and is echoed: ESC or BEL in it is shown escaped, never sent
+        if (v.problems.empty()) out += fmt::format("{}: ok ({})\n", escape_controls(file), escape_controls(v.summary));
+        for (const problem& p : v.problems) out += escape_controls(p.str()) + "\n";
+        for (const problem& w : v.warnings) out += escape_controls(w.str()) + "\n";
         problems += v.problems.size();
         bad_files += !v.problems.empty();
     }

@@ -60,10 +60,15 @@ ojson sheet_object(const graded_sheet& s) {
 }
 
 // A CSV field: escaped as every text qkv shows (a student's name with ESC, a file name not in
-// UTF-8), then quoted when it holds a comma or a quote.
+// UTF-8), then quoted when it holds a comma or a quote. A field that starts with =, +, - or @ (or a
+// tab or a carriage return) is a formula to a spreadsheet program: a student named
+// =HYPERLINK("http://…") would be a link in the teacher's sheet, and +cmd|… worse. It is written
+// as text, quoted and behind a ', as the spreadsheet programs' own advice (and OWASP's) has it.
 std::string csv_field(const std::string& raw) {
-    const std::string s = escape_controls(raw);
-    if (s.find_first_of(",\"") == std::string::npos) return s;
+    std::string s = escape_controls(raw);
+    const bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s.front()) != std::string_view::npos;
+    if (formula) s.insert(0, 1, '\'');
+    else if (s.find_first_of(",\"") == std::string::npos) return s;
     std::string out = "\"";
     for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
@@ -86,7 +91,7 @@ std::string class_json(const graded_class& c) {
 
 std::string class_csv(const graded_class& c) {
     std::string out = "student,sheet,correct,total";
-    for (const question_count& q : c.questions) out += "," + q.id;
+    for (const question_count& q : c.questions) out += "," + csv_field(q.id);
     out += "\n";
     for (const graded_sheet& s : c.sheets) {
         out += fmt::format("{},{},{},{}", csv_field(s.student), csv_field(s.path), s.right(), s.rows.size());

@@ -10,6 +10,7 @@
 #include "qkv/control_text.hpp"
 #include "qkv/display_width.hpp"
 #include "qkv/render_json.hpp"
+#include "qkv/render_markdown.hpp"
 
 namespace qkv {
 
@@ -33,7 +34,9 @@ std::string lesson_list(const std::vector<lesson>& lessons, format form, const r
         const std::string stages = fmt::format(fmt::runtime(tr(o.language, "{} stages")), l.stages.size());
         const std::string title = escape_controls(l.title.in(o.language));
         const std::size_t used = 3 + 2 + name_width + 2 + 2 + display_width(stages) + 2;  // "  1  name  title  (n stages)"
-        out += form == format::markdown ? fmt::format("| {} | {} | {} | {} |\n", l.number, name_of(l), title, l.stages.size())
+        // a title is the author's, and a Git host renders the table: escaped as `run --format markdown` escapes it
+        out += form == format::markdown ? fmt::format("| {} | {} | {} | {} |\n", l.number, markdown_cell(lesson_name(l.file)),
+                                                      markdown_cell(l.title.in(o.language)), l.stages.size())
                                         : fmt::format("{:>3}  {}  {}  ({})\n", l.number, pad(name_of(l), name_width),
                                                       o.full ? title : elide(title, o.width > used + 10 ? o.width - used : 10), stages);
     }

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <climits>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,16 +48,43 @@ struct signals_held {
     signals_held& operator=(const signals_held&) = delete;
 };
 
+// The temporary's name begins ".NAME.tmp-" (then the pid and mkstemp's six letters): NAME cut to
+// 200 bytes, so that the whole stays within the 255 a name may have when NAME itself has 240.
+std::string temp_prefix(const fs::path& target) {
+    std::string name = target.filename().string();
+    if (name.size() > 200) name.resize(200);
+    return fmt::format(".{}.tmp-", name);  // fmt: GCC 12 warns falsely (-Wrestrict) on "." + s
+}
+
+// Whether the folder `path` goes in takes a new file: it exists, is a folder, and may be written.
+// Checked before a long run whose result would go there, as well as the name itself.
+std::optional<std::string> folder_refusal(const std::string& path) {
+    const fs::path target(path);
+    if (target.filename().string().size() > NAME_MAX)
+        return "a name too long for the file system (a part over 255 bytes, or the whole over 4096)";
+    if (path.size() >= PATH_MAX) return "a name too long for the file system (a part over 255 bytes, or the whole over 4096)";
+    const std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0) {
+        const int err = errno;
+        return err == ENOENT || err == ENOTDIR ? "cannot write: its folder does not exist"
+                                               : fmt::format("cannot write: its folder: {}", std::strerror(err));
+    }
+    if (!S_ISDIR(st.st_mode)) return "cannot write: its folder does not exist (a file has that name)";
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) return fmt::format("cannot write in its folder: {}", std::strerror(errno));
+    return std::nullopt;
+}
+
 // What is at `path` now (lstat: a link is looked at, never through), if it may be replaced.
 std::optional<std::string> refusal(const std::string& path, struct stat& st, bool& exists) {
     exists = ::lstat(path.c_str(), &st) == 0;
-    if (!exists) return errno == ENOENT ? std::nullopt : std::optional<std::string>(std::strerror(errno));
+    if (!exists) return errno == ENOENT ? folder_refusal(path) : std::optional<std::string>(std::strerror(errno));
     if (S_ISLNK(st.st_mode)) return "a symbolic link; qkv writes only a regular file, never through a link";
     if (!S_ISREG(st.st_mode)) return "not a regular file (a folder, a named pipe or a device); give a file's name";
     // root may write anything; a file nobody may write is still meant to stay as it is
     if (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0)
         return "read-only; give another name or make it writable";
-    return std::nullopt;
+    return folder_refusal(path);  // the temporary is made beside it
 }
 
 // The temporary's mode and owner are the old file's; a new file's mode is what the umask allows.
@@ -70,7 +99,7 @@ bool take_mode(int fd, bool exists, const struct stat& old) {
 // A writer killed outright (SIGKILL, a power cut) leaves ".NAME.tmp-PID-XXXXXX" behind; once
 // that process is gone nobody will finish it.
 void sweep_stale_temps(const fs::path& target) {
-    const std::string prefix = fmt::format(".{}.tmp-", target.filename().string());  // fmt: GCC 12 warns falsely (-Wrestrict) on "." + s
+    const std::string prefix = temp_prefix(target);
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(target.parent_path().empty() ? "." : target.parent_path(), ec)) {
         const std::string name = e.path().filename().string();
@@ -91,7 +120,7 @@ std::optional<std::string> replace_file(const std::string& path, std::string_vie
     if (auto no = refusal(path, old, exists)) return no;
     const fs::path target(path);
     const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-    std::string tmp = (dir / fmt::format(".{}.tmp-{}-XXXXXX", target.filename().string(), ::getpid())).string();
+    std::string tmp = (dir / fmt::format("{}{}-XXXXXX", temp_prefix(target), ::getpid())).string();
     const int fd = ::mkstemp(tmp.data());  // O_EXCL: never a file planted under that name
     if (fd < 0) {
         const int err = errno;

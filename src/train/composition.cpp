@@ -108,29 +108,44 @@ value composition_baseline_fn(const args_t& a, eval_context& ctx) {
     return labelled(matrix::of({{float(s.q), float(s.k), float(s.v)}}), {{}, ""}, {{"Q", "K", "V"}, ""});
 }
 
+// The work they state. A trained weight: the training of its run (lesson_runs.hpp). Scores: a
+// product A_i · B_j [r, c] @ [c, p] and three norms for every pair of heads. The baseline: per
+// sample six draws of d_model × d_k, two circuits of 2·d_model²·d_k and three scores of
+// 2·d_model³ (0 for sizes the built-in refuses).
+double lesson_work(const args_t& a) { return lesson_run_work(a, 2); }
+double scores_work(const args_t& a) {
+    const double r = rows_of(a[0]), c = cols_of(a[0]), p = cols_of(a[1]);
+    return heads_of(a[0]) * heads_of(a[1]) * (2 * r * c * p + 2 * (r * c + c * p + r * p));
+}
+double baseline_work(const args_t& a) {
+    const double d = size_of(a[0]), d_k = size_of(a[1]), samples = size_of(a[2]);
+    if (d > 1024 || d_k > d || samples > 100000) return 0.0;
+    return samples * (120 * d * d_k + 6 * d * d * d_k + 6 * d * d * d + 10 * d * d);
+}
+
 constexpr builtin_entry composition_builtins[] = {
     {"transformer_W_Q(steps, seed, layer)",
      "W_Q of one layer of lesson 18's trained model (the run train_transformer(steps, seed) trains), after the last "
      "step -> [d_model, d_model]; head h uses columns (h-1)*d_k .. h*d_k - 1",
-     weight_fn<W_Q>},
+     weight_fn<W_Q>, lesson_work},
     {"transformer_W_K(steps, seed, layer)", "W_K of that layer, as transformer_W_Q -> [d_model, d_model]",
-     weight_fn<W_K>},
+     weight_fn<W_K>, lesson_work},
     {"transformer_W_V(steps, seed, layer)", "W_V of that layer, as transformer_W_Q -> [d_model, d_model]",
-     weight_fn<W_V>},
+     weight_fn<W_V>, lesson_work},
     {"transformer_W_O(steps, seed, layer)",
      "W_O of that layer -> [d_model, d_model]; head h's output meets rows (h-1)*d_k .. h*d_k - 1 (split_rows)",
-     weight_fn<W_O>},
+     weight_fn<W_O>, lesson_work},
     {"composition_scores(A, B, layer_a, layer_b)",
      "|A_i B_j| / (|A_i| |B_j|) (Frobenius) for every matrix A_i of A and B_j of B: with A the OV circuits of a "
      "layer and B the QK circuits of a later one, Q-composition; B = QK^T, K-composition; B = OV, V-composition "
      "(Elhage et al. 2021, as TransformerLens computes them); rows and columns named layer.head when the layers are "
      "given -> [heads of A, heads of B]",
-     composition_scores_fn, 2},
+     composition_scores_fn, scores_work, 2},
     {"composition_baseline(d_model, d_k, samples, seed)",
      "composition_scores of random heads: Q-, K- and V-composition of a layer-1 head with a layer-2 head whose W_Q, "
      "W_K, W_V [d_model, d_k] and W_O [d_k, d_model] are drawn from N(0, 1), the mean over samples pairs from seed "
      "-> [1, 3]",
-     composition_baseline_fn},
+     composition_baseline_fn, baseline_work},
 };
 
 }  // namespace

@@ -73,6 +73,12 @@ std::function<void(const run_state&)>& lesson_run_watcher() {
 // A run is worth watching for a few seconds at most: 20,000 steps of the small model are about 20 s.
 constexpr std::size_t max_lesson_steps = 20000;
 
+double lesson_run_work(const builtin_detail::args_t& a, double layers) {
+    const double steps = builtin_detail::size_of(a[0]);
+    if (steps < 1 || steps > double(max_lesson_steps) || layers < 1 || layers > 16) return 0.0;
+    return steps * step_flops(lesson_config(1, 0, static_cast<std::size_t>(layers)));
+}
+
 const lesson_run& run_of(const builtin_detail::args_t& a, const char* fn, const eval_context& ctx, std::size_t layers) {
     const std::size_t steps = builtin_detail::whole(a[0], 1, fn, "steps", ctx);
     if (steps > max_lesson_steps)

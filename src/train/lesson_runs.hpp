@@ -34,4 +34,8 @@ std::function<void(const run_state&)>& lesson_run_watcher();
 const lesson_run& run_of(const builtin_detail::args_t& a, const char* fn, const eval_context& ctx,
                          std::size_t layers = 2);
 
+// The work a built-in whose first two arguments are (steps, seed) states: the training of that run
+// with `layers` layers, as if it were not kept yet (0 for steps run_of refuses).
+double lesson_run_work(const builtin_detail::args_t& a, double layers);
+
 }  // namespace qkv::train

@@ -83,6 +83,23 @@ std::string model_bytes(const train_config& c, const parameters& w, std::size_t 
     return out;
 }
 
+namespace {
+
+// The description line's most: its config and a table of 3 + 4 · layers tensors are some 5 KiB.
+constexpr std::size_t max_header_bytes = std::size_t{64} << 10;
+
+// A model file's numbers as its JSON types them: a table entry that is not an object, a name that
+// is not a string, are "not the JSON qkv writes", never nlohmann's own words without the file.
+bool same_tensor(const json& t, const tensor_spec& spec) {
+    if (!t.is_object()) return false;
+    const auto name = t.find("name"), offset = t.find("offset"), shape = t.find("shape");
+    return name != t.end() && name->is_string() && name->get<std::string>() == spec.full_name() && offset != t.end() &&
+           offset->is_number_unsigned() && offset->get<std::size_t>() == spec.offset && shape != t.end() &&
+           *shape == json{spec.rows, spec.cols};
+}
+
+}  // namespace
+
 loaded_model read_model(std::string_view bytes, const std::string& name) {
     const std::size_t line1 = bytes.find('\n');
     const std::string_view first = bytes.substr(0, line1);
@@ -90,13 +107,21 @@ loaded_model read_model(std::string_view bytes, const std::string& name) {
         bad(name, "not a qkv model (it does not start with \"qkv-model\"); qkv train --save writes one");
     if (first != fmt::format("{} {}", magic, model_file_version))
         bad(name, fmt::format("a qkv model of another version (\"{}\"); this qkv reads version {}", first, model_file_version));
+    // the description is a few KiB (67 tensors at 16 layers); checked before it is parsed, since a
+    // line of 30 MB of '[' took 2.2 GiB to parse, and 100 MB ran out of memory naming no file
     const std::size_t line2 = bytes.find('\n', line1 + 1);
+    if ((line2 == std::string_view::npos ? bytes.size() : line2) - line1 - 1 > max_header_bytes)
+        bad(name, fmt::format("the model's description line (line 2) is longer than any qkv writes (at most {} KiB)",
+                              max_header_bytes >> 10));
     if (line2 == std::string_view::npos) bad(name, "the model's description line is cut off");
     const json head = json::parse(bytes.substr(line1 + 1, line2 - line1 - 1), nullptr, false);
     if (head.is_discarded() || !head.is_object() || !head.contains("config") || !head.contains("steps_done") ||
         !head["steps_done"].is_number_unsigned())
         bad(name, "the model's description line (line 2) is not the JSON qkv writes");
     loaded_model m{config_from(head["config"], name), {}, head["steps_done"].get<std::size_t>()};
+    // 2^64 − 5 steps done and --steps 10 wrapped to a run of no steps; no run reaches 2^53
+    if (m.steps_done > max_steps_done)
+        bad(name, fmt::format("steps_done {} is more than any run takes (at most 2^53)", m.steps_done));
     try {
         check_config(m.config);
     } catch (const input_error& e) {
@@ -106,9 +131,7 @@ loaded_model read_model(std::string_view bytes, const std::string& name) {
     const json& tensors = head.contains("tensors") ? head["tensors"] : json();
     const auto& table = m.weights.table();
     bool same = tensors.is_array() && tensors.size() == table.size();
-    for (std::size_t i = 0; same && i < table.size(); ++i)
-        same = tensors[i].value("name", "") == table[i].full_name() && tensors[i].value("offset", std::size_t{0}) == table[i].offset &&
-               tensors[i].value("shape", json::array()) == json{table[i].rows, table[i].cols};
+    for (std::size_t i = 0; same && i < table.size(); ++i) same = same_tensor(tensors[i], table[i]);
     if (!same) bad(name, "its tensor table does not match its config (E, P, each layer's W_Q, W_K, W_V, W_O, U)");
     const std::size_t want = m.weights.data().size() * sizeof(float), have = bytes.size() - line2 - 1;
     if (have != want) bad(name, fmt::format("{} bytes of weights where the table needs {}: the file is cut off or padded", have, want));

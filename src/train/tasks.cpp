@@ -42,7 +42,7 @@ void induction_fill(const train_config& c, const float* u, int* tokens, repeat_s
 // A segment of the middle length made of the shuffle's first tokens, which no other position holds.
 void induction_held_out(const train_config& c, const float* u, const std::vector<int>& order, int* tokens,
                         repeat_span& span) {
-    const std::size_t T = c.size.seq, V = c.size.vocab, len = (c.segment_min + c.segment_max) / 2;
+    const std::size_t T = c.size.seq, V = c.size.vocab, len = c.segment_min + (c.segment_max - c.segment_min) / 2;
     span = draw_span(u, T, len);
     for (std::size_t i = 0; i < T; ++i) tokens[i] = order[whole_in(u[i], len, V - 1)];
     for (std::size_t k = 0; k < len; ++k) tokens[span.first + k] = tokens[span.second + k] = order[k];
@@ -61,12 +61,15 @@ void induction_check(const train_config& c) {
     if (c.segment_min < 2 || c.segment_min > c.segment_max)
         throw input_error(
             said("the segment lengths {}-{} must be at least 2 and in order", c.segment_min, c.segment_max));
-    if (2 * c.segment_max > T)
+    // max > T / 2, not 2 · max > T: a loaded file's 2^63 + 8 doubled wraps to 16 and passed
+    if (c.segment_max > T / 2)
         throw input_error(said("two copies of a segment of {} do not fit in seq {}", c.segment_max, T));
-    // the held-out sequence's segment has no token twice and shares none with the rest
-    if (c.size.vocab < (c.segment_min + c.segment_max) / 2 + 1)
+    // the held-out sequence's segment has no token twice and shares none with the rest (the middle
+    // length as min + (max − min) / 2, which no sum can wrap)
+    const std::size_t middle = c.segment_min + (c.segment_max - c.segment_min) / 2;
+    if (c.size.vocab < middle + 1)
         throw input_error(said("vocab {} is too small for a segment of {} distinct tokens and others beside it",
-                                      c.size.vocab, (c.segment_min + c.segment_max) / 2));
+                                      c.size.vocab, middle));
 }
 
 // --- reverse and copy: m tokens, then the same m made again ---------------------------------------

@@ -198,56 +198,62 @@ value config_fn(const args_t&, eval_context&) {
                     {{}, ""}, {{"vocab", "seq", "d_model", "heads", "layers", "batch", "seg_min", "seg_max"}, ""});
 }
 
+// The work they state: training the run they read (lesson 18's two layers, or `layers`), as if it
+// were not kept yet; reading a kept run back is nothing beside it.
+double lesson_work(const args_t& a) { return lesson_run_work(a, 2); }
+double layers_work(const args_t& a) { return lesson_run_work(a, size_of(a[2])); }
+double no_work(const args_t&) { return 0.0; }
+
 constexpr builtin_entry training_builtins[] = {
     {"train_transformer(steps, seed)",
      "trains lesson 18's attention-only model (induction task, vocab 20, seq 20, d_model 32, 2 heads, 2 layers, batch "
      "32, Adam) for steps from seed: the repeated copy's loss, averaged over the last steps / 50 (1 to 50), at each "
      "step -> [steps, 1]; records every checkpoint (steps / 10)",
-     train_transformer_fn},
+     train_transformer_fn, lesson_work},
     {"transformer_attention(steps, seed, step, layer)",
      "that run's heads of one layer on the held-out sequence at a checkpoint (step 0: before training) "
      "-> [heads, seq, seq]",
-     attention_fn},
+     attention_fn, lesson_work},
     {"head_scores(steps, seed, step)",
      "each head's previous-token and induction score at a checkpoint, rows layer.head -> [layers * heads, 2]",
-     scores_fn},
+     scores_fn, lesson_work},
     {"drop_step(steps, seed)",
      "the first step where the repeated copy's loss, averaged as train_transformer shows it, is below ln(vocab) / 2; "
      "0 if none -> scalar",
-     drop_fn},
+     drop_fn, lesson_work},
     {"plateau_step(steps, seed)",
      "the last checkpoint before the drop at which train_transformer's loss was still at least 0.8 ln(vocab) (the "
      "middle one when there was no drop); 0 when there is none past step 0 -> scalar",
-     plateau_fn},
+     plateau_fn, lesson_work},
     {"named_heads(steps, seed)",
      "(layer, head) of the best previous-token head of layer 1 and the best induction head of layer 2 at the end "
      "-> [2, 2]",
-     named_fn},
+     named_fn, lesson_work},
     {"ablated_scores(steps, seed, layer, head)",
      "head_scores at the end with head (layer, head) switched off (layer 0: none) -> [layers * heads, 2]",
-     ablated_scores_fn},
+     ablated_scores_fn, lesson_work},
     {"ablated_attention(steps, seed, layer, head, of_layer)",
      "transformer_attention at the end, of layer of_layer, with head (layer, head) switched off -> [heads, seq, seq]",
-     ablated_attention_fn},
+     ablated_attention_fn, lesson_work},
     {"ablated_loss(steps, seed, layer, head)",
      "the loss on 128 sequences never trained on, on all predictions and on the repeated copy's, with head (layer, "
      "head) switched off (layer 0: none) -> [1, 2]",
-     ablated_loss_fn},
+     ablated_loss_fn, lesson_work},
     {"loss_with_layers(steps, seed, layers)",
      "ablated_loss(steps, seed, 0, 0) of the same model trained the same way with layers layers (1 to 4) instead of 2 "
      "-> [1, 2]",
-     layers_loss_fn},
+     layers_loss_fn, layers_work},
     {"scores_with_layers(steps, seed, layers)",
      "head_scores at the end of the same model trained the same way with layers layers (1 to 4) instead of 2 "
      "-> [layers * heads, 2]",
-     layers_scores_fn},
-    {"held_out_tokens()", "lesson 18's held-out sequence: token numbers, labelled a, b, … -> [1, seq]", tokens_fn},
+     layers_scores_fn, layers_work},
+    {"held_out_tokens()", "lesson 18's held-out sequence: token numbers, labelled a, b, … -> [1, seq]", tokens_fn, no_work},
     {"held_out_repeat()",
-     "where the held-out sequence's two copies start (positions from 1) and their length -> [1, 3]", repeat_fn},
+     "where the held-out sequence's two copies start (positions from 1) and their length -> [1, 3]", repeat_fn, no_work},
     {"transformer_config()",
      "lesson 18's model: vocab, seq, d_model, heads, layers, batch, and the shortest and longest repeated segment "
      "-> [1, 8]",
-     config_fn},
+     config_fn, no_work},
 };
 
 }  // namespace

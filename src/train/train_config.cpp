@@ -32,6 +32,12 @@ std::size_t parameter_count(const model_size& s) {
     return s.vocab * C + s.seq * C + s.layers * 4 * C * C + C * s.vocab;
 }
 
+double step_flops(const train_config& c) {
+    const double T = double(c.size.seq), C = double(c.size.d_model), V = double(c.size.vocab);
+    const double forward = double(c.size.layers) * (8 * T * C * C + 4 * T * T * C) + 2 * T * C * V;
+    return 3 * double(c.batch) * forward;
+}
+
 namespace {
 
 [[noreturn]] void refuse(const std::string& message) { throw input_error(message); }

@@ -49,6 +49,10 @@ matrix parse_matrix(std::string_view text, lang l = lang::en);
 answer parse_answer(answer_kind k, std::string_view text, lang l = lang::en);
 // A file: CSV for a matrix (csv.hpp), else its text with the surrounding blanks trimmed.
 answer read_answer_file(answer_kind k, const std::string& path, lang l = lang::en);
+// A file a grade sheet names for an answer: `name` inside the sheet's folder `dir`, never outside it
+// (no absolute name, no "..", no symbolic link on the way: file_read.hpp's open_inside). Errors name
+// the file as the sheet wrote it.
+answer read_answer_beside(answer_kind k, const std::string& dir, const std::string& name, lang l = lang::en);
 
 // "[100, 100]": how qkv writes a shape back.
 std::string shape_text(const std::vector<std::size_t>& shape);

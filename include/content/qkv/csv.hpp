@@ -2,6 +2,8 @@
 // commas or whitespace, '#' comments and blank lines ignored.
 #pragma once
 
+#include <cstdint>
+
 #include <string>
 #include <string_view>
 
@@ -9,7 +11,12 @@
 
 namespace qkv {
 
-// Throws input_error with file:line on a ragged row, a non-number, NaN or Inf, or no rows.
+// The most a matrix file may hold, checked before it is read: 128 MiB of text, some 1.6·10⁷
+// numbers (a 4096 × 4096 matrix written as numpy.savetxt writes it), past any run's use.
+constexpr std::uint64_t max_csv_bytes = std::uint64_t{128} << 20;
+
+// Throws input_error with file:line on a ragged row, a non-number, NaN or Inf, or no rows; and,
+// naming the file, on one larger than max_csv_bytes.
 matrix read_csv_matrix(const std::string& path);
 
 // The same from text already in memory (`origin` names it in errors).

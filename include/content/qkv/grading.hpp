@@ -67,7 +67,9 @@ struct graded_class {
 };
 
 // The sheets named: files, and the .toml files of a folder, in name order.
-std::vector<std::string> sheet_files(const std::vector<std::string>& named);
+// A .toml in a folder that is a symbolic link is not read (a student's link to a file outside the
+// class folder would be parsed and its keys quoted): it goes to `links`, when given, to be named.
+std::vector<std::string> sheet_files(const std::vector<std::string>& named, std::vector<std::string>* links = nullptr);
 
 // Whether lesson n has exercises (a lesson without would grade every sheet 0/0).
 bool has_exercises(const exercise_set& set, int n);
@@ -77,7 +79,9 @@ bool has_exercises(const exercise_set& set, int n);
 // answers. A sheet that cannot be read, an unknown id or an answer outside the assignment is a
 // problem of that sheet; the rest still count. Throws input_error when a lone sheet has nothing to
 // grade, or the assignment file is not one.
+// `links`: sheets sheet_files found as symbolic links, each a sheet with that problem and no answers.
 graded_class grade_class(const std::vector<std::string>& files, const std::string& assignment_file,
-                         const std::vector<int>& lessons, const exercise_set& set, lang l);
+                         const std::vector<int>& lessons, const exercise_set& set, lang l,
+                         const std::vector<std::string>& links = {});
 
 }  // namespace qkv

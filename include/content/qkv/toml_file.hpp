@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -42,8 +43,15 @@ private:
     std::string key_;
 };
 
-// Parse the file at `path`; `what` names it when it is missing ("lesson file" -> "lesson file not found").
-toml::table parse_toml_file(const std::string& path, std::string_view what);
+// The most a hand-written TOML file may hold, checked before it is read: 64 MiB, some 5·10⁶ numbers,
+// far past any lesson or scenario (the largest shipped, data/induction.toml, is 234 KiB), while what
+// toml++ builds from it stays within a few hundred MiB. A 3 GiB file (a sparse one costs no disk)
+// is refused in one line naming it, not read until the memory runs out.
+constexpr std::uint64_t max_toml_bytes = std::uint64_t{64} << 20;
+
+// Parse the file at `path`; `what` names it when it is missing ("lesson file" -> "lesson file not found")
+// or larger than `max_bytes` ("answer sheet: too large: … bytes, where one holds at most 1 MiB").
+toml::table parse_toml_file(const std::string& path, std::string_view what, std::uint64_t max_bytes = max_toml_bytes);
 
 // Parse text already read; `origin` names it in errors.
 toml::table parse_toml_text(std::string_view text, const std::string& origin);
@@ -55,10 +63,10 @@ struct toml_document {
     toml::table table;
 };
 
-toml_document read_toml_file(const std::string& path, std::string_view what);
+toml_document read_toml_file(const std::string& path, std::string_view what, std::uint64_t max_bytes = max_toml_bytes);
 toml_document read_toml_text(std::string_view text, const std::string& origin);
-// The text of the file at `path`, unparsed, with read_toml_file's checks and errors.
-std::string read_text_file(const std::string& path, std::string_view what);
+// The text of the file at `path`, unparsed, with read_toml_file's checks (its size too) and errors.
+std::string read_text_file(const std::string& path, std::string_view what, std::uint64_t max_bytes = max_toml_bytes);
 
 // What every loader checks, in one place. Each problem is reported: thrown as input_error, or,
 // when a list is given, added to it so that reading goes on and finds the next one. The checks

@@ -41,4 +41,27 @@ qkv_mats need_qkv(const args_t& a, const char* name, const char* fn, const eval_
 // anything is allocated.
 void need_cells(std::size_t r, std::size_t c, const char* fn, const eval_context& ctx);
 
+// --- What a built-in states of its work (builtins.hpp), read from its arguments without refusing
+// any: an argument the built-in will refuse reads as 0 here, and the built-in says what is wrong.
+
+// Every number v holds: 1 for a scalar, h·r·c for a stack.
+double entries(const value& v);
+// The rows and columns of a matrix (of each head of a stack) and its heads (1 for a matrix); 0 for a scalar.
+double rows_of(const value& v);
+double cols_of(const value& v);
+double heads_of(const value& v);
+// A scalar argument read as a size, a count or a step: its value when `whole` would take it (a
+// whole number from 0 to 2^31), else 0.
+double size_of(const value& v);
+// r·c when a value of [r, c] keeps within the cell limit (matrix.hpp), else 0 (refused as too large).
+double cells_within(double r, double c);
+
+// k flops for every number of every argument: the work of one pass over them.
+template <int k>
+double per_entry(const args_t& a) {
+    double n = 0;
+    for (const value& v : a) n += entries(v);
+    return k * n;
+}
+
 }  // namespace qkv::builtin_detail

@@ -14,6 +14,12 @@
 
 namespace qkv {
 
+// The floating-point operations a call will do, stated from its arguments' shapes (and the sizes its
+// scalar arguments give) before it runs, so that the budget of one operation (work_budget.hpp)
+// refuses it up front: a plain loop is work as much as a call into BLAS. Arguments the built-in
+// will refuse may be stated as anything (0 is simplest): the built-in then says what is wrong.
+using work_statement = double (*)(const std::vector<value>& args);
+
 struct builtin {
     std::string name;
     int min_args;
@@ -21,19 +27,23 @@ struct builtin {
     std::string signature;  // "softmax(S)"
     std::string help;       // one line, English: what it computes and the shapes
     std::function<value(const std::vector<value>& args, eval_context& ctx)> fn;
+    work_statement work = nullptr;  // never null in the table (builtins_of refuses an entry without)
 };
 
 // A built-in as a catalogue writes it down: the signature names it (what comes before the "(")
 // and counts its arguments (every parameter it lists, of which the last `optional` may be left
-// out), so that a name and an arity are written once and cannot disagree with the help.
+// out), so that a name and an arity are written once and cannot disagree with the help; and its
+// work beside it.
 struct builtin_entry {
     const char* signature;  // "softmax(S)"
     const char* help;       // one line, English: what it computes and the shapes
     value (*fn)(const std::vector<value>& args, eval_context& ctx);
+    work_statement work;    // its flops from its arguments: every entry states them
     int optional = 0;
 };
 
-// The built-ins of a catalogue, in its order.
+// The built-ins of a catalogue, in its order; an entry that states no work is a programming error
+// (std::logic_error), found as the table is made.
 std::vector<builtin> builtins_of(std::span<const builtin_entry> catalogue);
 
 // Every built-in, in the order the help lists them: the engine's own as its catalogue lists them

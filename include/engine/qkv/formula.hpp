@@ -42,6 +42,9 @@ struct eval_context {
     std::vector<sub_step>* steps = nullptr;  // null: built-ins record nothing
     std::size_t recorded_bytes = 0;      // what *steps holds (keep_budget.hpp), counted as record() adds to it
     const workspace* ws = nullptr;       // set by evaluate(): what the run holds, for its memory budget
+    // The values an expression holds while it computes the next (an operand while the other side is
+    // evaluated, a call's arguments while the call runs): temporaries count as much as the workspace.
+    std::size_t held_bytes = 0;
 };
 
 struct statement {
@@ -65,8 +68,10 @@ expr_ptr parse_expression(std::string_view text, const source_loc& where);
 
 // Evaluate an expression on the workspace. Throws input_error naming ctx.where, the stage, the
 // statement, and both shapes on a mismatch; an unknown name lists the nearest known one; and
-// when a value would take the run past what it may keep (keep_budget.hpp) or an operation would
-// do more work than one may (work_budget.hpp). Sets ctx.ws to &ws.
+// when a value would take the run past what it may keep (keep_budget.hpp: the temporaries of the
+// expression counted with the rest, before each is made) or an operation would do more work than
+// one may (work_budget.hpp: a built-in's stated work, before it runs). Memory that runs out all
+// the same is reported at the formula too. Sets ctx.ws to &ws.
 value evaluate(const expr& e, const workspace& ws, eval_context& ctx);
 
 // Run every statement in order, assigning each target in ws.

@@ -36,9 +36,10 @@ constexpr std::size_t max_kept_bytes = std::size_t{2} << 30;
 std::size_t bytes_of(const value& v);
 
 // What the run of ctx keeps now, as counted: twice the workspace (once in it, once in the trace,
-// which holds a copy of what each stage shows), and the steps this stage's built-ins recorded
-// (ctx.recorded_bytes). An estimate: a value shown in two stages is held three times, and the
-// steps of earlier stages are not counted; half of the free memory leaves room for that.
+// which holds a copy of what each stage shows), the steps this stage's built-ins recorded
+// (ctx.recorded_bytes), and the temporaries the expression under way holds (ctx.held_bytes). An
+// estimate: a value shown in two stages is held three times, and the steps of earlier stages are
+// not counted; half of the free memory leaves room for that.
 std::size_t bytes_kept(const eval_context& ctx);
 
 // Throws (formula_error) when keeping `more` bytes beside what the run keeps would pass the budget:

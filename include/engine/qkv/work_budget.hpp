@@ -3,12 +3,15 @@
 // is a mistake (or a prank) that would keep the machine busy for minutes, so it is refused
 // with one line before the work starts.
 //
-// The estimate is made where the work is done: the one door to BLAS (blas.cpp) and the one to
-// LAPACK (lapack.cpp) charge each call, from its shapes alone, before they run it (a product
-// m·n·k multiply-adds, 2·m·n·k flops; an SVD ~ 4·m·n·min(m, n) + 8·min(m, n)³ flops as Golub
-// and Van Loan count it). That covers every built-in, those of higher layers too (lesson 18's
-// training), without a second formula per built-in that could drift from what it really does.
-// Plain loops need no budget: their cost is bounded by the cell limit (matrix.hpp).
+// Every built-in states its work from its arguments' shapes before it runs (builtins.hpp: each
+// catalogue entry's `work`), plain loops as much as BLAS: softmax_jacobian_norm of a [1, 2·10⁶] row
+// is 4·10¹² flops of loops, cosine of two [16384, 4096] matrices 2.2·10¹², fd_gradient grows as n³.
+// The evaluator states it (state_work) and is refused before the call. Beside it, the one door to
+// BLAS (blas.cpp) and the one to LAPACK (lapack.cpp) still charge each call from its shapes (a
+// product m·n·k multiply-adds, 2·m·n·k flops; an SVD ~ 4·m·n·min(m, n) + 8·min(m, n)³ flops as
+// Golub and Van Loan count it): a built-in whose statement fell short is still stopped there, and
+// the products of higher layers (lesson 18's training) are counted where they run. The two counts
+// are held to the limit each on its own, so the statement and the doors never count one flop twice.
 #pragma once
 
 #include <stdexcept>
@@ -52,5 +55,10 @@ private:
 // Charge `flops` to the operation under way, before doing them: throws work_exceeded when the
 // operation's total would pass the limit.
 void charge_work(double flops);
+
+// What an operation states it will do, as a whole, before it starts (a built-in's work statement):
+// throws work_exceeded when the statements of the operation under way pass the limit (a statement
+// that is not a number, NaN, is refused too).
+void state_work(double flops);
 
 }  // namespace qkv

@@ -18,7 +18,9 @@ namespace qkv {
 [[nodiscard]] std::optional<std::string> replace_file(const std::string& path, std::string_view bytes);
 
 // What replace_file would refuse at `path` before writing a byte (a link, a named pipe, a device, a
-// folder, a read-only file), or nullopt: for a command that should say so before long work.
+// folder, a read-only file; a folder that is missing or may not be written, a name too long), or
+// nullopt: for a command that should say so before long work. The temporary's own name is never too
+// long: a long NAME is cut in it.
 [[nodiscard]] std::optional<std::string> cannot_replace(const std::string& path);
 
 // Makes the folder `path` itself (never its parents) unless it is a folder already; returns what

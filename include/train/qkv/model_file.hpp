@@ -23,6 +23,10 @@ namespace qkv::train {
 
 constexpr int model_file_version = 1;
 
+// The most steps a model may have taken, so that steps_done + --steps never wraps: 2^53 (at 10⁷
+// steps a run, the most --steps allows, 9·10⁸ runs).
+constexpr std::size_t max_steps_done = std::size_t{1} << 53;
+
 // The configuration as JSON fields ({"task": "induction", "vocab": 24, …}), for the file and for
 // `qkv train --format json`'s "config".
 std::string config_json(const train_config& c);

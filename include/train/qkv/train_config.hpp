@@ -72,4 +72,9 @@ void check_config(const train_config& c);
 // The parameter count: V·C + T·C + L·4·C² + C·V.
 std::size_t parameter_count(const model_size& s);
 
+// The flops of one training step, about: the forward pass of every sequence of the batch (per layer
+// the four projections 8·T·C², the scores and the weighted values 4·T²·C; the unembedding 2·T·C·V),
+// and the backward pass, twice the forward's. For a run's work stated before it starts.
+double step_flops(const train_config& c);
+
 }  // namespace qkv::train
