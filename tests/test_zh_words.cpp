@@ -21,7 +21,7 @@ using env_list = std::vector<std::pair<std::string, std::string>>;
 const std::set<std::string> allowed = {
     // commands, and words of the command line
     "qkv", "list", "lesson", "run", "validate", "scenario", "formulas", "exercises", "exercise", "check", "hint",
-    "solution", "grade", "progress", "next", "bench", "train", "help", "mpirun", "all",
+    "solution", "grade", "progress", "next", "bench", "train", "serve", "help", "mpirun", "all",
     // option values and the TOML keys a scenario or sheet is written in
     "zh", "en", "auto", "always", "never", "text", "markdown", "json", "html", "csv", "kv", "induction", "reverse",
     "copy", "reference", "blas", "fused", "true", "false", "on", "off", "yes", "no", "dumb", "tokens", "matrices",
@@ -97,7 +97,7 @@ void no_english(const std::vector<std::string>& args, const std::string& text) {
 
 const std::vector<std::string> commands = {"list",     "lesson",   "run",   "validate", "scenario", "formulas",
                                            "exercises", "exercise", "check", "hint",     "solution", "grade",
-                                           "progress", "next",     "bench", "train"};
+                                           "progress", "next",     "bench", "train",    "serve"};
 
 }  // namespace
 
