@@ -349,6 +349,13 @@ BOOST_AUTO_TEST_CASE(a_training_run_streams_and_ends_as_qkv_train_json) {
     BOOST_TEST(stream.find("event: start") != std::string::npos);
     BOOST_TEST(stream.find("event: progress") != std::string::npos);
     BOOST_TEST(stream.find("event: report") != std::string::npos);
+    // the first probe is before step 1: its loss is null, not a step that was never taken
+    const std::size_t first = stream.find("event: progress\ndata: ");
+    BOOST_REQUIRE(first != std::string::npos);
+    const std::size_t at = first + 22;
+    const json probe0 = json::parse(stream.substr(at, stream.find("\n\n", at) - at));
+    BOOST_TEST(probe0["step"].get<int>() == 0);
+    BOOST_TEST(probe0["loss"].is_null());
     const std::size_t done = stream.find("event: done\ndata: ");
     BOOST_REQUIRE(done != std::string::npos);
     const std::size_t from = done + 18;

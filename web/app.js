@@ -231,7 +231,7 @@ async function trainView() {
     source.addEventListener('progress', (m) => {
       const p = JSON.parse(m.data);
       status.textContent = p.text;
-      points.push({ step: p.step, loss: p.loss, loss_repeated: p.loss_repeated });
+      if (p.loss !== null) points.push({ step: p.step, loss: p.loss, loss_repeated: p.loss_repeated });
       drawLoss(svg, points, last);
       drawHeads(heads, p.heads, tokens);
     });

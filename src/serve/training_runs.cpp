@@ -84,8 +84,10 @@ std::string progress_json(const run_state& s, lang l) {
         heads.push_back({{"layer", h.layer}, {"head", h.head}, {"previous_token", h.previous_token}, {"induction", h.induction},
                          {"A", A}});
     }
-    const step_record& last = s.steps->back();
-    return render_json(json{{"step", s.step}, {"last_step", s.last_step}, {"loss", last.loss}, {"loss_repeated", last.loss_repeated},
+    // the first probe comes before any step: no loss yet
+    const step_record* last = s.steps->empty() ? nullptr : &s.steps->back();
+    return render_json(json{{"step", s.step}, {"last_step", s.last_step}, {"loss", last ? json(last->loss) : json(nullptr)},
+                            {"loss_repeated", last ? json(last->loss_repeated) : json(nullptr)},
                             {"held_loss", s.latest->loss}, {"best_induction", s.best_induction}, {"seconds", s.seconds},
                             {"text", progress_text(s, l)}, {"heads", heads}},
                        -1);
