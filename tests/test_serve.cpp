@@ -222,6 +222,51 @@ BOOST_AUTO_TEST_CASE(a_recorded_step_is_explained_by_its_recurrence) {
     get_json(c, fmt::format("/api/cell?lesson=13&stage={}&step=99&name=l&i=2&j=1", stage), 400);
 }
 
+// A KV-cache step's weights and output, held to the step's own recorded numbers worked here: s_t =
+// q_t K_cacheᵀ / √d_k, a_t = softmax(s_t), z_t = a_t V_cache.
+BOOST_AUTO_TEST_CASE(a_kv_cache_step_is_explained_by_its_softmax_and_its_product) {
+    running_server srv;
+    auto c = srv.client();
+    const json trace = cli_trace({"lesson", "9", "--format", "json"});
+    int stage = 0;
+    for (const json& s : trace["stages"])
+        if (s.contains("steps") && stage == 0) stage = s["index"];
+    BOOST_REQUIRE(stage > 0);
+    const json& steps = trace["stages"][stage - 1]["steps"];
+    BOOST_REQUIRE(steps.size() >= 3u);
+    auto recorded = [&](const std::string& name) {
+        for (const json& v : steps[2]["values"])
+            if (v["name"] == name) return v["data"];
+        BOOST_FAIL("no " << name);
+        return json();
+    };
+    const json q = recorded("q_t"), K = recorded("K_cache"), V = recorded("V_cache"), a = recorded("a_t"), z = recorded("z_t");
+    const std::size_t t = K.size(), d_k = K[0].size();
+    BOOST_REQUIRE(t == 3u);
+    std::vector<double> s(t), e(t);
+    double top = -INFINITY, sum = 0;
+    for (std::size_t j = 0; j < t; ++j) {
+        for (std::size_t k = 0; k < d_k; ++k) s[j] += number(q[0][k]) * number(K[j][k]);
+        s[j] /= std::sqrt(double(d_k));
+        top = std::max(top, s[j]);
+    }
+    for (std::size_t j = 0; j < t; ++j) sum += e[j] = std::exp(s[j] - top);
+    const json w = get_json(c, fmt::format("/api/cell?lesson=9&stage={}&step=3&name=a_t&i=1&j=2", stage));
+    BOOST_TEST(w["op"] == "softmax");
+    // the scores are float products as the engine made them; the hand sums are in double
+    for (std::size_t j = 0; j < t; ++j) BOOST_TEST(w["terms"]["row"][j].get<double>() == s[j], boost::test_tools::tolerance(1e-5));
+    BOOST_TEST(w["terms"]["quotient"].get<double>() == e[1] / sum, boost::test_tools::tolerance(1e-5));
+    BOOST_TEST(w["cell"].get<double>() == number(a[0][1]), boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(w["terms"]["quotient"].get<double>() == number(a[0][1]), boost::test_tools::tolerance(1e-5));
+    double z_by_hand = 0;
+    for (std::size_t k = 0; k < t; ++k) z_by_hand += number(a[0][k]) * number(V[k][0]);
+    const json o = get_json(c, fmt::format("/api/cell?lesson=9&stage={}&step=3&name=z_t&i=1&j=1", stage));
+    BOOST_TEST(o["op"] == "product");
+    BOOST_TEST(o["terms"]["sum"].get<double>() == z_by_hand, boost::test_tools::tolerance(1e-5));
+    BOOST_TEST(number(z[0][0]) == z_by_hand, boost::test_tools::tolerance(1e-5));
+    BOOST_TEST(o["lines"].size() >= 3u);
+}
+
 BOOST_AUTO_TEST_CASE(your_sentence_is_the_terminals_sentence) {
     running_server srv;
     auto c = srv.client();

@@ -70,12 +70,18 @@ async function lessonView(number, present) {
   for (const name of (await api('/api/scenarios')).scenarios) data.append(el('option', { value: name, text: name }));
   data.value = params.get('data') || '';
   const presentLink = el('a', { href: '#', text: words.present, onclick: (e) => { e.preventDefault(); go(`/present/${number}`); } });
-  form.append(sentence, data, el('button', { type: 'submit', text: words.run }), presentLink);
+  // a seed and sizes, as qkv lesson N --seed --d-model --heads takes them; the server checks them
+  const numberField = (name, label) => el('label', {}, label + ' ',
+    el('input', { type: 'number', name, min: name === 'seed' ? 0 : 1, value: params.get(name) || '', 'aria-label': label }));
+  const sizes = el('details', { class: 'sizes' }, el('summary', { text: words.sizes }),
+    numberField('seed', words.seed), numberField('d_model', 'd_model'), numberField('heads', words.head_count));
+  if (['seed', 'd_model', 'heads'].some((k) => params.get(k))) sizes.open = true;
+  form.append(sentence, data, el('button', { type: 'submit', text: words.run }), presentLink, sizes);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     setParam('tokens', sentence.value.trim());
     setParam('data', sentence.value.trim() ? '' : data.value);
-    for (const k of ['d_model', 'heads', 'seed']) setParam(k, '');
+    for (const k of ['d_model', 'heads', 'seed']) setParam(k, form.elements[k].value.trim());
     load();
   });
   const body = el('div', { id: 'lesson' });

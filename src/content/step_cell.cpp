@@ -1,5 +1,6 @@
-// A recorded sub-step's cell: the step before it, and the tiled softmax's recurrences worked from
-// the recorded S_j, m and l (the numbers the built-in recorded as it ran).
+// A recorded sub-step's cell: the step before it, the tiled softmax's recurrences worked from the
+// recorded S_j, m and l, and a KV-cache step's weights and output from its recorded query and
+// caches (the numbers the built-in recorded as it ran).
 #include "qkv/step_cell.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "qkv/builtin_values.hpp"
 #include "qkv/error.hpp"
 
 namespace qkv {
@@ -41,6 +43,29 @@ step_cell explain_step_cell(const stage_trace& s, std::size_t step, const std::s
     const sub_step* prev = step > 1 ? &s.steps[step - 2] : nullptr;
     const value* was = prev ? recorded(*prev, name) : nullptr;
     if (was && inside(*was, at)) c.before = at_cell(*was, at), c.before_label = prev->label;
+
+    // a KV-cache step: the new query's weights over the cached keys, and its output
+    const value* q_t = recorded(here, "q_t");
+    const value* K_cache = recorded(here, "K_cache");
+    const value* a_t = recorded(here, "a_t");
+    const value* V_cache = recorded(here, "V_cache");
+    if (q_t && K_cache && a_t && V_cache && !v->is_stack() && at.row == 0) {
+        if (name == "a_t") {
+            const matrix s_t = kv_scores(q_t->mat(), K_cache->mat());  // [1, t]
+            c.r = step_cell::rule::kv_weight;
+            c.terms.left = "s_t";
+            add_softmax(c.terms, s_t.data, at.col);
+        } else if (name == "z_t") {
+            const matrix& a = a_t->mat();    // [1, t]
+            const matrix& Vc = V_cache->mat();  // [t, d_v]
+            std::vector<float> column(Vc.rows);
+            for (std::size_t k = 0; k < Vc.rows; ++k) column[k] = Vc(k, at.col);
+            c.r = step_cell::rule::kv_output;
+            c.terms.left = "a_t", c.terms.right = "V_cache";
+            add_product(c.terms, a.data, std::move(column));
+        }
+        return c;
+    }
 
     // the tiled softmax's running statistics: a row's m, rescale and l beside its block's scores
     const value* S = recorded(here, "S_j");

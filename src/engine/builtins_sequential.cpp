@@ -98,7 +98,6 @@ value kv_decode_fn(const args_t& a, eval_context& ctx) {
     if (W_Q.cols != W_K.cols)
         formula_error(ctx, fmt::format("{}: W_Q {} and W_K {} need the same d_k", fn, shape_str(W_Q), shape_str(W_K)));
     const std::size_t n = X.rows, d_k = W_K.cols, d_v = W_V.cols;
-    const float scale = 1.0f / std::sqrt(static_cast<float>(d_k));
     const labels feat{{}, "features"};
     matrix K_cache(0, d_k), V_cache(0, d_v);  // grow to [t, d_k] and [t, d_v]
     matrix Z(n, d_v);                         // Z: [n, d_v], row t written at step t
@@ -107,8 +106,7 @@ value kv_decode_fn(const args_t& a, eval_context& ctx) {
         matrix q_t = mm(x_t, W_Q), k_t = mm(x_t, W_K), v_t = mm(x_t, W_V);  // [1, d_k], [1, d_k], [1, d_v]
         K_cache.data.insert(K_cache.data.end(), k_t.data.begin(), k_t.data.end()), ++K_cache.rows;
         V_cache.data.insert(V_cache.data.end(), v_t.data.begin(), v_t.data.end()), ++V_cache.rows;
-        matrix s_t = mm_t(q_t, K_cache);  // [1, t]: the new query against every cached key
-        for (float& s : s_t.data) s *= scale;
+        matrix s_t = kv_scores(q_t, K_cache);  // [1, t]: the new query against every cached key
         matrix a_t = kernels::softmax_rows(s_t);
         matrix z_t = mm(a_t, V_cache);  // [1, d_v]
         std::copy_n(z_t.row(0), d_v, Z.row(t));
@@ -124,3 +122,14 @@ value kv_decode_fn(const args_t& a, eval_context& ctx) {
 }
 
 }  // namespace qkv::builtin_functions
+
+namespace qkv {
+
+matrix kv_scores(const matrix& q_t, const matrix& K_cache) {
+    const float scale = 1.0f / std::sqrt(static_cast<float>(K_cache.cols));
+    matrix s_t = builtin_detail::mm_t(q_t, K_cache);  // [1, t]
+    for (float& s : s_t.data) s *= scale;
+    return s_t;
+}
+
+}  // namespace qkv

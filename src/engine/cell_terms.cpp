@@ -27,6 +27,30 @@ bool is_call(const expr& e, std::string_view fn) { return e.k == expr::kind::cal
 
 }  // namespace
 
+void add_product(cell_terms& t, std::vector<float> row, std::vector<float> column) {
+    t.kind = cell_terms::op::product;
+    t.a = std::move(row), t.b = std::move(column);
+    t.parts.clear(), t.total = 0;
+    for (std::size_t k = 0; k < t.a.size() && k < t.b.size(); ++k) {
+        t.parts.push_back(double(t.a[k]) * double(t.b[k]));
+        t.total += t.parts.back();
+    }
+    t.result = t.total;
+}
+
+void add_softmax(cell_terms& t, std::vector<float> row, std::size_t col) {
+    t.kind = cell_terms::op::softmax;
+    t.a = std::move(row);
+    t.parts.clear(), t.total = 0;
+    t.row_max = -INFINITY;
+    for (float s : t.a) t.row_max = std::max(t.row_max, s);
+    for (float s : t.a) {
+        t.parts.push_back(std::isinf(s) && s < 0 ? 0.0 : std::exp(double(s) - double(t.row_max)));
+        t.total += t.parts.back();
+    }
+    t.result = col < t.parts.size() ? t.parts[col] / t.total : 0.0;
+}
+
 cell_terms explain_cell(const statement& st, const workspace& ws, eval_context& ctx, cell_index at) {
     const expr& e = *st.rhs;
     const value whole = evaluate(e, ws, ctx);
@@ -49,26 +73,15 @@ cell_terms explain_cell(const statement& st, const workspace& ws, eval_context& 
         const value L = evaluate(*e.args[0], ws, ctx), R = evaluate(*e.args[1], ws, ctx);
         const matrix& l = head_of(L, L.is_stack() ? at.head : 0);
         const matrix& r = head_of(R, R.is_stack() ? at.head : 0);
-        for (std::size_t k = 0; k < l.cols; ++k) {
-            t.a.push_back(l(at.row, k));
-            t.b.push_back(r(k, at.col));
-            t.parts.push_back(double(t.a.back()) * double(t.b.back()));
-            t.total += t.parts.back();
-        }
-        t.result = t.total;
+        std::vector<float> column(l.cols);
+        for (std::size_t k = 0; k < l.cols; ++k) column[k] = r(k, at.col);
+        add_product(t, std::vector<float>(l.row(at.row), l.row(at.row) + l.cols), std::move(column));
     } else if (is_call(e, "softmax") && !whole.is_scalar()) {
         t.kind = cell_terms::op::softmax;
         t.left = e.args[0]->text;
         const value X = evaluate(*e.args[0], ws, ctx);
         const matrix& x = head_of(X, X.is_stack() ? at.head : 0);
-        t.a.assign(x.row(at.row), x.row(at.row) + x.cols);
-        t.row_max = -INFINITY;
-        for (float s : t.a) t.row_max = std::max(t.row_max, s);
-        for (float s : t.a) {
-            t.parts.push_back(std::isinf(s) && s < 0 ? 0.0 : std::exp(double(s) - double(t.row_max)));
-            t.total += t.parts.back();
-        }
-        t.result = t.parts[at.col] / t.total;
+        add_softmax(t, std::vector<float>(x.row(at.row), x.row(at.row) + x.cols), at.col);
     } else if (e.k == expr::kind::call && e.name == "causal_mask") {
         t.kind = cell_terms::op::mask;
         t.left = e.text;

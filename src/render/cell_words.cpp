@@ -31,8 +31,8 @@ std::string written_sum(const cell_terms& t, const render_options& o) {
     return out;
 }
 
-void product(const cell_origin& c, const cell_terms& t, const render_options& o, std::vector<std::string>& out) {
-    out.push_back(fmt::format("= {}[{}, :] · {}[:, {}]", t.left, c.at.row + 1, t.right, c.at.col + 1));
+void product(cell_index at, const cell_terms& t, const render_options& o, std::vector<std::string>& out) {
+    out.push_back(fmt::format("= {}[{}, :] · {}[:, {}]", t.left, at.row + 1, t.right, at.col + 1));
     out.push_back("= " + written_sum(t, o));
     if (t.parts.size() > 1) {
         std::string products;
@@ -44,18 +44,18 @@ void product(const cell_origin& c, const cell_terms& t, const render_options& o,
     out.push_back("= " + num(t.total, o));
 }
 
-void softmax(const cell_origin& c, const cell_terms& t, const render_options& o, std::vector<std::string>& out) {
+void softmax(cell_index at, const cell_terms& t, const render_options& o, std::vector<std::string>& out) {
     const lang l = o.language;
-    const float s = t.a[c.at.col];
-    out.push_back(fmt::format("= exp(s − max) / Σ exp(s − max)   s = {}[{}, {}]", t.left, c.at.row + 1, c.at.col + 1));
+    const float s = t.a[at.col];
+    out.push_back(fmt::format("= exp(s − max) / Σ exp(s − max)   s = {}[{}, {}]", t.left, at.row + 1, at.col + 1));
     if (std::isinf(s) && s < 0) {
         out.push_back(fmt::format(fmt::runtime(tr(l, "s = −∞: the key is masked, and exp(−∞) = 0; the query gives it nothing"))));
         return;
     }
     out.push_back(fmt::format(fmt::runtime(tr(l, "s = {}; the row's maximum is {}")), num(s, o), num(t.row_max, o)));
-    out.push_back(fmt::format("exp({} − {}) = {}", num(s, o), num(t.row_max, o), num(t.parts[c.at.col], o)));
+    out.push_back(fmt::format("exp({} − {}) = {}", num(s, o), num(t.row_max, o), num(t.parts[at.col], o)));
     out.push_back(fmt::format(fmt::runtime(tr(l, "the row's {} exps add up to {}")), t.parts.size(), num(t.total, o)));
-    out.push_back(fmt::format("{} / {} = {}", num(t.parts[c.at.col], o), num(t.total, o), num(t.result, o)));
+    out.push_back(fmt::format("{} / {} = {}", num(t.parts[at.col], o), num(t.total, o), num(t.result, o)));
 }
 
 void mask(const cell_origin& c, const render_options& o, std::vector<std::string>& out) {
@@ -80,8 +80,8 @@ std::vector<std::string> cell_words(const cell_origin& c, const render_options& 
     const cell_terms& t = *c.terms;
     out.push_back(fmt::format(fmt::runtime(tr(l, "stage {}: {}")), c.stage, t.statement));
     switch (t.kind) {
-        case cell_terms::op::product: product(c, t, o, out); break;
-        case cell_terms::op::softmax: softmax(c, t, o, out); break;
+        case cell_terms::op::product: product(c.at, t, o, out); break;
+        case cell_terms::op::softmax: softmax(c.at, t, o, out); break;
         case cell_terms::op::mask: mask(c, o, out); break;
         case cell_terms::op::elementwise:
             out.push_back(fmt::format("= {} {} {} = {} {} {} = {}", t.left, t.symbol, t.right, num(t.x, o), t.symbol, num(t.y, o),
@@ -119,6 +119,14 @@ std::vector<std::string> step_cell_words(const step_cell& c, const render_option
             out.push_back(c.before ? fmt::format("l = {} × {} + {} = {}", num(c.rescale, o), num(*c.before, o), num(c.block_sum, o), num(c.cell, o))
                                    : fmt::format("l = {}", num(c.block_sum, o)));
             out.push_back(tr(l, "the running sum: l before, rescaled, plus Σ exp(S_j − m) over the block's row"));
+            return out;
+        case step_cell::rule::kv_weight:
+            out.push_back(tr(l, "s_t = q_t K_cacheᵀ / √d_k: the new query against every cached key"));
+            softmax(c.at, c.terms, o, out);
+            return out;
+        case step_cell::rule::kv_output:
+            out.push_back(tr(l, "z_t = a_t V_cache: the cached values, each by its weight"));
+            product(c.at, c.terms, o, out);
             return out;
         case step_cell::rule::recorded: break;
     }

@@ -128,6 +128,28 @@ render_options page_options(lang l) {
     return r;
 }
 
+// A cell's terms as the page and the API read them.
+json terms_json(const cell_terms& t) {
+    json terms;
+    switch (t.kind) {
+        case cell_terms::op::product:
+            terms = {{"left", t.left}, {"right", t.right}, {"a", shortest(t.a)}, {"b", shortest(t.b)}, {"products", t.parts}, {"sum", t.total}};
+            break;
+        case cell_terms::op::softmax: {
+            json row = json::array();
+            for (float s : t.a) row.push_back(std::isfinite(s) ? json(shortest(s)) : json(s < 0 ? "-inf" : "inf"));
+            terms = {{"argument", t.left}, {"row", row}, {"row_max", shortest(t.row_max)}, {"exps", t.parts}, {"exp_sum", t.total}, {"quotient", t.result}};
+            break;
+        }
+        case cell_terms::op::elementwise:
+            terms = {{"left", t.left}, {"op", std::string(1, t.symbol)}, {"right", t.right}, {"x", shortest(t.x)}, {"y", shortest(t.y)}, {"result", t.result}};
+            break;
+        case cell_terms::op::builtin: terms = {{"function", t.left}}; break;
+        default: terms = {{"of", t.left}, {"result", t.result}};
+    }
+    return terms;
+}
+
 }  // namespace
 
 std::string param(const params& p, const std::string& name, const std::string& fallback) {
@@ -212,7 +234,7 @@ std::string cell_json(const params& p, const options& o) {
         } catch (const input_error& e) {
             refuse(400, e.message());
         }
-        static constexpr const char* rules[] = {"recorded", "running_max", "rescale", "running_sum"};
+        static constexpr const char* rules[] = {"recorded", "running_max", "rescale", "running_sum", "softmax", "product"};
         json out;
         out["name"] = sc.name;
         out["step"] = sc.step;
@@ -222,6 +244,7 @@ std::string cell_json(const params& p, const options& o) {
         out["cell"] = shortest(sc.cell);
         out["op"] = rules[static_cast<int>(sc.r)];
         out["before"] = sc.before ? json(shortest(*sc.before)) : json(nullptr);
+        if (sc.r == step_cell::rule::kv_weight || sc.r == step_cell::rule::kv_output) out["terms"] = terms_json(sc.terms);
         render_options r;
         r.language = l;
         out["lines"] = step_cell_words(sc, r);
@@ -249,24 +272,7 @@ std::string cell_json(const params& p, const options& o) {
         static constexpr const char* ops[] = {"product", "softmax", "mask", "elementwise", "negate", "transpose", "copy", "scalar", "builtin"};
         out["statement"] = t.statement;
         out["op"] = ops[static_cast<int>(t.kind)];
-        json terms;
-        switch (t.kind) {
-            case cell_terms::op::product:
-                terms = {{"left", t.left}, {"right", t.right}, {"a", shortest(t.a)}, {"b", shortest(t.b)}, {"products", t.parts}, {"sum", t.total}};
-                break;
-            case cell_terms::op::softmax: {
-                json row = json::array();
-                for (float s : t.a) row.push_back(std::isfinite(s) ? json(shortest(s)) : json(s < 0 ? "-inf" : "inf"));
-                terms = {{"argument", t.left}, {"row", row}, {"row_max", shortest(t.row_max)}, {"exps", t.parts}, {"exp_sum", t.total}, {"quotient", t.result}};
-                break;
-            }
-            case cell_terms::op::elementwise:
-                terms = {{"left", t.left}, {"op", std::string(1, t.symbol)}, {"right", t.right}, {"x", shortest(t.x)}, {"y", shortest(t.y)}, {"result", t.result}};
-                break;
-            case cell_terms::op::builtin: terms = {{"function", t.left}}; break;
-            default: terms = {{"of", t.left}, {"result", t.result}};
-        }
-        out["terms"] = terms;
+        out["terms"] = terms_json(t);
     } else {
         out["statement"] = nullptr;
         out["op"] = "given";

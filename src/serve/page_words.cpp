@@ -24,6 +24,8 @@ std::string page_words_json(lang l) {
         {"stop", translatable("Stop")},
         {"steps", translatable("Steps")},
         {"seed", translatable("Seed")},
+        {"sizes", translatable("With your sentence: the random weights' seed and sizes (blank: seed 1, d_model 4, 2 heads)")},
+        {"head_count", translatable("Heads")},
         {"loss", translatable("loss")},
         {"heads", translatable("Every head's attention on the held-out sequence")},
         {"previous_token", translatable("previous-token")},

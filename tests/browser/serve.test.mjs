@@ -113,6 +113,22 @@ await test('type a sentence: the heatmap is the engine\'s for that sentence', as
   assert.notEqual(before, shown[0][2]);
   assert.match(await p.url(), /tokens=the/);
   await p.screenshot({ path: join(shots, 'lesson-5-sentence-en.png'), fullPage: true });
+
+  // the same sentence on other random weights: a seed and a width, typed into the form
+  const sized = await json(`/api/lesson/5?format=json&lang=en&tokens=${encodeURIComponent(sentence)}&seed=9&d_model=8`);
+  const A9 = sized.stages[stage - 1].values.find((v) => v.name === 'A').data;
+  await p.click('details.sizes summary');
+  await p.type('input[name=seed]', '9');
+  await p.type('input[name=d_model]', '8');
+  await p.click('form.run button[type=submit]');
+  await p.waitForFunction((want) => {
+    const td = document.querySelector('figure.value[data-name="A"] td[data-i="1"][data-j="1"]');
+    return td && td.textContent === want;
+  }, { timeout: 20000 }, A9[0][0].toFixed(4));
+  const shown9 = await p.$$eval('figure.value[data-name="A"] td[data-i]', (tds) => tds.map((td) => [+td.dataset.i, +td.dataset.j, td.textContent]));
+  for (const [i, j, text] of shown9) assert.equal(text, A9[i - 1][j - 1].toFixed(4), `seed 9: A[${i}, ${j}]`);
+  assert.match(await p.url(), /seed=9/);
+  assert.match(await p.url(), /d_model=8/);
   await p.close();
 });
 

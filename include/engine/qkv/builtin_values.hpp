@@ -22,6 +22,11 @@ std::string step_label(std::size_t step);
 // labels ("t = 3", "j = 1…4") as they are.
 std::string step_heading(const std::string& label, lang l);
 
+// A KV-cache decode step's scores: the new query against every cached key, scaled.
+// q_t [1, d_k], K_cache [t, d_k] -> s_t [1, t] = q_t K_cacheᵀ / √d_k. kv_decode's own, and what a
+// pointed-at a_t is explained from.
+matrix kv_scores(const matrix& q_t, const matrix& K_cache);
+
 }  // namespace qkv
 
 namespace qkv::builtin_detail {

@@ -39,6 +39,12 @@ struct cell_terms {
     double result = 0;          // what the terms give: the sum, the quotient, x op y
 };
 
+// A product's terms from the row and the column themselves (kind, a, b, parts, total, result), and
+// softmax(row)[col]'s (kind, a, row_max, parts, total, result); explain_cell's own, for a value
+// that a built-in recorded rather than a statement assigned.
+void add_product(cell_terms& t, std::vector<float> row, std::vector<float> column);
+void add_softmax(cell_terms& t, std::vector<float> row, std::size_t col);
+
 // The terms of cell `at` of what `st` assigns, on `ws` as it was before st ran (ctx as for
 // evaluate). Throws input_error when `at` is outside the value's shape.
 cell_terms explain_cell(const statement& st, const workspace& ws, eval_context& ctx, cell_index at);
