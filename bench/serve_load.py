@@ -4,7 +4,10 @@ lessons on a sentence of its own, one request after another, for SECONDS. Prints
 requests were answered, the errors (any status but 200, or no answer), the latency's p50 and p99
 (per kind of request), and the server's memory: its peak resident set (VmHWM) and at the end (VmRSS).
 
-    python3 bench/serve_load.py --qkv build/src/qkv [--clients 50] [--seconds 30] [--lesson 8]
+    python3 bench/serve_load.py --qkv build/src/qkv [--clients 50] [--seconds 30] [--lessons 1,3,5,8]
+
+One client on lesson 8 alone (--clients 1 --lessons 8) is the server's own time for a 64-token
+lesson 8, one request after another.
 
 The server runs with --requests-per-minute high enough for one address to stand for every client
 (the load comes from 127.0.0.1 alone). A benchmark: it prints figures and passes on no time."""
@@ -54,6 +57,8 @@ def client(k):
         else:
             if kind == 'json':
                 q['format'] = 'json'
+            else:
+                q['stage'] = '1'  # the page asks for one stage's HTML at a time, the first one first
             path = f'/api/lesson/{lesson}?' + urllib.parse.urlencode(q)
         t0 = time.monotonic()
         try:

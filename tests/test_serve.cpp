@@ -129,6 +129,12 @@ BOOST_AUTO_TEST_CASE(a_lesson_is_the_terminals_trace) {
     BOOST_TEST(page["stages"].size() == terminal["stages"].size());
     BOOST_TEST(page["heading"].get<std::string>().starts_with("Lesson 3"));
     BOOST_TEST(page["stages"][0]["html"].get<std::string>().find("<section class=\"stage\"") != std::string::npos);
+    // stage=K: that stage's HTML, the same as the whole page's, and no other stage's
+    const json one = get_json(c, "/api/lesson/3?lang=en&stage=2");
+    BOOST_TEST(one["stages"].size() == page["stages"].size());
+    for (std::size_t k = 0; k < one["stages"].size(); ++k)
+        BOOST_TEST((k == 1 ? one["stages"][k]["html"] == page["stages"][k]["html"] : one["stages"][k]["html"].is_null()));
+    get_json(c, fmt::format("/api/lesson/3?stage={}", page["stages"].size() + 1), 400);
 }
 
 BOOST_AUTO_TEST_CASE(a_product_cell_is_the_sum_of_its_products) {

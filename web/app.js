@@ -89,11 +89,32 @@ async function lessonView(number, present) {
 
   async function load() {
     body.replaceChildren(el('p', { class: 'hint', text: words.working }));
+    const wanted = Math.max(parseInt(params.get('stage') || '1', 10) || 1, 1);
     try {
-      lesson = await api(`/api/lesson/${number}?${scenarioQuery()}`);
-    } catch (err) { showError(body, err); return; }
-    const wanted = parseInt(params.get('stage') || '1', 10);
-    stageAt = Math.min(Math.max(wanted - 1, 0), lesson.stages.length - 1);
+      lesson = await api(`/api/lesson/${number}?${scenarioQuery()}&stage=${wanted}`);
+    } catch (err) {
+      // a stage past the lesson's end: the lesson from its first stage
+      try { lesson = await api(`/api/lesson/${number}?${scenarioQuery()}&stage=1`); } catch (err2) { showError(body, err2); return; }
+    }
+    stageAt = aim = Math.max(lesson.stages.findIndex((s) => s.html !== null), 0);
+    draw();
+  }
+
+  // Each stage's HTML is asked for when it is first shown: the same run, that stage's section.
+  let asking = 0;  // the latest stage asked for: keys pressed quickly show the last one
+  let aim = 0;     // the stage the keys have moved to, shown or on its way
+  async function show(k) {
+    const s = lesson.stages[k], ask = ++asking;
+    aim = k;
+    if (s.html === null) {
+      const shown = lesson;
+      let got;
+      try { got = await api(`/api/lesson/${number}?${scenarioQuery()}&stage=${s.index}`); } catch (err) { showError(body, err); return; }
+      if (lesson !== shown) return;  // another sentence was run meanwhile
+      s.html = got.stages[k].html;
+    }
+    if (ask !== asking) return;
+    stageAt = k;
     draw();
   }
 
@@ -117,17 +138,16 @@ async function lessonView(number, present) {
   }
 
   function move(by) {
-    const to = stageAt + by;
+    const to = aim + by;
     if (!lesson || to < 0 || to >= lesson.stages.length) return;
-    stageAt = to;
-    draw();
+    show(to);
   }
 
   keyHandler = (e) => {
     if (e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
     if (pendingG !== null) {
       if (/^[0-9]$/.test(e.key)) { pendingG += e.key; return; }
-      if (e.key === 'Enter' && pendingG) { const k = parseInt(pendingG, 10) - 1; pendingG = null; if (lesson && k >= 0 && k < lesson.stages.length) { stageAt = k; draw(); } e.preventDefault(); return; }
+      if (e.key === 'Enter' && pendingG) { const k = parseInt(pendingG, 10) - 1; pendingG = null; if (lesson && k >= 0 && k < lesson.stages.length) show(k); e.preventDefault(); return; }
       pendingG = null;
     }
     if (['n', 'Enter', ' ', 'ArrowRight', 'PageDown'].includes(e.key)) { move(1); e.preventDefault(); }

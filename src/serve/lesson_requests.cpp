@@ -205,9 +205,15 @@ std::string lesson_json(const std::string& number, const params& p, const option
     out["stage_count"] = t.stage_count;
     if (given.made && t.scenario == given.made->name)
         out["scenario_file"] = scenario_toml(*given.made, fmt::format("qkv scenario {}", spec_arguments(*given.made_from)));
+    // stage=K: only that stage's HTML (a stage of a 64-token lesson 8 is a few hundred kB of it, the
+    // whole lesson 3 MB); the page asks for each stage as it is shown
+    const int only = p.count("stage") ? static_cast<int>(number_param(p, "stage", 1, 1, 999)) : 0;
+    if (only && std::none_of(t.stages.begin(), t.stages.end(), [&](const stage_trace& s) { return s.index == only; }))
+        refuse(400, fmt::format("lesson {} has stages 1–{}, not {}", t.lesson, t.stage_count, only));
     out["stages"] = json::array();
     for (const stage_trace& s : t.stages)
-        out["stages"].push_back({{"index", s.index}, {"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"html", html_stage(t, s, r)}});
+        out["stages"].push_back({{"index", s.index}, {"id", s.id}, {"title", s.title}, {"formula", s.formula},
+                                 {"html", only == 0 || s.index == only ? json(html_stage(t, s, r)) : json(nullptr)}});
     out["closing"] = closing_lines(t, l);
     return render_json(out, -1);
 }
