@@ -267,6 +267,20 @@ BOOST_AUTO_TEST_CASE(live_gives_the_screen_back_on_q_and_on_ctrl_c) {
     }
 }
 
+// At 80 × 24 the keys' line is whole, and n turns to the page of the other heads (the default
+// model has 2 layers of 2 heads: the two that lead, then the other two).
+BOOST_AUTO_TEST_CASE(live_at_80_by_24_pages_through_the_heads) {
+    qkv::test::session s({"train", "--steps", "100000", "--live"}, 80, 24);
+    BOOST_TEST_REQUIRE(s.wait_for(qkv::test::enter_alt, 0, 20000ms));
+    BOOST_TEST(s.wait_for("n or space, b: the other heads · q or Ctrl-C stops", 0, 20000ms));
+    BOOST_TEST(s.wait_for("page 1 of 2", 0, 20000ms));
+    s.send("n");
+    BOOST_TEST(s.wait_for("page 2 of 2", 0, 20000ms));
+    s.send("q");
+    BOOST_TEST(s.finish(20000ms) == 130);
+    BOOST_TEST(s.restored());
+}
+
 BOOST_AUTO_TEST_CASE(reverse_names_the_head_that_reads_the_mirror_image) {
     auto r = run_qkv(with({"--task", "reverse", "--steps", "300", "--color", "never"}));
     BOOST_TEST_REQUIRE(r.status == 0, r.err);

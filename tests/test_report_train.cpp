@@ -350,3 +350,53 @@ BOOST_AUTO_TEST_CASE(the_progress_line_keeps_what_a_narrow_window_can_show) {
     s.latest = nullptr;
     BOOST_TEST(body.size() >= live_body(o.config, s, o.run.held, r).size() + 6);
 }
+
+// The live screen at 80 × 24 (22 rows between its title and its keys): the head most like a
+// previous-token head and the one most like an induction head in a later layer, each whole, on the
+// first page; the other two on the second; a character for a k × k block of the 24 positions.
+BOOST_AUTO_TEST_CASE(the_live_screen_shows_the_leading_heads_whole_at_80_by_24) {
+    train_outcome o = by_hand();
+    train_config& c = o.config;
+    c.size = {4, 24, 8, 2, 2};  // vocab, seq, d_model, heads, layers
+    batch held{1, 24, {}, {{1, 13, 11}}};
+    for (std::size_t t = 0; t < 24; ++t) held.tokens.push_back(int(t % 4));
+    auto pattern = [](std::size_t back) {
+        matrix A(24, 24);
+        for (std::size_t i = 0; i < 24; ++i) A(i, i >= back ? i - back : i) = 1;
+        return A;
+    };
+    // 1.1 has the highest induction score, but in layer 1, where the trick cannot be done
+    probe_result latest{{{1, 1, pattern(0), 0.05f, 0.90f, 0}, {1, 2, pattern(1), 0.80f, 0.10f, 0},
+                         {2, 1, pattern(11), 0.10f, 0.70f, 0}, {2, 2, pattern(0), 0.02f, 0.05f, 0}},
+                        0, 0};
+    run_state s;
+    s.step = 2, s.last_step = 4, s.steps = &o.run.steps, s.latest = &latest;
+    render_options r;
+    r.width = 80;
+    std::size_t pages = 0;
+    const std::vector<std::string> first = live_body(c, s, held, r, 22, 0, &pages);
+    BOOST_TEST(pages == 2u);
+    BOOST_TEST(first.size() <= 22u);
+    for (const std::string& line : first) BOOST_TEST(columns(line) <= 80u);
+    std::string all;
+    for (const std::string& l : first) all += l + "\n";
+    BOOST_TEST(has(all, "page 1 of 2 (n next, b back): 1.2 p 0.80 i 0.10 · 2.1 p 0.10 i 0.70"));
+    // the panels' titles, then a row for each block of k positions down to the last, then a blank
+    auto title = std::find_if(first.begin(), first.end(), [](const std::string& l) { return has(l, "  1.2 p") && has(l, "  2.1 p"); });
+    BOOST_REQUIRE(title != first.end());
+    const auto blank = std::find(title, first.end(), std::string());
+    BOOST_REQUIRE(blank != first.end());
+    const std::size_t shown_rows = static_cast<std::size_t>(blank - title - 1);
+    std::size_t k = 1;
+    for (const std::string& l : first)
+        if (const auto at = l.find("the largest of "); at != std::string::npos) k = std::stoul(l.substr(at + 15));
+    BOOST_TEST(k > 1u);                                // 24 rows do not fit under the loss chart
+    BOOST_TEST(shown_rows == (24 + k - 1) / k);        // every position, k to a row: the heads whole
+    const std::vector<std::string> second = live_body(c, s, held, r, 22, 1, &pages);
+    all.clear();
+    for (const std::string& l : second) all += l + "\n";
+    BOOST_TEST(has(all, "page 2 of 2 (n next, b back): 1.1 p 0.05 i 0.90 · 2.2 p 0.02 i 0.05"));
+    BOOST_TEST(live_body(c, s, held, r, 22, 2) == first);  // past the last page: the first again
+    // with no rows given, every head, each position a row of its own
+    BOOST_TEST(live_body(c, s, held, r).size() > first.size() + 24);
+}

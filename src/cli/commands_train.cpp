@@ -232,11 +232,15 @@ void keep_going(std::vector<std::string>& not_written, F&& write) {
     }
 }
 
-// The live screen after a probe, in the columns it has: its content is the report's.
+// The live screen after a probe, in the columns and rows it has, at its page of heads: its content
+// is the report's.
 live_content live_frame(const train_config& c, const run_state& s, const batch& held, render_options r,
-                        std::size_t cols) {
-    r.width = cols;
-    return {{live_title(s, r.language, cols)}, live_body(c, s, held, r)};
+                        const live_size& at) {
+    r.width = at.cols;
+    live_content out{{live_title(s, r.language, at.cols)}, {}, 1};
+    // the title above and the keys below take a row each
+    out.body = live_body(c, s, held, r, at.rows > 2 ? at.rows - 2 : 1, at.page, &out.pages);
+    return out;
 }
 
 // The run itself, watched by the progress line or the live screen, stoppable by Ctrl-C (and q).
@@ -254,7 +258,7 @@ run_result run_training(trainer& tr, const train_args& t, const render_options& 
     if (live) {
         live->stop_with(stop);
         o.watch = [&](const run_state& s) {
-            live->update(s.step == s.last_step, [&](std::size_t cols) { return live_frame(t.c, s, held, r, cols); });
+            live->update(s.step == s.last_step, [&](const live_size& at) { return live_frame(t.c, s, held, r, at); });
         };
     } else o.watch = [&](const run_state& s) { line(s); };
     run_result run = train_run(tr, o);

@@ -37,25 +37,40 @@ matrix pooled(const matrix& A, std::size_t k) {
 }  // namespace
 
 std::vector<std::string> heat_panel_lines(const std::vector<heat_panel>& given, const std::vector<std::string>& all_tokens,
-                                          const render_options& o) {
+                                          const render_options& o, std::size_t max_rows) {
     std::vector<std::string> out;
     if (given.empty()) return out;
     std::size_t label = 0;
     for (const auto& t : all_tokens) label = std::max(label, display_width(t));
     label = std::min<std::size_t>(label, 12);  // a token label cut to 12 columns: the panel is the point
     const std::size_t room = o.width > label + 1 ? o.width - label - 1 : 1;
+    const std::size_t N = all_tokens.size();
+    // The layout when a character stands for k × k weights: n cells a side, `cell` characters a
+    // cell, `per_row` panels a row of panels, and the lines it all takes (each row of panels its
+    // titles, n rows and a blank line; the legend; the note on k).
+    struct layout {
+        std::size_t n, cell, per_row, lines;
+    };
+    auto lay_out = [&](std::size_t k) {
+        layout l;
+        l.n = (N + k - 1) / k;
+        auto fitting = [&](std::size_t cell) { return std::max<std::size_t>(1, (room + panel_gap) / (cell * l.n + panel_gap)); };
+        // two characters a cell read best; one, when that puts every panel on one row and two do not
+        l.cell = room < 2 * l.n || (fitting(2) < given.size() && fitting(1) >= given.size()) ? 1 : 2;
+        l.per_row = fitting(l.cell);
+        l.lines = (given.size() + l.per_row - 1) / l.per_row * (l.n + 2) + 1 + (k > 1);
+        return l;
+    };
     std::size_t k = 1;  // weights a character stands for, along each side
-    if (all_tokens.size() > room) k = (all_tokens.size() + room - 1) / room;
+    if (N > room) k = (N + room - 1) / room;
+    while (max_rows && lay_out(k).lines > max_rows && lay_out(k).n > 1) ++k;
+    const layout at = lay_out(k);
     std::vector<heat_panel> panels = given;
     std::vector<std::string> tokens;
-    for (std::size_t r = 0; r < all_tokens.size(); r += k) tokens.push_back(clip(all_tokens[r], label));
+    for (std::size_t r = 0; r < N; r += k) tokens.push_back(clip(all_tokens[r], label));
     if (k > 1)
         for (heat_panel& p : panels) p.A = pooled(p.A, k);
-    const std::size_t n = tokens.size();
-    auto fitting = [&](std::size_t cell) { return std::max<std::size_t>(1, (room + panel_gap) / (cell * n + panel_gap)); };
-    // two characters a cell read best; one, when that puts every panel on one row and two do not
-    const std::size_t cell = room < 2 * n || (fitting(2) < panels.size() && fitting(1) >= panels.size()) ? 1 : 2;
-    const std::size_t per_row = fitting(cell);
+    const std::size_t n = tokens.size(), cell = at.cell, per_row = at.per_row;
     for (std::size_t first = 0; first < panels.size(); first += per_row) {
         const std::size_t last = std::min(panels.size(), first + per_row);
         std::string titles(label + 1, ' ');

@@ -35,6 +35,7 @@ inline constexpr phrase step_keys_short = translatable("n next · b back · h ke
 inline constexpr phrase present_keys = translatable(" n next · b back · g K stage · ↑↓ scroll · t text · h help · q quit");
 inline constexpr phrase present_keys_short = translatable(" n next · b back · q quit");
 inline constexpr phrase live_keys = translatable("q or Ctrl-C stops");
+inline constexpr phrase live_keys_paged = translatable("n or space, b: the other heads · q or Ctrl-C stops");
 
 // --- the key list (h): the keys, then what they do ----------------------------------------------
 inline constexpr phrase keys_title = translatable("Keys");

@@ -20,7 +20,9 @@ struct heat_panel {
 // The panels in rows, as many as fit o.width, each n cells wide: two characters a cell, or one
 // when that puts every panel on one row (or when not even one panel fits with two); `tokens` down
 // the left of each row of panels, then the legend. Every panel must be [n, n], n = tokens.size().
+// Where n cells would be wider than o.width, or the lines more than `max_rows` (0: no limit), a
+// character stands for a k × k block of weights, its largest, with the smallest k that fits.
 std::vector<std::string> heat_panel_lines(const std::vector<heat_panel>& panels, const std::vector<std::string>& tokens,
-                                          const render_options& o);
+                                          const render_options& o, std::size_t max_rows = 0);
 
 }  // namespace qkv

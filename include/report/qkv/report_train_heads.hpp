@@ -16,9 +16,13 @@ namespace qkv {
 // The held-out sequence's tokens as they are shown: a, b, c, … or numbers (token_label).
 std::vector<std::string> held_out_labels(const train::train_config& c, const train::batch& held);
 
+// "L.H p 0.95 i 0.12", or "L.H p 0.95 s 0.88" for a task judged by its source score.
+std::string head_title(const train::train_config& c, const train::head_view& v);
+
 // Every head as a panel titled "L.H p 0.95 i 0.12" (previous-token and induction scores), or
-// "L.H p 0.95 s 0.88" (previous-token and source) for a task judged by its source score.
+// "L.H p 0.95 s 0.88" (previous-token and source) for a task judged by its source score; in at most
+// max_rows lines when that is given (heat_panel_lines).
 std::vector<std::string> head_panels(const train::train_config& c, const std::vector<train::head_view>& heads,
-                                     const train::batch& held, const render_options& r);
+                                     const train::batch& held, const render_options& r, std::size_t max_rows = 0);
 
 }  // namespace qkv

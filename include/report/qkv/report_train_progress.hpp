@@ -19,9 +19,15 @@ std::string progress_text(const train::run_state& s, lang l, std::size_t width =
 // The live screen's title: "qkv train  " and the progress line, in `width` columns as it can.
 std::string live_title(const train::run_state& s, lang l, std::size_t width);
 
-// Under it: the loss so far (8 rows), then every head of the latest probe on the held-out sequence,
-// o.width wide.
+// Under it: the loss so far (8 rows), then the heads of the latest probe on the held-out sequence,
+// o.width wide. With no `rows` (0), every head. In `rows` lines, a page of heads at a time, each
+// whole (a character for a k × k block when the rows ask it): page 0 the two heads the scores
+// lead with, the one most like a previous-token head and the one most like an induction head (of
+// a later layer when there are more: its trick needs an earlier head), or for a task judged by its
+// source the source head; then the others two a page. `pages` is set to how many there are; a
+// page past the last is the first again.
 std::vector<std::string> live_body(const train::train_config& c, const train::run_state& s, const train::batch& held,
-                                   const render_options& o);
+                                   const render_options& o, std::size_t rows = 0, std::size_t page = 0,
+                                   std::size_t* pages = nullptr);
 
 }  // namespace qkv
