@@ -191,6 +191,25 @@ BOOST_AUTO_TEST_CASE(a_softmax_cell_and_a_masked_one) {
     BOOST_TEST(x["op"] == "given");
 }
 
+namespace {
+
+// The first stage of a terminal trace whose built-in recorded steps, and a step's recorded value.
+int first_stage_with_steps(const json& trace) {
+    for (const json& s : trace["stages"])
+        if (s.contains("steps")) return s["index"];
+    BOOST_FAIL("no stage records steps");
+    return 0;
+}
+
+json recorded_in(const json& step, const std::string& name) {
+    for (const json& v : step["values"])
+        if (v["name"] == name) return v["data"];
+    BOOST_FAIL("no " << name);
+    return json();
+}
+
+}  // namespace
+
 // The tiled softmax's running statistics, held to its recurrence worked here from the recorded
 // S_j, m and l of the terminal's trace: m = max(m before, the block row's largest score), l =
 // rescale · l before + Σ exp(S_j − m).
@@ -198,18 +217,10 @@ BOOST_AUTO_TEST_CASE(a_recorded_step_is_explained_by_its_recurrence) {
     running_server srv;
     auto c = srv.client();
     const json trace = cli_trace({"lesson", "13", "--format", "json"});
-    int stage = 0;
-    for (const json& s : trace["stages"])
-        if (s.contains("steps") && stage == 0) stage = s["index"];
-    BOOST_REQUIRE(stage > 0);
+    const int stage = first_stage_with_steps(trace);
     const json& steps = trace["stages"][stage - 1]["steps"];
     BOOST_REQUIRE(steps.size() >= 2u);
-    auto recorded = [&](std::size_t k, const std::string& name) {
-        for (const json& v : steps[k]["values"])
-            if (v["name"] == name) return v["data"];
-        BOOST_FAIL("no " << name);
-        return json();
-    };
+    auto recorded = [&](std::size_t k, const std::string& name) { return recorded_in(steps[k], name); };
     const std::size_t i = 1;  // row 2, the second step
     const json S = recorded(1, "S_j");
     double block_max = -INFINITY, sum = 0;
@@ -234,18 +245,10 @@ BOOST_AUTO_TEST_CASE(a_kv_cache_step_is_explained_by_its_softmax_and_its_product
     running_server srv;
     auto c = srv.client();
     const json trace = cli_trace({"lesson", "9", "--format", "json"});
-    int stage = 0;
-    for (const json& s : trace["stages"])
-        if (s.contains("steps") && stage == 0) stage = s["index"];
-    BOOST_REQUIRE(stage > 0);
+    const int stage = first_stage_with_steps(trace);
     const json& steps = trace["stages"][stage - 1]["steps"];
     BOOST_REQUIRE(steps.size() >= 3u);
-    auto recorded = [&](const std::string& name) {
-        for (const json& v : steps[2]["values"])
-            if (v["name"] == name) return v["data"];
-        BOOST_FAIL("no " << name);
-        return json();
-    };
+    auto recorded = [&](const std::string& name) { return recorded_in(steps[2], name); };
     const json q = recorded("q_t"), K = recorded("K_cache"), V = recorded("V_cache"), a = recorded("a_t"), z = recorded("z_t");
     const std::size_t t = K.size(), d_k = K[0].size();
     BOOST_REQUIRE(t == 3u);
