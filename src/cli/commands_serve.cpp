@@ -12,6 +12,7 @@
 #include "qkv/scenario.hpp"
 #include "qkv/serve.hpp"
 #include "qkv/stop_request.hpp"
+#include "join_card.hpp"
 
 namespace qkv::cli {
 namespace {
@@ -23,6 +24,8 @@ struct serve_args {
     serve::options o;
     std::vector<std::string> data;
     std::string lang, color;
+    std::string class_name, export_dir;
+    std::size_t answers_per_minute = 30;
 };
 
 // data/'s scenarios by name (apple, induction, …), then each --data FILE by its file's name.
@@ -61,6 +64,20 @@ private:
     std::thread watcher_;
 };
 
+// What the teacher's terminal shows once the class's server listens: the class, where it is kept,
+// the join link and code, the QR code of the link, and the teacher's own link.
+void tell_class(const console& io, const serve::class_started& c, const serve::options& o) {
+    const lang l = o.language;
+    io.print(c.resumed ? fmt::format(fmt::runtime(tr(l, "class {}: resumed ({} students, {} answers), kept in {}\n")), c.name,
+                                     c.students, c.answers, c.database)
+                       : fmt::format(fmt::runtime(tr(l, "class {}: new, kept in {}\n")), c.name, c.database));
+    io.print(fmt::format(fmt::runtime(tr(l, "students join at {}  (code {})\n")), c.join_link, c.code));
+    for (const std::string& line : qr_lines(c.join_link)) io.print(line + "\n");
+    if (o.host == "127.0.0.1" || o.host == "localhost" || o.host == "::1")
+        io.print(tr(l, "(only this machine can join: --bind 0.0.0.0 lets the room's laptops and phones in)\n"));
+    io.print(fmt::format(fmt::runtime(tr(l, "the teacher's page, for this screen only: {}\n")), c.teacher_link));
+}
+
 }  // namespace
 
 int cmd_serve(const args& a, const console& io) {
@@ -76,7 +93,12 @@ int cmd_serve(const args& a, const console& io) {
         ("bind", po::value(&s.o.host)->default_value("127.0.0.1"),
          tr(l, "the address to listen on: 127.0.0.1 is this machine alone; 0.0.0.0 every network it is on (a class)").c_str())
         ("data", po::value(&s.data),
-         tr(l, "a scenario FILE pages may run on, by its name (data=NAME); data/'s are there already; repeatable").c_str());
+         tr(l, "a scenario FILE pages may run on, by its name (data=NAME); data/'s are there already; repeatable").c_str())
+        ("class", po::value(&s.class_name)->implicit_value("class"),
+         tr(l, "run a class named NAME (default 'class'): students join by link, code or QR code and answer; "
+               "kept in XDG_STATE_HOME/qkv/classes/NAME.sqlite, resumed when started again").c_str())
+        ("export", po::value(&s.export_dir),
+         tr(l, "with --class: write the class's answer sheets, assignment, CSV and JSON (as qkv grade) into DIR, and stop").c_str());
     add_lang_option(desc, s.lang, l);
     // taken as every command takes it (an alias may add it); the page has its own colours
     add_color_option(desc, s.color, l, color_help_short);
@@ -89,7 +111,10 @@ int cmd_serve(const args& a, const console& io) {
          tr(l, "connections served at once; more wait (a connection that sends nothing for 5 s is closed)").c_str())
         ("train-runs", po::value(&lim.train_runs)->default_value(lim.train_runs),
          tr(l, "training runs at once on the server (one per visitor)").c_str())
-        ("train-steps", po::value(&lim.train_steps)->default_value(lim.train_steps), tr(l, "steps of one training run").c_str());
+        ("train-steps", po::value(&lim.train_steps)->default_value(lim.train_steps), tr(l, "steps of one training run").c_str())
+        ("answers-per-minute", po::value(&s.answers_per_minute)->default_value(s.answers_per_minute),
+         tr(l, "answers, hints and solutions a student of a class asks in a minute (past it 429); a class's join code "
+               "is 6 of 31 letters and digits, names at most 40 characters").c_str());
     desc.add(limits);
     po::variables_map vm;
     if (!parse(io, "serve", a, desc, {}, vm)) return 0;
@@ -107,11 +132,28 @@ int cmd_serve(const args& a, const console& io) {
     } catch (const input_error& e) {
         throw usage_error(e.said_message());
     }
+    if (!s.export_dir.empty() && s.class_name.empty()) throw usage_error(said("--export goes with --class NAME: which class?"));
+    if (s.answers_per_minute < 1) throw usage_error(said("--answers-per-minute must be 1 or more"));
+    if (!s.class_name.empty()) {
+        try {
+            serve::check_class_name(s.class_name);
+            s.o.klass = serve::class_options{s.class_name, serve::class_database(s.class_name), "", s.answers_per_minute};
+        } catch (const input_error& e) {
+            throw usage_error(e.said_message());
+        }
+        if (s.o.host == "0.0.0.0") s.o.klass->join_host = lan_address();
+        if (!s.export_dir.empty()) {
+            serve::export_class(*s.o.klass, s.export_dir, s.o.language);
+            io.print(fmt::format(fmt::runtime(tr(s.o.language, "class {}: exported to {}\n")), s.class_name, s.export_dir));
+            return 0;
+        }
+    }
     serve::server server(s.o);
     server.bind();
     const std::string host = s.o.host == "0.0.0.0" ? "127.0.0.1" : s.o.host;
     io.print(fmt::format(fmt::runtime(tr(s.o.language, "qkv serve: http://{}:{}/  (Ctrl-C stops)\n")),
                          host.find(':') != std::string::npos ? "[" + host + "]" : host, server.port()));
+    if (const auto c = server.started_class()) tell_class(io, *c, s.o);
     {
         const stop_on_signals watch(server);
         server.run();

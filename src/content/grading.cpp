@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -55,6 +56,19 @@ std::vector<std::string> sheet_files(const std::vector<std::string>& named, std:
     return out;
 }
 
+std::string write_sheet(const std::string& student, const std::vector<std::pair<std::string, std::string>>& answers) {
+    toml::table sheet;
+    sheet.insert("student", student);
+    std::ostringstream out;
+    out << sheet << "\n";
+    for (const auto& [id, given] : answers) {  // in the order given, as a student would write them
+        toml::table one;
+        one.insert(id, given);
+        out << one << "\n";
+    }
+    return out.str();
+}
+
 bool has_exercises(const exercise_set& set, int n) {
     return std::any_of(set.all.begin(), set.all.end(), [&](const exercise& e) { return e.lesson == n; });
 }
@@ -71,7 +85,8 @@ std::string sheet_problem(const source_loc& at, const std::string& message) { re
 
 // The answers of a sheet; an id no exercise has is a problem of this sheet, not of the class.
 graded_sheet read_sheet(const std::string& path, const exercise_set& set, lang l) {
-    graded_sheet s{path, fs::path(path).stem().string(), false, {}, {}, {}};
+    const std::string folder = fs::path(path).parent_path().string();
+    graded_sheet s{path, fs::path(path).stem().string(), false, {}, {}, {}, folder.empty() ? "." : folder};
     toml::table doc;
     try {
         doc = parse_toml_file(path, tr(l, "answer sheet"), max_sheet_bytes);  // unreadable: the caller reports it
@@ -106,7 +121,7 @@ std::vector<graded_sheet> read_sheets(const std::vector<std::string>& files, con
             s = read_sheet(f, set, l);
         } catch (const input_error& e) {
             if (files.size() == 1) throw;  // nothing at all to grade: the one-line error
-            s = graded_sheet{f, fs::path(f).stem().string(), false, {}, {e.what()}, {}};
+            s = graded_sheet{f, fs::path(f).stem().string(), false, {}, {e.what()}, {}, {}};
         }
         if (files.size() == 1 && s.answers.empty()) {  // nothing to grade: one line says why
             if (!s.problems.empty()) throw input_error(s.problems.front());
@@ -156,8 +171,8 @@ graded_answer grade_one(const exercise& e, const graded_sheet& s, const mistake_
         // a matrix answer that is no matrix names a CSV file: inside the sheet's own folder, never
         // through "..", an absolute name or a link (a sheet saying "6.1" = "/etc/shadow" had the
         // report quote that file's first line)
-        bool file = e.kind == answer_kind::matrix && !given.empty() && given.front() != '[';
-        answer ans = file ? read_answer_beside(e.kind, fs::path(s.path).parent_path().string(), given, l) : parse_answer(e.kind, given, l);
+        bool file = e.kind == answer_kind::matrix && !given.empty() && given.front() != '[' && !s.folder.empty();
+        answer ans = file ? read_answer_beside(e.kind, s.folder, given, l) : parse_answer(e.kind, given, l);
         exercise_run run = run_exercise(e, l, "", s.own_numbers ? s.student : "");
         verdict v = judge(e, ans, run);
         g.result = v.correct ? grade_result::correct : grade_result::wrong;
@@ -183,8 +198,9 @@ void grade_sheets(std::vector<graded_sheet>& sheets, const std::vector<const exe
     }
 }
 
-// Each question across the class: how many got it right, and the named mistakes, most made first.
-std::vector<question_count> questions_of(const std::vector<graded_sheet>& sheets, const mistake_book& book, lang l) {
+}  // namespace
+
+std::vector<question_count> count_questions(const std::vector<graded_sheet>& sheets, const mistake_book& book, lang l) {
     std::vector<question_count> out;
     std::map<std::string, std::size_t> at;
     for (const graded_sheet& s : sheets)
@@ -204,7 +220,12 @@ std::vector<question_count> questions_of(const std::vector<graded_sheet>& sheets
     return out;
 }
 
-}  // namespace
+graded_class grade_read_sheets(std::vector<graded_sheet> sheets, const std::vector<int>& lessons, const exercise_set& set, lang l) {
+    graded_class c{l, std::move(sheets), {}};
+    grade_sheets(c.sheets, assignment_of("", lessons, c.sheets, set, l), set, l);
+    c.questions = count_questions(c.sheets, set.book, l);
+    return c;
+}
 
 graded_class grade_class(const std::vector<std::string>& files, const std::string& assignment_file,
                          const std::vector<int>& lessons, const exercise_set& set, lang l,
@@ -212,9 +233,9 @@ graded_class grade_class(const std::vector<std::string>& files, const std::strin
     graded_class c{l, read_sheets(files, set, l), {}};
     for (const std::string& f : links)
         c.sheets.push_back(graded_sheet{f, fs::path(f).stem().string(), false, {},
-                                        {sheet_problem(source_loc{f, 0, 0}, tr(l, "a symbolic link in the class folder: not read"))}, {}});
+                                        {sheet_problem(source_loc{f, 0, 0}, tr(l, "a symbolic link in the class folder: not read"))}, {}, {}});
     grade_sheets(c.sheets, assignment_of(assignment_file, lessons, c.sheets, set, l), set, l);
-    c.questions = questions_of(c.sheets, set.book, l);
+    c.questions = count_questions(c.sheets, set.book, l);
     return c;
 }
 

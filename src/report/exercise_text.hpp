@@ -26,6 +26,9 @@ std::string first_line(const std::string& text, std::size_t columns);
 // The right answer as check and solution show it: "S[2, 3] = 1.5669", a shape, the matrix drawn as
 // the lesson draws it, or the right choice under this student's letter (and whose letter it is).
 std::string expected_text(const expected_answer& x, const render_options& o);
+// The right answer as JSON: a number or a matrix as a trace writes a value, a shape as {"name",
+// "shape"}, a choice as {"letter", "file_letter", "text"}.
+trace_json expected_json(const expected_answer& x);
 
 // The fields an exercise's JSON and a check's verdict open with, in this order: "id", "lesson",
 // "kind", "lang", "scenario", "student" (null without one).

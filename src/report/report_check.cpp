@@ -21,9 +21,7 @@ std::string verdict_text(const check_verdict& v, const render_options& o) {
     return out + fmt::format("{}qkv hint {}\n", tr(l, "Try again, or ask for a hint: "), v.id);
 }
 
-namespace {
-
-trace_json expected_json(const expected_answer& x) {
+trace_json detail::expected_json(const expected_answer& x) {
     switch (x.kind) {
     case answer_kind::choice:
         return {{"letter", std::string(1, x.letter)}, {"file_letter", std::string(1, x.file_letter)}, {"text", x.text}};
@@ -38,8 +36,6 @@ trace_json expected_json(const expected_answer& x) {
     return {};
 }
 
-}  // namespace
-
 std::string verdict_json(const check_verdict& v) {
     trace_json j = detail::exercise_head_json(v);
     j["answer"] = v.answer;
@@ -48,7 +44,7 @@ std::string verdict_json(const check_verdict& v) {
     for (const named_mistake& m : v.mistakes) j["mistakes"].push_back({{"id", m.id}, {"text", m.text}});
     j["places"] = v.places;
     j["explanation"] = v.explanation;
-    j["expected"] = v.correct ? expected_json(v.expected) : trace_json();
+    j["expected"] = v.correct ? detail::expected_json(v.expected) : trace_json();
     j["solution"] = v.correct ? trace_json(v.solution) : trace_json();
     return render_json(j) + "\n";
 }

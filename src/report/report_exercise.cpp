@@ -91,6 +91,15 @@ std::string exercise_json(const exercise_view& v) {
     return render_json(j) + "\n";
 }
 
+std::string hints_json(const hints_view& h) {
+    return render_json(trace_json{{"id", h.id}, {"total", h.total}, {"shown", h.shown}, {"none_new", h.none_new}}) + "\n";
+}
+
+std::string solution_json(const worked_solution& s) {
+    return render_json(trace_json{{"id", s.id}, {"question", s.question}, {"expected", detail::expected_json(s.expected)},
+                                  {"solution", s.solution}}) + "\n";
+}
+
 std::string hints_text(const hints_view& h, const render_options& o) {
     const lang l = o.language;
     std::string out;

@@ -109,6 +109,16 @@ std::shared_ptr<const lesson> cached_lesson(const std::string& file) {
     return l;
 }
 
+}  // namespace
+
+std::shared_ptr<const lesson> lesson_numbered(int n) {
+    for (auto& [k, path] : lesson_files(lessons_dir()))
+        if (k == n) return cached_lesson(path);
+    refuse(404, fmt::format("no lesson {}; GET /api/lessons lists them", n));
+}
+
+namespace {
+
 // The lesson run on what the query chose, as the terminal runs it (run_lessons).
 trace run_on(const std::string& file, const scenario_choice& given, lang l) {
     try {

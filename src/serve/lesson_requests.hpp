@@ -4,8 +4,10 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 
+#include "qkv/lesson.hpp"
 #include "qkv/serve.hpp"
 
 namespace qkv::serve {
@@ -24,6 +26,9 @@ std::string cell_json(const params& p, const options& o);
 std::string scenarios_json(const options& o);
 // GET /api/colours: {"colours": ["#440154", …]} 256 of them, weight 0 to 1
 std::string colours_json();
+
+// Lesson n as read from its file (kept while the file is unchanged), or http_error 404.
+std::shared_ptr<const lesson> lesson_numbered(int n);
 
 // The one value of a parameter, or `fallback` when the query lacks it; http_error 400 when the
 // query gives it twice or it is not UTF-8.

@@ -16,7 +16,8 @@
 #include "qkv/render_html.hpp"
 #include "qkv/render_json.hpp"
 #include "qkv/sentence.hpp"
-#include "http_error.hpp"
+#include "class_routes.hpp"
+#include "handler.hpp"
 #include "lesson_requests.hpp"
 #include "page_words.hpp"
 #include "training_runs.hpp"
@@ -24,19 +25,6 @@
 
 namespace qkv::serve {
 namespace {
-
-constexpr const char* json_type = "application/json; charset=utf-8";
-
-// Pages load only what qkv serves, and run no script written inline: a value that escaped
-// escaping still could not run.
-constexpr const char* page_policy =
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-void send_error(httplib::Response& res, int status, const std::string& message) {
-    res.status = status;
-    res.set_content(render_json(nlohmann::ordered_json{{"error", message}}, -1) + "\n", json_type);
-}
 
 // Requests per visitor per minute, counted in whole minutes.
 class rate_meter {
@@ -69,26 +57,20 @@ struct server::impl {
     httplib::Server http;
     rate_meter rate;
     training_runs runs;
+    std::unique_ptr<class_room> room;  // with --class
     int port = 0;
 
-    explicit impl(options given) : o(std::move(given)), rate(o.limit.requests_per_minute), runs(o.limit) {}
+    explicit impl(options given) : o(std::move(given)), rate(o.limit.requests_per_minute), runs(o.limit) {
+        if (o.klass) room = std::make_unique<class_room>(*o.klass, o.language);
+    }
 
-    // A handler's work, with every refusal and failure turned into a JSON error.
-    template <class F>
-    httplib::Server::Handler guarded(F work) {
-        return [work](const httplib::Request& req, httplib::Response& res) {
-            try {
-                work(req, res);
-            } catch (const http_error& e) {
-                send_error(res, e.status, e.message);
-            } catch (const input_error& e) {
-                send_error(res, 400, e.message());
-            } catch (const std::bad_alloc&) {
-                send_error(res, 503, "out of memory for this request");
-            } catch (const std::exception& e) {
-                send_error(res, 500, e.what());
-            }
-        };
+    // http://HOST:PORT: the address given, or for every network (0.0.0.0) the one students are told.
+    std::string address(const std::string& host) const {
+        return fmt::format("http://{}:{}", host.find(':') != std::string::npos ? "[" + host + "]" : host, port);
+    }
+    std::string join_link() const {
+        const std::string& host = o.klass && !o.klass->join_host.empty() ? o.klass->join_host : o.host;
+        return address(host) + "/class?code=" + room->code();
     }
 
     void page(httplib::Response& res) {
@@ -124,11 +106,12 @@ struct server::impl {
         // the page: one document, which reads the rest of its address itself
         for (const char* path : {"/", R"(/lesson/\d{1,4})", R"(/present/\d{1,4})", "/train"})
             http.Get(path, guarded([this](const httplib::Request&, httplib::Response& res) { page(res); }));
+        if (room) add_class_routes(http, *room, o, [this] { return join_link(); });
         http.Get(R"(/assets/[A-Za-z0-9_.-]{1,64})", guarded([](const httplib::Request& req, httplib::Response& res) {
             // the lessons' own style sheet is the HTML handout's, one for both
             if (req.path == "/assets/lesson.css") return res.set_content(std::string(html_style()), "text/css; charset=utf-8");
             const web_asset* a = asset_at(req.path);
-            if (!a || a->path == "/") throw http_error{404, "no such file among the page's"};
+            if (!a || a->path == "/" || a->path.ends_with(".html")) throw http_error{404, "no such file among the page's"};
             res.set_content(std::string(a->body), std::string(a->type));
         }));
 
@@ -190,6 +173,14 @@ void server::bind() {
 }
 
 int server::port() const { return p_->port; }
+
+std::optional<class_started> server::started_class() const {
+    if (!p_->room) return std::nullopt;
+    class_room& r = *p_->room;
+    const std::string local = p_->o.host == "0.0.0.0" ? "127.0.0.1" : p_->o.host;
+    return class_started{r.name(), p_->o.klass->database, r.code(), p_->join_link(),
+                         p_->address(local) + "/class/teacher#t=" + r.teacher_token(), r.resumed(), r.student_count(), r.answer_count()};
+}
 
 void server::run() { p_->http.listen_after_bind(); }
 

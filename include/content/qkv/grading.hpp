@@ -38,6 +38,9 @@ struct graded_sheet {
     std::map<std::string, std::string> answers;  // id -> answer text
     std::vector<std::string> problems;           // "file:line:column: …": what could not be graded
     std::vector<graded_answer> rows;             // the assignment's questions, in order
+    // Where a matrix answer that is no matrix ("q.csv") is read as a file: the sheet's folder. Empty
+    // for a sheet that is no file (a class's): its answers are text, never a file's name.
+    std::string folder;
     std::size_t right() const;
 };
 
@@ -71,8 +74,17 @@ struct graded_class {
 // class folder would be parsed and its keys quoted): it goes to `links`, when given, to be named.
 std::vector<std::string> sheet_files(const std::vector<std::string>& named, std::vector<std::string>* links = nullptr);
 
+// An answer sheet as `qkv grade` reads it: student = "NAME", then "ID" = "ANSWER" lines in the
+// order given, every string written as TOML needs it (quotes, line ends, any character).
+std::string write_sheet(const std::string& student, const std::vector<std::pair<std::string, std::string>>& answers);
+
 // Whether lesson n has exercises (a lesson without would grade every sheet 0/0).
 bool has_exercises(const exercise_set& set, int n);
+
+// Each question across sheets already graded (their rows): how many answer it and get it right,
+// and the named mistakes, most made first (ties in the order the sheets meet them). What
+// grade_class counts; a class kept elsewhere (qkv serve --class) counts its rows with it too.
+std::vector<question_count> count_questions(const std::vector<graded_sheet>& sheets, const mistake_book& book, lang l);
 
 // Grade the sheets on the exercises of `assignment_file` (exercises = ["3.1", …] and/or
 // lessons = [3, …]) and of `lessons`; without either, every exercise of the lessons any sheet
@@ -83,5 +95,10 @@ bool has_exercises(const exercise_set& set, int n);
 graded_class grade_class(const std::vector<std::string>& files, const std::string& assignment_file,
                          const std::vector<int>& lessons, const exercise_set& set, lang l,
                          const std::vector<std::string>& links = {});
+
+// Sheets read elsewhere (each's path, student, own_numbers and answers given), graded as
+// grade_class grades files on `lessons = [...]`: a class kept in a database grades what it exports
+// without writing it first. A matrix answer is the matrix's text ("[[1, 2], [3, 4]]"), not a file.
+graded_class grade_read_sheets(std::vector<graded_sheet> sheets, const std::vector<int>& lessons, const exercise_set& set, lang l);
 
 }  // namespace qkv

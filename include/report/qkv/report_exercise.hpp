@@ -25,6 +25,10 @@ std::string exercise_text(const exercise_view& v, const exercise_progress& mine,
 // when there is none; values in full precision.
 std::string exercise_json(const exercise_view& v);
 
+// {"id", "total", "shown": [every hint so far and the next], "none_new"}
+std::string hints_json(const hints_view& h);
+// {"id", "question", "expected" (as a verdict's), "solution"}
+std::string solution_json(const worked_solution& s);
 // Every hint so far and the next; after the last, where the worked solution is.
 std::string hints_text(const hints_view& h, const render_options& o);
 // The question again, the right answer, and the worked solution.

@@ -15,12 +15,33 @@
 //   GET  /api/train/ID/events               its progress as server-sent events; the last is the
 //                                           JSON `qkv train --format json` prints
 //   POST /api/train/ID/stop                 stop it
+//
+// A class (`qkv serve --class NAME`; class_room.hpp). Bodies are JSON; a student sends the token
+// join gave in the header X-Qkv-Student, the teacher the terminal's token in X-Qkv-Teacher.
+//   GET  /class, /class/teacher, /class/present   the class's pages (class.html)
+//   POST /api/class/join {"code", "name"}   201 {"token", "name", "class", "lang"}; 403 a wrong
+//                                           code, 409 a name in use, 400 a name that is none
+//   GET  /api/class/state                   {"class", "lesson", "stage", "stages", "title", "name"}
+//   GET  /api/class/exercises?lang=         the open lesson's exercises on the student's numbers
+//                                           (as `qkv exercise --format json`), each with "status",
+//                                           "attempts", "hints_seen", "answer", "closed", "released"
+//   POST /api/class/answer {"id", "answer"} the verdict, as `qkv check --format json`, once the answer
+//                                           is on disk; 422 an answer that cannot be read (on disk
+//                                           too), 409 a closed question, 403 a lesson not opened
+//   POST /api/class/hint {"id"}             the hints so far and the next, as `qkv hint`
+//   POST /api/class/solution {"id"}         the worked solution, once the teacher released it
+//   GET  /api/class/teacher                 the room: state, join link and code, the students, and
+//                                           per question right / answered / mistakes, as `qkv grade`
+//   POST /api/class/teacher/move {"lesson", "stage"}        where the class is
+//   POST /api/class/teacher/question {"id", "closed", "released"}
+//   GET  /api/class/teacher/export?format=csv|json          what `qkv grade` writes of the class
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "qkv/i18n.hpp"
@@ -40,12 +61,39 @@ struct limits {
     std::size_t train_steps = 4000;      // one run's steps
 };
 
+// A class's: its name, its database (class_database(name) unless a test says otherwise), the
+// address its students are told to join at, and how many answers a student sends a minute.
+struct class_options {
+    std::string name;
+    std::string database;
+    std::string join_host;                // empty: the address the server listens on
+    std::size_t answers_per_minute = 30;  // answers, hints and solutions, per student
+};
+
+// A class's name as a file's: 1 to 64 of A-Z a-z 0-9 - _; input_error otherwise.
+void check_class_name(const std::string& name);
+// $XDG_STATE_HOME/qkv/classes/NAME.sqlite (else ~/.local/state/qkv/classes/NAME.sqlite).
+std::string class_database(const std::string& name);
+// Writes DIR/sheets/student-NNNN.toml (each student's last answers), DIR/assignment.toml (the
+// lessons opened), DIR/class.csv and DIR/class.json (what `qkv grade` writes of them) from the
+// class's database; input_error when it is not there or a file cannot be written.
+void export_class(const class_options& c, const std::string& dir, lang l);
+
+// What the terminal says of a class once the server listens.
+struct class_started {
+    std::string name, database, code, join_link, teacher_link;
+    bool resumed = false;
+    std::size_t students = 0;
+    long long answers = 0;
+};
+
 struct options {
     std::string host = "127.0.0.1";
     int port = 8470;                            // 0: any free port
     std::map<std::string, std::string> data;    // scenario name → file: data/ and the files given
     lang language = lang::en;                   // the page's language when the URL names none
     limits limit;
+    std::optional<class_options> klass;         // --class: a class is kept and its pages served
 };
 
 class server {
@@ -58,6 +106,8 @@ public:
     // Binds host:port; throws input_error naming the address when it cannot.
     void bind();
     int port() const;
+    // The class, once bound (nullopt without --class).
+    std::optional<class_started> started_class() const;
     // Serves until stop() (from another thread, or a signal's watcher).
     void run();
     void stop();
