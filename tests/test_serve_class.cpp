@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 #include <httplib.h>
+#include <qrencode.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
@@ -116,6 +117,42 @@ std::vector<std::vector<std::string>> answers_on_disk(const std::string& db) {
     sqlite3_finalize(s);
     sqlite3_close(h);
     return out;
+}
+
+// The QR code the terminal drew, read back: a block is two light modules, ▀ the top one light, ▄
+// the bottom one, a blank two dark; inside a light quiet zone of two modules. A row per module,
+// '#' dark.
+std::vector<std::string> drawn_qr(const std::string& said) {
+    std::vector<std::string> rows;
+    std::size_t at = said.find('\n', said.find("join at")) + 1;
+    for (std::size_t end; (end = said.find('\n', at)) != std::string::npos && said.compare(at, 3, "█") == 0; at = end + 1) {
+        std::string top, bottom;
+        for (std::size_t i = at; i < end;) {
+            const std::string ch = said.substr(i, said[i] == ' ' ? 1 : 3);
+            i += ch.size();
+            top += ch == "█" || ch == "▀" ? '.' : '#';
+            bottom += ch == "█" || ch == "▄" ? '.' : '#';
+        }
+        rows.push_back(top), rows.push_back(bottom);
+    }
+    if (rows.size() < 8) return rows;
+    const std::size_t side = rows.front().size();
+    rows.resize(side);  // an odd side's last half line is below the picture
+    std::vector<std::string> code;
+    for (std::size_t r = 2; r + 2 < side; ++r) code.push_back(rows[r].substr(2, side - 4));
+    return code;
+}
+
+// libqrencode's own modules for the text, as the terminal's are encoded (error correction M).
+std::vector<std::string> qr_modules(const std::string& text) {
+    QRcode* q = QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+    BOOST_REQUIRE(q);
+    std::vector<std::string> code(static_cast<std::size_t>(q->width), std::string(static_cast<std::size_t>(q->width), '.'));
+    for (int r = 0; r < q->width; ++r)
+        for (int c = 0; c < q->width; ++c)
+            if (q->data[r * q->width + c] & 1) code[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = '#';
+    QRcode_free(q);
+    return code;
 }
 
 }  // namespace
@@ -314,6 +351,9 @@ BOOST_AUTO_TEST_CASE(a_class_killed_with_sigkill_resumes_whole) {
     const pid_t one = start(first);
     const int port = std::stoi(after(first, "127.0.0.1:", 5));
     const std::string code = after(first, "?code=", 6), teacher = after(first, "#t=", 32);
+    const std::string link = first.substr(first.find("http://", first.find("join at")), first.find("  (code") - first.find("http://", first.find("join at")));
+    BOOST_TEST(link == fmt::format("http://127.0.0.1:{}/class?code={}", port, code));
+    BOOST_TEST(drawn_qr(first) == qr_modules(link));  // the picture is the join link's QR code
     httplib::Client c("127.0.0.1", port);
     post(c, "/api/class/teacher/move", {{"lesson", 4}, {"stage", 3}}, as_teacher(teacher));
     const std::string ann = join(c, code, "ann");
