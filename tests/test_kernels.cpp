@@ -163,3 +163,18 @@ BOOST_AUTO_TEST_CASE(randn_is_standard_normal) {
     // P(|Z| < 1) = 0.6827 for a standard normal; its standard error here is ~0.0015.
     BOOST_TEST(std::fabs(within_one / n - 0.6827) < 0.01);
 }
+
+// A server keeps randn's draws (keep_draws): what it hands out is the draw itself, bit for bit,
+// whether kept, found again, or let go when the budget is full.
+BOOST_AUTO_TEST_CASE(kept_draws_are_the_draws) {
+    const matrix fresh_a = kernels::randn(300, 200, 7), fresh_b = kernels::randn(300, 200, 8);  // kept nothing
+    kernels::keep_draws(std::size_t{1} << 20);  // room for four of 240 KB
+    for (int round = 0; round < 3; ++round) {
+        const matrix a = kernels::randn(300, 200, 7), b = kernels::randn(300, 200, 8);
+        BOOST_TEST(a.data == fresh_a.data);
+        BOOST_TEST(b.data == fresh_b.data);
+        for (std::uint64_t seed = 100; seed < 106; ++seed) kernels::randn(300, 200, seed);  // more than fit
+    }
+    BOOST_TEST(kernels::randn(2000, 200, 7).data == kernels::randn(2000, 200, 7).data);  // too large to keep
+    kernels::keep_draws(0);
+}

@@ -94,7 +94,7 @@ int cmd_serve(const args& a, const console& io) {
          tr(l, "the address to listen on: 127.0.0.1 is this machine alone; 0.0.0.0 every network it is on (a class)").c_str())
         ("data", po::value(&s.data),
          tr(l, "a scenario FILE pages may run on, by its name (data=NAME); data/'s are there already; repeatable").c_str())
-        ("class", po::value(&s.class_name)->implicit_value("class"),
+        ("class", po::value(&s.class_name)->implicit_value("class")->value_name("NAME"),
          tr(l, "run a class named NAME (default 'class'): students join by link, code or QR code and answer; "
                "kept in XDG_STATE_HOME/qkv/classes/NAME.sqlite, resumed when started again").c_str())
         ("export", po::value(&s.export_dir),

@@ -13,7 +13,6 @@
 #include "qkv/check_verdict.hpp"
 #include "qkv/error.hpp"
 #include "qkv/exercise_view.hpp"
-#include "qkv/exercise_words.hpp"
 #include "qkv/file_write.hpp"
 #include "qkv/judge.hpp"
 #include "qkv/lesson.hpp"
@@ -33,25 +32,25 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
-[[noreturn]] void refuse(int status, std::string message) { throw http_error{status, std::move(message)}; }
+[[noreturn]] void refuse(int status, sentence message) { throw http_error{status, std::move(message)}; }
 
 std::string compact(const json& j) { return render_json(j, -1) + "\n"; }
 
 // A string field of a request's body, or 400.
 std::string text_field(const nlohmann::json& body, const char* key, std::size_t max_bytes) {
     if (!body.is_object() || !body.contains(key) || !body[key].is_string())
-        refuse(400, fmt::format("the request's JSON body needs \"{}\" as a string", key));
+        refuse(400, said("the request's JSON body needs \"{}\" as a string", key));
     std::string v = body[key].get<std::string>();
-    if (v.size() > max_bytes) refuse(413, fmt::format("\"{}\" is longer than {} bytes", key, max_bytes));
-    if (!utf8::valid(v)) refuse(400, fmt::format("\"{}\" is not UTF-8", key));
+    if (v.size() > max_bytes) refuse(413, said("\"{}\" is longer than {} bytes", key, max_bytes));
+    if (!utf8::valid(v)) refuse(400, said("\"{}\" is not UTF-8", key));
     return v;
 }
 
 long long number_field(const nlohmann::json& body, const char* key, long long lo, long long hi) {
     if (!body.is_object() || !body.contains(key) || !body[key].is_number_integer())
-        refuse(400, fmt::format("the request's JSON body needs \"{}\" as a whole number", key));
+        refuse(400, said("the request's JSON body needs \"{}\" as a whole number", key));
     const long long v = body[key].get<long long>();
-    if (v < lo || v > hi) refuse(400, fmt::format("\"{}\" must be {} to {}", key, lo, hi));
+    if (v < lo || v > hi) refuse(400, said("\"{}\" must be {} to {}", key, lo, hi));
     return v;
 }
 
@@ -63,11 +62,11 @@ std::string student_name_of(const std::string& given) {
     while (b < e && blank(given[b])) ++b;
     while (e > b && blank(given[e - 1])) --e;
     std::string name = given.substr(b, e - b);
-    if (name.empty()) refuse(400, "a name, please: the teacher sees it beside your answers");
-    if (utf8::count(name) > 40) refuse(400, "a name of at most 40 characters, please");
+    if (name.empty()) refuse(400, said("a name, please: the teacher sees it beside your answers"));
+    if (utf8::count(name) > 40) refuse(400, said("a name of at most 40 characters, please"));
     for (std::size_t i = 0; i < name.size(); i = utf8::next(name, i)) {
         const char32_t c = utf8::decode(name, i).code;
-        if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 || c == 0x2029) refuse(400, "a name without control characters, please");
+        if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 || c == 0x2029) refuse(400, said("a name without control characters, please"));
     }
     return name;
 }
@@ -143,13 +142,13 @@ std::string class_room::join(const nlohmann::json& body) {
     std::string typed;
     for (char c : typed_ascii(code))
         if (c != ' ' && c != '-') typed += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-    if (!same_secret(code_, typed)) refuse(403, "that is not this class's code: the teacher's screen shows it");
+    if (!same_secret(code_, typed)) refuse(403, said("that is not this class's code: the teacher's screen shows it"));
     const std::string name = student_name_of(given);
     class_student s;
     try {
         s = store_.add_student(name, random_hex(16));
     } catch (const name_taken&) {
-        refuse(409, fmt::format("the name '{}' is taken in this class: add an initial", name));
+        refuse(409, said("the name '{}' is taken in this class: add an initial", name));
     }
     {
         const std::lock_guard<std::mutex> hold(m_);
@@ -188,10 +187,10 @@ std::vector<const exercise*> class_room::assignment() {
 const exercise& class_room::open_exercise(const nlohmann::json& body) {
     const std::string id = text_field(body, "id", 16);
     const exercise* e = find_exercise(set_, id);
-    if (!e) refuse(404, fmt::format("no exercise '{}'", id));
+    if (!e) refuse(404, said("no exercise '{}'", id));
     const std::vector<int> opened = store_.lessons_opened();
     if (std::find(opened.begin(), opened.end(), e->lesson) == opened.end())
-        refuse(403, fmt::format("lesson {} is not open in this class yet", e->lesson));
+        refuse(403, said("lesson {} is not open in this class yet", e->lesson));
     return *e;
 }
 
@@ -200,7 +199,7 @@ void class_room::admit(const class_student& s) {
     const long long now = this_minute();
     if (now != minute_) sent_this_minute_.clear(), minute_ = now;
     if (++sent_this_minute_[s.id] > o_.answers_per_minute)
-        refuse(429, fmt::format("more than {} answers, hints and solutions a minute; wait a moment", o_.answers_per_minute));
+        refuse(429, said("more than {} answers, hints and solutions a minute; wait a moment", o_.answers_per_minute));
 }
 
 std::string class_room::exercises(const class_student& s, lang l) {
@@ -210,13 +209,16 @@ std::string class_room::exercises(const class_student& s, lang l) {
     json out{{"lesson", n}, {"exercises", json::array()}};
     for (const exercise& e : set_.all) {
         if (e.lesson != n) continue;
-        json j = json::parse(exercise_json(view_exercise(e, run_exercise(e, l, "", s.name))));
+        const exercise_run run = run_exercise(e, l, "", s.name);
+        json j = json::parse(exercise_json(view_exercise(e, run)));
         const auto it = mine.find(e.id);
         const auto f = flags.count(e.id) ? flags.at(e.id) : question_flags{};
         const bool right = it != mine.end() && it->second.first.result == "correct";
         j["status"] = it == mine.end() ? "not tried" : right ? "correct" : "wrong";
         j["attempts"] = it == mine.end() ? 0 : it->second.second;
-        j["hints_seen"] = store_.help(s.id, e.id).hints;
+        const int seen = store_.help(s.id, e.id).hints;
+        j["hints_seen"] = seen;
+        j["hints"] = seen ? hints_of(e, run, seen - 1).shown : std::vector<std::string>{};  // again after a reload
         j["answer"] = it == mine.end() ? json() : json(it->second.first.given);
         j["closed"] = f.closed;
         j["released"] = f.released;
@@ -229,7 +231,7 @@ std::string class_room::answer(const class_student& s, const nlohmann::json& bod
     const exercise& e = open_exercise(body);
     const std::string given = text_field(body, "answer", 8192);
     const auto flags = store_.questions();
-    if (flags.count(e.id) && flags.at(e.id).closed) refuse(409, fmt::format("the teacher has closed {}", e.id));
+    if (flags.count(e.id) && flags.at(e.id).closed) refuse(409, said("the teacher has closed {}", e.id));
     admit(s);
     check_verdict v;
     std::string unreadable;
@@ -237,12 +239,12 @@ std::string class_room::answer(const class_student& s, const nlohmann::json& bod
         const qkv::answer a = parse_answer(e.kind, given, l);
         v = check_answer(e, a, given, run_exercise(e, l, "", s.name), set_.book);
     } catch (const input_error& err) {  // as `qkv grade` counts it: answered, and unreadable
-        unreadable = fmt::format("{} ({} {} {}: {})", err.in(l), tr(l, "exercise"), e.id, tr(l, "wants"), answer_form(l, e.kind));
+        unreadable = err.in(l);  // the page says what form each kind takes
     }
     stored_answer kept{s.id, e.id, given, unreadable.empty() ? (v.correct ? "correct" : "wrong") : "unreadable", {}};
     for (const named_mistake& m : v.mistakes) kept.mistakes.push_back(m.id);
     store_.add_answer(kept);  // on disk before the student hears of it
-    if (!unreadable.empty()) refuse(422, unreadable);
+    if (!unreadable.empty()) refuse(422, sentence::plain(unreadable));  // worded in the answer's language already
     return verdict_json(v);
 }
 
@@ -259,7 +261,7 @@ std::string class_room::hint(const class_student& s, const nlohmann::json& body,
 std::string class_room::solution(const class_student& s, const nlohmann::json& body, lang l) {
     const exercise& e = open_exercise(body);
     const auto flags = store_.questions();
-    if (!flags.count(e.id) || !flags.at(e.id).released) refuse(403, fmt::format("the teacher has not released the solution of {} yet", e.id));
+    if (!flags.count(e.id) || !flags.at(e.id).released) refuse(403, said("the teacher has not released the solution of {} yet", e.id));
     admit(s);
     help_record h = store_.help(s.id, e.id);
     const std::string out = solution_json(solution_of(e, run_exercise(e, l, "", s.name)));
@@ -335,12 +337,12 @@ std::string class_room::move(const nlohmann::json& body, lang l) {
 
 std::string class_room::question(const nlohmann::json& body) {
     const std::string id = text_field(body, "id", 16);
-    if (!find_exercise(set_, id)) refuse(404, fmt::format("no exercise '{}'", id));
+    if (!find_exercise(set_, id)) refuse(404, said("no exercise '{}'", id));
     const auto flags = store_.questions();
     question_flags f = flags.count(id) ? flags.at(id) : question_flags{};
     for (auto [key, field] : {std::pair{"closed", &f.closed}, std::pair{"released", &f.released}}) {
         if (!body.contains(key)) continue;
-        if (!body[key].is_boolean()) refuse(400, fmt::format("\"{}\" is true or false", key));
+        if (!body[key].is_boolean()) refuse(400, said("\"{}\" is true or false", key));
         *field = body[key].get<bool>();
     }
     store_.set_question(id, f);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/error.hpp"
+#include "qkv/i18n.hpp"
 #include "qkv/render_json.hpp"
 #include "http_error.hpp"
 
@@ -28,17 +29,26 @@ inline void send_error(httplib::Response& res, int status, const std::string& me
     res.set_content(render_json(nlohmann::ordered_json{{"error", message}}, -1) + "\n", json_type);
 }
 
+// The language a reply's words are in: the request's lang=zh|en, else the server's.
+inline lang reply_language(const httplib::Request& req, lang fallback) {
+    const std::string l = req.has_param("lang") ? req.get_param_value("lang") : "";
+    return l == "zh" ? lang::zh : l == "en" ? lang::en : fallback;
+}
+
+// `work`, its refusals and failures sent as one JSON line in the request's language (`fallback`
+// when it names none).
 template <class F>
-httplib::Server::Handler guarded(F work) {
-    return [work](const httplib::Request& req, httplib::Response& res) {
+httplib::Server::Handler guarded(lang fallback, F work) {
+    return [work, fallback](const httplib::Request& req, httplib::Response& res) {
+        const lang l = reply_language(req, fallback);
         try {
             work(req, res);
         } catch (const http_error& e) {
-            send_error(res, e.status, e.message);
+            send_error(res, e.status, e.message.in(l));
         } catch (const input_error& e) {
-            send_error(res, 400, e.message());
+            send_error(res, 400, e.said_message().in(l));
         } catch (const std::bad_alloc&) {
-            send_error(res, 503, "out of memory for this request");
+            send_error(res, 503, tr(l, "out of memory for this request"));
         } catch (const std::exception& e) {
             send_error(res, 500, e.what());
         }

@@ -32,16 +32,16 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-[[noreturn]] void refuse(int status, std::string message) { throw http_error{status, std::move(message)}; }
+[[noreturn]] void refuse(int status, sentence message) { throw http_error{status, std::move(message)}; }
 
 // The lesson file of number N ("3", "03"), or 404.
 std::string lesson_file(const std::string& number) {
     if (number.empty() || number.size() > 4 || !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        refuse(404, "a lesson is named by its number: /api/lesson/3");
+        refuse(404, said("a lesson is named by its number: /api/lesson/3"));
     const int n = std::stoi(number);
     for (auto& [k, path] : lesson_files(lessons_dir()))
         if (k == n) return path;
-    refuse(404, fmt::format("no lesson {}; GET /api/lessons lists them", n));
+    refuse(404, said("no lesson {}; GET /api/lessons lists them", n));
 }
 
 // What the query asks a lesson to run on: a sentence (tokens, d_model, heads, seed), a scenario of
@@ -49,33 +49,33 @@ std::string lesson_file(const std::string& number) {
 scenario_choice choice_of(const params& p, const options& o) {
     scenario_choice given;
     const std::string tokens = param(p, "tokens"), data = param(p, "data");
-    if (!tokens.empty() && !data.empty()) refuse(400, "tokens makes a scenario and data names one: give one of them");
+    if (!tokens.empty() && !data.empty()) refuse(400, said("tokens makes a scenario and data names one: give one of them"));
     if (!data.empty()) {
         auto it = o.data.find(data);
         if (it == o.data.end()) {
             std::string names;
             for (const auto& [name, file] : o.data) names += (names.empty() ? "" : ", ") + name;
-            refuse(404, fmt::format("no scenario '{}'; this server has {}", data, names.empty() ? "none" : names));
+            refuse(404, said("no scenario '{}'; this server has {}", data, names.empty() ? "none" : names));
         }
         given.file = it->second;
         return given;
     }
     for (const char* sized : {"d_model", "heads", "seed"})
-        if (p.count(sized) && tokens.empty()) refuse(400, fmt::format("{} goes with tokens", sized));
+        if (p.count(sized) && tokens.empty()) refuse(400, said("{} goes with tokens", sized));
     if (tokens.empty()) return given;
     scenario_spec spec{split_tokens(tokens), 4, 2, 1};
-    if (spec.tokens.empty()) refuse(400, "tokens gives no token: words separated by spaces");
+    if (spec.tokens.empty()) refuse(400, said("tokens gives no token: words separated by spaces"));
     if (spec.tokens.size() > o.limit.tokens)
-        refuse(413, fmt::format("{} tokens; a sentence here has at most {}", spec.tokens.size(), o.limit.tokens));
+        refuse(413, said("{} tokens; a sentence here has at most {}", spec.tokens.size(), o.limit.tokens));
     for (const std::string& t : spec.tokens)
-        if (t.size() > o.limit.token_bytes) refuse(413, fmt::format("a token of {} bytes; at most {} here", t.size(), o.limit.token_bytes));
+        if (t.size() > o.limit.token_bytes) refuse(413, said("a token of {} bytes; at most {} here", t.size(), o.limit.token_bytes));
     spec.d_model = static_cast<std::size_t>(number_param(p, "d_model", 4, 1, static_cast<long long>(o.limit.d_model)));
     spec.heads = static_cast<std::size_t>(number_param(p, "heads", 2, 1, static_cast<long long>(spec.d_model)));
     spec.seed = static_cast<std::uint64_t>(number_param(p, "seed", 1, 0, 1LL << 53));
     try {
         given.made = generate_scenario(spec);
     } catch (const input_error& e) {
-        refuse(400, e.message());
+        refuse(400, e.said_message());
     }
     given.made_from = spec;
     given.size_given = p.count("d_model") || p.count("heads");
@@ -114,7 +114,7 @@ std::shared_ptr<const lesson> cached_lesson(const std::string& file) {
 std::shared_ptr<const lesson> lesson_numbered(int n) {
     for (auto& [k, path] : lesson_files(lessons_dir()))
         if (k == n) return cached_lesson(path);
-    refuse(404, fmt::format("no lesson {}; GET /api/lessons lists them", n));
+    refuse(404, said("no lesson {}; GET /api/lessons lists them", n));
 }
 
 namespace {
@@ -126,7 +126,7 @@ trace run_on(const std::string& file, const scenario_choice& given, lang l) {
         std::map<std::string, scenario> read;
         return run_lesson(*ls, scenario_for(*ls, given, read), l).t;
     } catch (const input_error& e) {
-        refuse(400, e.message());
+        refuse(400, e.said_message());
     }
 }
 
@@ -165,15 +165,15 @@ json terms_json(const cell_terms& t) {
 std::string param(const params& p, const std::string& name, const std::string& fallback) {
     auto [first, last] = p.equal_range(name);
     if (first == last) return fallback;
-    if (std::next(first) != last) refuse(400, fmt::format("{} is given twice", name));
-    if (!utf8::valid(first->second)) refuse(400, fmt::format("{} is not UTF-8 text", name));
+    if (std::next(first) != last) refuse(400, said("{} is given twice", name));
+    if (!utf8::valid(first->second)) refuse(400, said("{} is not UTF-8 text", name));
     return first->second;
 }
 
 long long number_param(const params& p, const std::string& name, long long fallback, long long lo, long long hi) {
     const std::string text = param(p, name);
     if (text.empty()) return fallback;
-    const std::string wanted = fmt::format("{} must be a whole number from {} to {}", name, lo, hi);
+    const sentence wanted = said("{} must be a whole number from {} to {}", name, lo, hi);
     if (text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) refuse(400, wanted);
     const long long v = std::stoll(text);
     if (v < lo || v > hi) refuse(400, wanted);
@@ -184,7 +184,7 @@ lang language_of(const params& p, const options& o) {
     const std::string code = param(p, "lang");
     if (code.empty()) return o.language;
     if (auto l = parse_lang(code)) return *l;
-    refuse(400, "lang must be zh or en");
+    refuse(400, said("lang must be zh or en"));
 }
 
 std::string lessons_json(const params& p, const options& o) {
@@ -199,7 +199,7 @@ std::string lesson_json(const std::string& number, const params& p, const option
     const std::string file = lesson_file(number);
     const lang l = language_of(p, o);
     const std::string form = param(p, "format", "page");
-    if (form != "page" && form != "json") refuse(400, "format must be page or json");
+    if (form != "page" && form != "json") refuse(400, said("format must be page or json"));
     const scenario_choice given = choice_of(p, o);
     const trace t = run_on(file, given, l);
     if (form == "json") return render_json(t, -1);
@@ -219,7 +219,7 @@ std::string lesson_json(const std::string& number, const params& p, const option
     // whole lesson 3 MB); the page asks for each stage as it is shown
     const int only = p.count("stage") ? static_cast<int>(number_param(p, "stage", 1, 1, 999)) : 0;
     if (only && std::none_of(t.stages.begin(), t.stages.end(), [&](const stage_trace& s) { return s.index == only; }))
-        refuse(400, fmt::format("lesson {} has stages 1–{}, not {}", t.lesson, t.stage_count, only));
+        refuse(400, said("lesson {} has stages 1–{}, not {}", t.lesson, t.stage_count, only));
     out["stages"] = json::array();
     for (const stage_trace& s : t.stages)
         out["stages"].push_back({{"index", s.index}, {"id", s.id}, {"title", s.title}, {"formula", s.formula},
@@ -233,7 +233,7 @@ std::string cell_json(const params& p, const options& o) {
     const lang l = language_of(p, o);
     const scenario_choice given = choice_of(p, o);
     const std::string name = param(p, "name");
-    if (name.empty() || name.size() > 64) refuse(400, "name must be the value's name, as the stage shows it");
+    if (name.empty() || name.size() > 64) refuse(400, said("name must be the value's name, as the stage shows it"));
     const int stage = static_cast<int>(number_param(p, "stage", 0, 1, 999));
     cell_index at;
     at.head = static_cast<std::size_t>(number_param(p, "head", 1, 1, 4096) - 1);
@@ -243,12 +243,12 @@ std::string cell_json(const params& p, const options& o) {
         const std::size_t step = static_cast<std::size_t>(number_param(p, "step", 1, 1, 1 << 20));
         const trace t = run_on(file, given, l);
         auto s = std::find_if(t.stages.begin(), t.stages.end(), [&](const stage_trace& x) { return x.index == stage; });
-        if (s == t.stages.end()) refuse(400, fmt::format("lesson {} has stages 1–{}, not {}", t.lesson, t.stage_count, stage));
+        if (s == t.stages.end()) refuse(400, said("lesson {} has stages 1–{}, not {}", t.lesson, t.stage_count, stage));
         step_cell sc;
         try {
             sc = explain_step_cell(*s, step, name, at);
         } catch (const input_error& e) {
-            refuse(400, e.message());
+            refuse(400, e.said_message());
         }
         static constexpr const char* rules[] = {"recorded", "running_max", "rescale", "running_sum", "softmax", "product"};
         json out;
@@ -272,7 +272,7 @@ std::string cell_json(const params& p, const options& o) {
         std::map<std::string, scenario> read;
         c = explain_shown_cell(*ls, scenario_for(*ls, given, read), stage, name, at);
     } catch (const input_error& e) {
-        refuse(400, e.message());
+        refuse(400, e.said_message());
     }
     json out;
     out["name"] = c.name;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "qkv/error.hpp"
+#include "qkv/kernels.hpp"
 #include "qkv/render_html.hpp"
 #include "qkv/render_json.hpp"
 #include "qkv/sentence.hpp"
@@ -61,6 +62,7 @@ struct server::impl {
     int port = 0;
 
     explicit impl(options given) : o(std::move(given)), rate(o.limit.requests_per_minute), runs(o.limit) {
+        kernels::keep_draws(std::size_t{64} << 20);  // a lesson's fixed random inputs, drawn once (lesson 4: 1.2 M samples)
         if (o.klass) room = std::make_unique<class_room>(*o.klass, o.language);
     }
 
@@ -90,58 +92,59 @@ struct server::impl {
                                   {"Cache-Control", "no-store"}});
         http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (rate.admit(req.remote_addr)) return httplib::Server::HandlerResponse::Unhandled;
-            send_error(res, 429, fmt::format("more than {} requests a minute from {}; wait a minute", o.limit.requests_per_minute,
-                                             req.remote_addr));
+            send_error(res, 429, said("more than {} requests a minute from {}; wait a minute", o.limit.requests_per_minute, req.remote_addr)
+                                     .in(reply_language(req, o.language)));
             return httplib::Server::HandlerResponse::Handled;
         });
-        http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+        http.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (!res.body.empty()) return;
-            send_error(res, res.status, res.status == 404 ? "no such page: / lists the lessons"
-                                        : res.status == 413 ? "the request is larger than this server takes"
-                                        : res.status == 414 ? "the address is longer than this server takes (8 KiB)"
-                                        : res.status == 400 ? "the request is not well-formed HTTP (a POST says Content-Length, 0 too)"
-                                                            : fmt::format("the request was refused ({})", res.status));
+            const lang l = reply_language(req, o.language);
+            send_error(res, res.status, res.status == 404 ? tr(l, "no such page: / lists the lessons")
+                                        : res.status == 413 ? tr(l, "the request is larger than this server takes")
+                                        : res.status == 414 ? tr(l, "the address is longer than this server takes (8 KiB)")
+                                        : res.status == 400 ? tr(l, "the request is not well-formed HTTP (a POST says Content-Length, 0 too)")
+                                                            : said("the request was refused ({})", res.status).in(l));
         });
 
         // the page: one document, which reads the rest of its address itself
         for (const char* path : {"/", R"(/lesson/\d{1,4})", R"(/present/\d{1,4})", "/train"})
-            http.Get(path, guarded([this](const httplib::Request&, httplib::Response& res) { page(res); }));
+            http.Get(path, guarded(o.language, [this](const httplib::Request&, httplib::Response& res) { page(res); }));
         if (room) add_class_routes(http, *room, o, [this] { return join_link(); });
-        http.Get(R"(/assets/[A-Za-z0-9_.-]{1,64})", guarded([](const httplib::Request& req, httplib::Response& res) {
+        http.Get(R"(/assets/[A-Za-z0-9_.-]{1,64})", guarded(o.language, [](const httplib::Request& req, httplib::Response& res) {
             // the lessons' own style sheet is the HTML handout's, one for both
             if (req.path == "/assets/lesson.css") return res.set_content(std::string(html_style()), "text/css; charset=utf-8");
             const web_asset* a = asset_at(req.path);
-            if (!a || a->path == "/" || a->path.ends_with(".html")) throw http_error{404, "no such file among the page's"};
+            if (!a || a->path == "/" || a->path.ends_with(".html")) throw http_error{404, said("no such file among the page's")};
             res.set_content(std::string(a->body), std::string(a->type));
         }));
 
-        http.Get("/api/lessons", guarded([this](const httplib::Request& req, httplib::Response& res) {
+        http.Get("/api/lessons", guarded(o.language, [this](const httplib::Request& req, httplib::Response& res) {
             res.set_content(lessons_json(req.params, o), json_type);
         }));
-        http.Get(R"(/api/lesson/([^/]{1,8}))", guarded([this](const httplib::Request& req, httplib::Response& res) {
+        http.Get(R"(/api/lesson/([^/]{1,8}))", guarded(o.language, [this](const httplib::Request& req, httplib::Response& res) {
             res.set_content(lesson_json(req.matches[1], req.params, o), json_type);
         }));
-        http.Get("/api/cell", guarded([this](const httplib::Request& req, httplib::Response& res) {
+        http.Get("/api/cell", guarded(o.language, [this](const httplib::Request& req, httplib::Response& res) {
             res.set_content(cell_json(req.params, o), json_type);
         }));
-        http.Get("/api/scenarios", guarded([this](const httplib::Request&, httplib::Response& res) {
+        http.Get("/api/scenarios", guarded(o.language, [this](const httplib::Request&, httplib::Response& res) {
             res.set_content(scenarios_json(o), json_type);
         }));
-        http.Get("/api/words", guarded([this](const httplib::Request& req, httplib::Response& res) {
+        http.Get("/api/words", guarded(o.language, [this](const httplib::Request& req, httplib::Response& res) {
             res.set_content(page_words_json(language_of(req.params, o)), json_type);
         }));
-        http.Get("/api/colours", guarded([](const httplib::Request&, httplib::Response& res) {
+        http.Get("/api/colours", guarded(o.language, [](const httplib::Request&, httplib::Response& res) {
             res.set_content(colours_json(), json_type);
         }));
-        http.Post("/api/train", guarded([this](const httplib::Request& req, httplib::Response& res) {
+        http.Post("/api/train", guarded(o.language, [this](const httplib::Request& req, httplib::Response& res) {
             res.status = 201;
             res.set_content(runs.start(req.params, req.remote_addr, language_of(req.params, o)), json_type);
         }));
-        http.Post(R"(/api/train/(\d{1,9})/stop)", guarded([this](const httplib::Request& req, httplib::Response& res) {
+        http.Post(R"(/api/train/(\d{1,9})/stop)", guarded(o.language, [this](const httplib::Request& req, httplib::Response& res) {
             runs.stop(req.matches[1], req.remote_addr);
             res.set_content("{\"stopping\": true}\n", json_type);
         }));
-        http.Get(R"(/api/train/(\d{1,9})/events)", guarded([this](const httplib::Request& req, httplib::Response& res) {
+        http.Get(R"(/api/train/(\d{1,9})/events)", guarded(o.language, [this](const httplib::Request& req, httplib::Response& res) {
             std::shared_ptr<training_run> r = runs.find(req.matches[1]);
             auto sent = std::make_shared<std::size_t>(0);
             res.set_header("X-Accel-Buffering", "no");

@@ -34,14 +34,14 @@ float real_param(const params& p, const std::string& name, float fallback, float
         used = 0;
     }
     if (used != text.size() || !(v >= lo && v <= hi))
-        throw http_error{400, fmt::format("{} must be a number from {} to {}", name, lo, hi)};
+        throw http_error{400, said("{} must be a number from {} to {}", name, lo, hi)};
     return v;
 }
 
 train_config config_of(const params& p, const limits& limit) {
     train_config c;
     const std::string task = param(p, "task", std::string(tasks().front().name));
-    if (!parse_task(task, c.what)) throw http_error{400, fmt::format("task must be {}", task_list(", ", " or "))};
+    if (!parse_task(task, c.what)) throw http_error{400, said("task must be {}", task_list(", ", " or "))};
     auto whole = [&](const char* name, std::size_t fallback, long long lo, long long hi) {
         return static_cast<std::size_t>(number_param(p, name, static_cast<long long>(fallback), lo, hi));
     };
@@ -58,7 +58,7 @@ train_config config_of(const params& p, const limits& limit) {
     try {
         check_config(c);
     } catch (const input_error& e) {
-        throw http_error{400, e.message()};
+        throw http_error{400, e.said_message()};
     }
     return c;
 }
@@ -120,7 +120,7 @@ void train_thread(training_run& r, train_config c, lang l) {
                                             -1)));
         add(r, event("done", train_json(outcome, false)), true);
     } catch (const input_error& e) {
-        add(r, event("error", render_json(json{{"error", e.message()}}, -1)), true);
+        add(r, event("error", render_json(json{{"error", e.said_message().in(l)}}, -1)), true);
     } catch (const std::exception& e) {
         add(r, event("error", render_json(json{{"error", e.what()}}, -1)), true);
     }
@@ -145,7 +145,7 @@ std::string training_runs::start(const params& p, const std::string& visitor, la
             const std::lock_guard<std::mutex> h(r.m);
             done = r.finished;
         }
-        if (!done && r.visitor == visitor) throw http_error{409, fmt::format("your run {} is still going: stop it first", r.id)};
+        if (!done && r.visitor == visitor) throw http_error{409, said("your run {} is still going: stop it first", r.id)};
         going += !done;
         // a finished run is kept for its readers until the visitor starts another
         if (done && r.visitor == visitor) {
@@ -154,7 +154,7 @@ std::string training_runs::start(const params& p, const std::string& visitor, la
         } else ++it;
     }
     if (going >= limit_.train_runs)
-        throw http_error{503, fmt::format("{} runs are going, the most this server trains at once; try again soon", going)};
+        throw http_error{503, said("{} runs are going, the most this server trains at once; try again soon", going)};
     auto r = std::make_shared<training_run>();
     r->id = fmt::format("{}", ++made_);
     r->visitor = visitor;
@@ -166,13 +166,13 @@ std::string training_runs::start(const params& p, const std::string& visitor, la
 std::shared_ptr<training_run> training_runs::find(const std::string& id) {
     const std::lock_guard<std::mutex> hold(m_);
     auto it = runs_.find(id);
-    if (it == runs_.end()) throw http_error{404, fmt::format("no training run '{}'", id.substr(0, 32))};
+    if (it == runs_.end()) throw http_error{404, said("no training run '{}'", id.substr(0, 32))};
     return it->second;
 }
 
 void training_runs::stop(const std::string& id, const std::string& visitor) {
     auto r = find(id);
-    if (r->visitor != visitor) throw http_error{403, "only who started a run stops it"};
+    if (r->visitor != visitor) throw http_error{403, said("only who started a run stops it")};
     r->stop = true;
 }
 
