@@ -129,6 +129,10 @@ exercise_run run_exercise(const exercise& e, lang language, const std::string& d
     lesson l = lesson_of(e);
     scenario s = data_file.empty() ? scenario_of(e, l) : load_scenario(data_file);
     if (!student.empty()) s = student_variant(s, student);
+    return run_exercise_for(e, l, s, language, student);
+}
+
+exercise_run run_exercise_for(const exercise& e, const lesson& l, const scenario& s, lang language, const std::string& student) {
     exercise_run r = run_exercise(e, l, s, language);
     r.choice_order = choice_order(e.choices.size(), e.id, student);
     r.student = student;

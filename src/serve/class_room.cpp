@@ -17,6 +17,7 @@
 #include "qkv/judge.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/progress.hpp"
+#include "qkv/scenario_gen.hpp"
 #include "qkv/render_json.hpp"
 #include "qkv/report_check.hpp"
 #include "qkv/report_exercise.hpp"
@@ -184,6 +185,32 @@ std::vector<const exercise*> class_room::assignment() {
     return out;
 }
 
+exercise_run class_room::run_for(const exercise& e, const class_student& s, lang l) {
+    const std::shared_ptr<const lesson> ls = lesson_numbered(e.lesson);
+    const std::string file = e.scenario.empty() ? ls->scenario_file : (fs::path(data_dir()) / e.scenario).string();
+    std::shared_ptr<const scenario> variant;
+    {
+        const std::lock_guard<std::mutex> hold(variants_m_);
+        for (auto it = variants_.begin(); it != variants_.end(); ++it)
+            if (it->scenario_file == file && it->student == s.name) {
+                variants_.splice(variants_.begin(), variants_, it);
+                variant = it->variant;
+                break;
+            }
+    }
+    if (!variant) {
+        variant = std::make_shared<const scenario>(student_variant(load_scenario(file), s.name));
+        std::size_t bytes = 0;
+        for (const auto& [name, m] : variant->matrices) bytes += m.data.size() * sizeof(float);
+        const std::lock_guard<std::mutex> hold(variants_m_);
+        variants_.push_front({file, s.name, variant, bytes});
+        variants_bytes_ += bytes;
+        while (variants_bytes_ > variants_budget && variants_.size() > 1)
+            variants_bytes_ -= variants_.back().bytes, variants_.pop_back();
+    }
+    return run_exercise_for(e, *ls, *variant, l, s.name);
+}
+
 const exercise& class_room::open_exercise(const nlohmann::json& body) {
     const std::string id = text_field(body, "id", 16);
     const exercise* e = find_exercise(set_, id);
@@ -209,7 +236,7 @@ std::string class_room::exercises(const class_student& s, lang l) {
     json out{{"lesson", n}, {"exercises", json::array()}};
     for (const exercise& e : set_.all) {
         if (e.lesson != n) continue;
-        const exercise_run run = run_exercise(e, l, "", s.name);
+        const exercise_run run = run_for(e, s, l);
         json j = json::parse(exercise_json(view_exercise(e, run)));
         const auto it = mine.find(e.id);
         const auto f = flags.count(e.id) ? flags.at(e.id) : question_flags{};
@@ -237,7 +264,7 @@ std::string class_room::answer(const class_student& s, const nlohmann::json& bod
     std::string unreadable;
     try {
         const qkv::answer a = parse_answer(e.kind, given, l);
-        v = check_answer(e, a, given, run_exercise(e, l, "", s.name), set_.book);
+        v = check_answer(e, a, given, run_for(e, s, l), set_.book);
     } catch (const input_error& err) {  // as `qkv grade` counts it: answered, and unreadable
         unreadable = err.in(l);  // the page says what form each kind takes
     }
@@ -252,7 +279,7 @@ std::string class_room::hint(const class_student& s, const nlohmann::json& body,
     const exercise& e = open_exercise(body);
     admit(s);
     help_record h = store_.help(s.id, e.id);
-    const hints_view view = hints_of(e, run_exercise(e, l, "", s.name), h.hints);
+    const hints_view view = hints_of(e, run_for(e, s, l), h.hints);
     h.hints = static_cast<int>(view.shown.size());
     store_.set_help(s.id, e.id, h);
     return hints_json(view);
@@ -264,7 +291,7 @@ std::string class_room::solution(const class_student& s, const nlohmann::json& b
     if (!flags.count(e.id) || !flags.at(e.id).released) refuse(403, said("the teacher has not released the solution of {} yet", e.id));
     admit(s);
     help_record h = store_.help(s.id, e.id);
-    const std::string out = solution_json(solution_of(e, run_exercise(e, l, "", s.name)));
+    const std::string out = solution_json(solution_of(e, run_for(e, s, l)));
     h.solution = true;
     store_.set_help(s.id, e.id, h);
     return out;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -19,6 +20,8 @@
 #include "qkv/exercise.hpp"
 #include "qkv/grading.hpp"
 #include "qkv/i18n.hpp"
+#include "qkv/judge.hpp"
+#include "qkv/scenario.hpp"
 #include "qkv/serve.hpp"
 #include "class_store.hpp"
 
@@ -77,6 +80,10 @@ private:
     std::vector<const exercise*> assignment();
     std::vector<sheet_answers> sheets();
     const exercise& open_exercise(const nlohmann::json& body);
+    // The exercise run on the student's own numbers: run_exercise(e, l, "", name), with the
+    // student's variant of the scenario kept (a lesson's variant of a 512-wide scenario is 4 MB of
+    // draws, a tenth of a second to make) while the kept ones stay under variants_budget.
+    exercise_run run_for(const exercise& e, const class_student& s, lang l);
     void admit(const class_student& s);
 
     class_options o_;
@@ -85,6 +92,16 @@ private:
     class_store store_;
     std::string code_, teacher_;
     bool resumed_ = false;
+    struct kept_variant {
+        std::string scenario_file, student;
+        std::shared_ptr<const scenario> variant;
+        std::size_t bytes = 0;
+    };
+    static constexpr std::size_t variants_budget = std::size_t{256} << 20;
+    std::mutex variants_m_;
+    std::list<kept_variant> variants_;  // the one used last, first
+    std::size_t variants_bytes_ = 0;
+
     std::mutex m_;  // the students and the rate meter below
     std::vector<class_student> students_;
     long long minute_ = -1;

@@ -42,6 +42,10 @@ scenario scenario_of(const exercise& e, const lesson& l);
 // The same, finding the lesson and scenario files itself. With a student's name, on that student's
 // own numbers (student_variant of the scenario): the same questions, other values.
 exercise_run run_exercise(const exercise& e, lang language, const std::string& data_file = "", const std::string& student = "");
+// The run on a scenario already made: `s` is scenario_of(e, l), or a student's variant of it
+// (student_variant) when `student` is given. What the one above does once it has them; a caller
+// that keeps each student's variant (a class's server) runs with this.
+exercise_run run_exercise_for(const exercise& e, const lesson& l, const scenario& s, lang language, const std::string& student);
 
 // One of the exercise's own texts (question, hint, choice, why_not, solution) in the language,
 // its quotes filled in from the run: the numbers of the scenario it was computed on.
