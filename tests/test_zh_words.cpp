@@ -26,7 +26,7 @@ const std::set<std::string> allowed = {
     "zh", "en", "auto", "always", "never", "text", "markdown", "json", "html", "csv", "kv", "induction", "reverse",
     "copy", "reference", "blas", "fused", "true", "false", "on", "off", "yes", "no", "dumb", "tokens", "matrices",
     "randn", "seed", "scale", "name", "source_tokens", "heads", "causal", "student", "exercises", "lessons",
-    "token_rows", "marks", "quote",
+    "token_rows", "marks", "quote", "class",  // serve --class's default name
     // the math and its names
     "d_model", "d_k", "softmax", "exp", "seq", "vocab", "beta1", "beta2", "epsilon", "sgemm", "float", "NaN", "Inf",
     "GiB", "MiB", "steps", "g", "s", "n", "h", "q", "p", "b", "e", "r", "c",
@@ -242,4 +242,58 @@ BOOST_AUTO_TEST_CASE(lesson_18_steps_and_columns_in_chinese) {
             for (const char* w : {"前一个词", "归纳", "重复段"}) BOOST_TEST(zh.out.find(w) != std::string::npos, w);
         }
     }
+}
+
+// Issue 40 §1, the rest: a formula's mistakes (its syntax, its shapes, its names, a built-in's
+// arguments), toml++'s own syntax errors, a folder or a looping link given as a file, and
+// validate's count of problems are worded in Chinese under zh; in English they are what they were.
+BOOST_AUTO_TEST_CASE(formula_toml_and_file_errors_are_chinese) {
+    qkv::test::scratch_dir dir("zh-errors");
+    const auto lesson = [&](const std::string& name, const std::string& formula) {
+        write_file(dir / name, "number = 50\ntitle = { zh = \"大\", en = \"Big\" }\n[[stage]]\nid = \"big\"\n"
+                               "title = { zh = \"大\", en = \"Big\" }\nformula = \"\"\"\n" + formula +
+                               "\n\"\"\"\ntext = { zh = \"大\", en = \"Big\" }\n");
+        return (dir / name).string();
+    };
+    const std::string parse = lesson("parse.toml", "S = Q @@ K"), shape = lesson("shape.toml", "S = X @ X"),
+                      name = lesson("name.toml", "S = W_QQ @ X"), args = lesson("args.toml", "S = softmax(X, X)"),
+                      index = lesson("index.toml", "S = X[9]");
+    write_file(dir / "toml.toml", "number = 50\ntitle = { zh = \"x\" en = \"x\" }\n");
+    const std::string toml = (dir / "toml.toml").string(), loop = (dir / "loop.toml").string(), folder = (dir / "folder").string();
+    fs::create_symlink("loop.toml", loop);  // stat says ELOOP: strerror's words, worded anew
+    fs::create_directory(folder);
+
+    // each case under zh, and what its English says (byte for byte as before)
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"run", parse}, "parse.toml:7:8: expected a number, a name or '(', found '@'"},
+        {{"run", shape}, "formula `S = X @ X`: @ needs the columns of the left side to equal the rows of the right side: X is [3, 4], X is [3, 4]"},
+        {{"run", name}, "unknown name 'W_QQ'; did you mean 'W_Q'?"},
+        {{"run", args}, "softmax takes 1 argument, as in softmax(S); got 2"},
+        {{"run", index}, "index 9 is out of range: X has 3 rows (counted from 1)"},
+        {{"run", toml}, "toml.toml:2:20: Error while parsing inline table: expected comma or closing '}', saw 'e'"},
+        {{"run", loop}, "loop.toml: lesson file: not readable: Too many levels of symbolic links"},
+        {{"lesson", "3", "--data", folder}, "folder: scenario file: not a regular file (a folder, a named pipe or a device)"},
+    };
+    for (const auto& [args_of, english] : cases) {
+        const auto zh = run_qkv(args_of, "", {{"QKV_LANG", "zh"}});
+        const auto en = run_qkv(args_of, "", {{"QKV_LANG", "en"}});
+        BOOST_TEST_CONTEXT(args_of.back()) {
+            BOOST_TEST(zh.status == 2, zh.err);
+            BOOST_TEST(std::count(zh.err.begin(), zh.err.end(), '\n') == 1, zh.err);
+            BOOST_TEST(en.status == 2, en.err);
+            BOOST_TEST(en.err.find(english) != std::string::npos, en.err);
+        }
+        no_english(args_of, zh.err);
+    }
+    // the line toml++ writes is worded from its parts: where it was reading, what it wanted, what it saw
+    BOOST_TEST(run_qkv({"run", toml, "--lang", "zh"}).err.find("'}'") != std::string::npos);
+
+    // validate: each problem and the count, in both plurals of English
+    const std::vector<std::string> two{"validate", parse, toml}, one{"validate", parse};
+    const auto zh = run_qkv(two, "", {{"QKV_LANG", "zh"}});
+    BOOST_TEST(zh.status == 1);
+    no_english(two, zh.out + zh.err);
+    BOOST_TEST(run_qkv(two, "", {{"QKV_LANG", "en"}}).out.ends_with("\n2 problems in 2 of 2 files\n"));
+    BOOST_TEST(run_qkv(one, "", {{"QKV_LANG", "en"}}).out.ends_with("\n1 problem in 1 of 1 file\n"));
+    no_english(one, run_qkv(one, "", {{"QKV_LANG", "zh"}}).out);
 }

@@ -36,7 +36,7 @@ int cmd_validate(const args& a, const console& io) {
         checked.emplace_back(f, validate_file(f, data));
         problems = problems || !checked.back().second.problems.empty();
     }
-    io.print(validation_text(checked));
+    io.print(validation_text(checked, l));
     return problems ? 1 : 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "qkv/file_check.hpp"
 #include "qkv/file_read.hpp"
+#include "qkv/file_words.hpp"
 #include "qkv/quote.hpp"
 #include "qkv/utf8.hpp"
 
@@ -21,6 +22,8 @@ namespace qkv {
 
 // As an input_error says it: controls escaped, a long word clipped (a path of 5 000 bytes).
 std::string problem::str() const { return input_error(where, message).what(); }
+
+std::string problem::in(lang l) const { return l == lang::en || !said ? str() : input_error(where, *said).in(l); }
 
 source_loc loc_of(const std::string& file, const toml::node& n) {
     return {file, static_cast<int>(n.source().begin.line), static_cast<int>(n.source().begin.column)};
@@ -43,7 +46,9 @@ std::string_view kind_of(const toml::node& n) {
 }
 
 duplicate_key::duplicate_key(const source_loc& where, std::string key, std::string what)
-    : input_error(where, fmt::format("{} {} is given twice", what, key)), key_(std::move(key)) {}
+    : input_error(where, what == "table" ? said("table {} is given twice", key) : what == "key" ? said("key {} is given twice", key)
+                                                                                  : sentence::plain(fmt::format("{} {} is given twice", what, key))),
+      key_(std::move(key)) {}
 
 namespace {
 
@@ -90,6 +95,99 @@ std::optional<duplicate_key> duplicate_of(const toml::parse_error& e, std::strin
     if (key.empty()) return std::nullopt;
     const int column = static_cast<int>(utf8::count(line.substr(0, key.data() - line.data())) + 1);
     return duplicate_key(source_loc{origin, static_cast<int>(e.source().begin.line), column}, std::string(key), "key");
+}
+
+// toml++'s reasons most often met in a hand-written file, each as a message of the catalogues: the
+// reason as the library writes it before ", saw '…'" (or whole), and what fills the message's {}.
+struct toml_reason {
+    std::string_view library;
+    std::string_view message;
+    std::string_view fill;
+};
+
+constexpr toml_reason toml_reasons[] = {
+    {"expected comma or closing '}'", translatable("expected a comma or the closing {}"), "'}'"},
+    {"expected comma or closing ']'", translatable("expected a comma or the closing {}"), "']'"},
+    {"expected key or closing '}'", translatable("expected a key or the closing {}"), "'}'"},
+    {"expected '='", translatable("expected {}"), "'='"},
+    {"expected ']'", translatable("expected {}"), "']'"},
+    {"expected ':'", translatable("expected {}"), "':'"},
+    {"expected '-'", translatable("expected {}"), "'-'"},
+    {"expected '.'", translatable("expected {}"), "'.'"},
+    {"expected value", translatable("expected a value"), ""},
+    {"expected value-terminator", translatable("expected a comma, the end of the line or a comment after the value"), ""},
+    {"expected keys, tables, whitespace or comments", translatable("expected a key, a [table] or a comment"), ""},
+    {"expected a comment or whitespace", translatable("expected a comment or the end of the line"), ""},
+    {"expected decimal digit", translatable("expected a digit"), ""},
+    {"expected digit", translatable("expected a digit"), ""},
+    {"encountered end-of-file", translatable("the file ends before this is closed"), ""},
+    {"could not determine value type", translatable("not a value TOML knows (a text needs its quotes)"), ""},
+    {"unexpected control character", translatable("a control character"), ""},
+    {"leading zeroes are prohibited", translatable("a number may not begin with 0"), ""},
+    {"underscores must be followed by digits", translatable("an underscore in a number stands between two digits"), ""},
+    {"underscores may only follow digits", translatable("an underscore in a number stands between two digits"), ""},
+    {"values may not begin with underscores", translatable("an underscore in a number stands between two digits"), ""},
+    {"expected key-value pair or closing '}', saw comma", translatable("a comma where a key or the closing {} belongs"), "'}'"},
+    {"expected value or closing ']', saw comma", translatable("a comma where a value or the closing {} belongs"), "']'"},
+    {"expected key-value pair, saw closing '}' (dangling comma)",
+     translatable("a comma before the closing {}: an inline table ends without one"), "'}'"},
+};
+
+// Where toml++ was reading ("Error while parsing inline table: …"), as a message of the catalogues.
+struct toml_scope {
+    std::string_view library;
+    std::string_view message;
+};
+
+constexpr toml_scope toml_scopes[] = {
+    {"inline table", translatable("in an inline table { … }")},
+    {"array", translatable("in an array [ … ]")},
+    {"key-value pair", translatable("in a line KEY = VALUE")},
+    {"value", translatable("in a value")},
+    {"key", translatable("in a key")},
+    {"table header", translatable("in a [table] header")},
+    {"root table", translatable("between the tables")},
+    {"string", translatable("in a string")},
+    {"literal string", translatable("in a string")},
+    {"comment", translatable("in a comment")},
+    {"boolean", translatable("in true or false")},
+    {"floating-point", translatable("in a number")},
+    {"decimal integer", translatable("in a number")},
+    {"binary integer", translatable("in a number")},
+    {"octal integer", translatable("in a number")},
+    {"hexadecimal integer", translatable("in a number")},
+    {"date", translatable("in a date")},
+    {"time", translatable("in a time")},
+    {"date-time", translatable("in a date-time")},
+};
+
+// toml++'s description of a syntax error ("Error while parsing inline table: expected comma or
+// closing '}', saw 'e'"), the library's English and not ours, worded for the learner: in English
+// as the library says it; in another language where it was reading and the common reasons in the
+// learner's words, with what it saw quoted, and a reason not among them quoted as the library's.
+sentence toml_error_said(std::string description) {
+    return sentence::worded([description](lang l) -> std::string {
+        if (l == lang::en) return description;
+        std::string_view rest = description, scope;
+        constexpr std::string_view lead = "Error while parsing ";
+        if (rest.starts_with(lead) && rest.find(": ") != std::string_view::npos) {
+            scope = rest.substr(lead.size(), rest.find(": ") - lead.size());
+            rest.remove_prefix(rest.find(": ") + 2);
+        }
+        std::string reason = fmt::format(fmt::runtime(tr(l, "\"{}\", as the TOML library says it")), rest);
+        for (const toml_reason& r : toml_reasons) {
+            const std::string_view saw = ", saw '";
+            const bool whole = rest == r.library;
+            const bool with_saw = rest.starts_with(r.library) && rest.substr(r.library.size()).starts_with(saw) && rest.ends_with("'");
+            if (!whole && !with_saw) continue;
+            reason = fmt::format(fmt::runtime(tr(l, r.message)), r.fill);
+            if (with_saw) reason = fmt::format(fmt::runtime(tr(l, "{}, found {}")), reason, rest.substr(r.library.size() + saw.size() - 1));
+            break;
+        }
+        for (const toml_scope& s : toml_scopes)
+            if (scope == s.library) return fmt::format(fmt::runtime(tr(l, "TOML syntax error {}: {}")), tr(l, s.message), reason);
+        return fmt::format(fmt::runtime(tr(l, "TOML syntax error: {}")), reason);
+    });
 }
 
 // toml++ makes a table of each part of a dotted key and recurses through them: a key of 50 000
@@ -188,7 +286,7 @@ toml::table parse_toml_text(std::string_view text, const std::string& origin) {
     } catch (const toml::parse_error& e) {
         if (auto twice = duplicate_of(e, text, origin)) throw *twice;
         throw input_error(source_loc{origin, static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
-                          std::string(e.description()));
+                          toml_error_said(std::string(e.description())));
     }
 }
 
@@ -200,7 +298,7 @@ std::string read_text_file(const std::string& path, std::string_view what, std::
     std::string text;
     // "lesson file not found", "scenario file: a name too long …", "answer sheet: too large: …"
     if (auto no = unreadable_file(path); no || (no = read_file_capped(path, max_bytes, text)))
-        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? said("{} not found", said(what)) : said("{}: {}", said(what), *no));
+        throw input_error(source_loc{path, 0, 0}, *no == "not found" ? said("{} not found", said(what)) : said("{}: {}", said(what), said_of(*no)));
     return text;
 }
 
@@ -209,7 +307,7 @@ toml_document read_toml_file(const std::string& path, std::string_view what, std
     try {
         return read_toml_text(text, path);
     } catch (const std::bad_alloc&) {  // within the cap, and still more than the memory there is
-        throw input_error(source_loc{path, 0, 0}, fmt::format("{}: too large to read in the memory there is", what));
+        throw input_error(source_loc{path, 0, 0}, said("{}: too large to read in the memory there is", said(what)));
     }
 }
 
@@ -241,8 +339,8 @@ void toml_reader::report(source_loc where, std::string message) const {
 
 // An error without a place (from deep in an evaluation) is placed at the file itself.
 void toml_reader::record(const input_error& e) const {
-    if (e.where().file.empty()) collect_->push_back({source_loc{file_, 0, 0}, e.message()});
-    else collect_->push_back({e.where(), e.message()});
+    if (e.where().file.empty()) collect_->push_back({source_loc{file_, 0, 0}, e.message(), e.said_message()});
+    else collect_->push_back({e.where(), e.message(), e.said_message()});
 }
 
 bool toml_reader::only_keys(const toml::table& t, std::initializer_list<std::string_view> known, std::string_view where) const {

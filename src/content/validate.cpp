@@ -11,6 +11,7 @@
 #include "qkv/control_text.hpp"
 #include "qkv/exercise.hpp"
 #include "qkv/file_check.hpp"
+#include "qkv/file_words.hpp"
 #include "qkv/judge.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/quote.hpp"
@@ -24,8 +25,8 @@ namespace {
 namespace fs = std::filesystem;
 
 problem problem_of(const input_error& e, const std::string& path) {
-    if (e.where().file.empty()) return {source_loc{path, 0, 0}, e.message()};
-    return {e.where(), e.message()};
+    if (e.where().file.empty()) return {source_loc{path, 0, 0}, e.message(), e.said_message()};
+    return {e.where(), e.message(), e.said_message()};
 }
 
 // The decimals written into texts instead of quoted from the run, in both languages.
@@ -51,6 +52,8 @@ void run_on_other_sentences(const lesson& l, const scenario& own, validation& v)
             problem p = problem_of(e, l.file);
             p.message = fmt::format("on a sentence of {} token{} (qkv lesson {} --tokens \"w1 … w{}\"): {}", n,
                                     n == 1 ? "" : "s", l.number, n, p.message);
+            p.said = n == 1 ? said("on a sentence of {} token (qkv lesson {} --tokens \"w1 … w{}\"): {}", n, l.number, n, *p.said)
+                            : said("on a sentence of {} tokens (qkv lesson {} --tokens \"w1 … w{}\"): {}", n, l.number, n, *p.said);
             v.problems.push_back(std::move(p));
         }
     }
@@ -194,7 +197,8 @@ void find_controls(const toml::node& n, const std::string& file, std::vector<pro
 
 validation validate_file(const std::string& path, const std::string& data_file) {
     std::error_code ec;
-    if (auto no = unreadable_file(path)) return {"", "", {{source_loc{path, 0, 0}, *no == "not found" ? "file not found" : *no}}, {}};
+    if (auto no = unreadable_file(path))
+        return {"", "", {{source_loc{path, 0, 0}, *no == "not found" ? "file not found" : *no, *no == "not found" ? said("file not found") : said_of(*no)}}, {}};
     toml_document doc;
     try {
         doc = read_toml_file(path, translatable("file"));

@@ -55,13 +55,13 @@ head_args need_head(const args_t& a, std::size_t w, std::size_t t, std::size_t c
                 need_matrix(a[w + 2], fn, "W_V", ctx), need_matrix(a[t], fn, "T", ctx), flag(a, causal_at, fn, ctx)};
     const std::size_t d = h.X.cols;
     if (h.W_Q.rows != d || h.W_K.rows != d || h.W_V.rows != d)
-        formula_error(ctx, fmt::format("{}: X {} needs W_Q, W_K and W_V with {} rows, got {}, {} and {}", fn, shape_str(h.X),
-                                       d, shape_str(h.W_Q), shape_str(h.W_K), shape_str(h.W_V)));
+        formula_error(ctx, said("{}: X {} needs W_Q, W_K and W_V with {} rows, got {}, {} and {}", fn, shape_str(h.X),
+                                d, shape_str(h.W_Q), shape_str(h.W_K), shape_str(h.W_V)));
     if (h.W_Q.cols != h.W_K.cols)
-        formula_error(ctx, fmt::format("{}: W_Q {} and W_K {} need the same d_k", fn, shape_str(h.W_Q), shape_str(h.W_K)));
+        formula_error(ctx, said("{}: W_Q {} and W_K {} need the same d_k", fn, shape_str(h.W_Q), shape_str(h.W_K)));
     if (h.T.rows != h.X.rows || h.T.cols != h.W_V.cols)
-        formula_error(ctx, fmt::format("{}: the target T must be [n, d_v] = [{}, {}] like Z, got {}", fn, h.X.rows,
-                                       h.W_V.cols, shape_str(h.T)));
+        formula_error(ctx, said("{}: the target T must be [n, d_v] = [{}, {}] like Z, got {}", fn, h.X.rows,
+                                h.W_V.cols, shape_str(h.T)));
     return h;
 }
 
@@ -203,7 +203,7 @@ double nudged_value_loss(const head_double& g, std::size_t m, std::size_t c, dou
 value softmax_backward_fn(const args_t& a, eval_context& ctx) {
     value dS = zip_mats(a[0], a[1], "softmax_backward(A, dA)", ctx, [&](const matrix& A, const matrix& dA) {
         if (A.rows != dA.rows || A.cols != dA.cols)
-            formula_error(ctx, fmt::format("softmax_backward(A, dA): A {} and dA {} need the same shape", shape_str(A), shape_str(dA)));
+            formula_error(ctx, said("softmax_backward(A, dA): A {} and dA {} need the same shape", shape_str(A), shape_str(dA)));
         return softmax_backward_rows(A, dA);
     });
     dS.rows = a[0].rows, dS.cols = a[0].cols;  // a score per query and key, as A has
@@ -219,7 +219,7 @@ value fd_gradient_fn(const args_t& a, eval_context& ctx) {
     const char* fn = "fd_gradient";
     head_args h = need_head(a, 1, 4, 7, fn, ctx);
     const std::size_t which = whole(a[5], 1, fn, "which", ctx);
-    if (which > 3) formula_error(ctx, fmt::format("{}: which must be 1 (W_Q), 2 (W_K) or 3 (W_V), got {}", fn, which));
+    if (which > 3) formula_error(ctx, said("{}: which must be 1 (W_Q), 2 (W_K) or 3 (W_V), got {}", fn, which));
     const double eps = positive(a[6], fn, "eps", ctx);
     const head_double g = setup_double(h);
     matrix G(h.X.cols, which == 3 ? h.W_V.cols : h.W_Q.cols);
@@ -249,7 +249,7 @@ training need_training(const args_t& a, std::size_t causal_at, const char* fn, c
     h.fixed_v = flag(a, causal_at + 1, fn, ctx, "fixed_v");
     const std::size_t steps = whole(a[5], 1, fn, "steps", ctx);
     if (steps > 1000)  // each step is recorded: a thousand is plenty to watch and stays small
-        formula_error(ctx, fmt::format("{}: steps must be at most 1000, got {}", fn, steps));
+        formula_error(ctx, said("{}: steps must be at most 1000, got {}", fn, steps));
     const float lr = positive(a[6], fn, "lr", ctx);
     return {std::move(h), steps, lr};
 }

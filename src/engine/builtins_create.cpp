@@ -56,7 +56,7 @@ value identity_fn(const args_t& a, eval_context& ctx) {
 value one_hot_fn(const args_t& a, eval_context& ctx) {
     std::size_t n = whole(a[0], 1, "one_hot", "n", ctx);
     std::size_t i = whole(a[1], 1, "one_hot", "i", ctx);
-    if (i > n) formula_error(ctx, fmt::format("one_hot(n, i): i = {} is past n = {} (rows count from 1)", i, n));
+    if (i > n) formula_error(ctx, said("one_hot(n, i): i = {} is past n = {} (rows count from 1)", i, n));
     need_cells(n, 1, "one_hot", ctx);
     matrix e(n, 1);  // e: [n, 1]
     e(i - 1, 0) = 1.0f;

@@ -20,7 +20,7 @@ namespace {
 const std::vector<std::string>& tokens_of(const value& X, const char* fn, const eval_context& ctx) {
     const matrix& M = need_matrix(X, fn, "X", ctx);
     if (X.rows.names.size() != M.rows)
-        formula_error(ctx, fmt::format("{}(X): X's rows must be labelled with the sentence's tokens (the scenario's X is)", fn));
+        formula_error(ctx, said("{}(X): X's rows must be labelled with the sentence's tokens (the scenario's X is)", fn));
     return X.rows.names;
 }
 
@@ -71,8 +71,8 @@ value head_score_fn(const args_t& a, eval_context& ctx) {
     const matrix& P = need_matrix(a[1], "head_score", "P", ctx);
     for (const matrix& A : a[0].mats)
         if (A.rows != P.rows || A.cols != P.cols)
-            formula_error(ctx, fmt::format("head_score(A, P): each head of A must have P's shape {}, got {}", a[1].shape_str(),
-                                           a[0].shape_str()));
+            formula_error(ctx, said("head_score(A, P): each head of A must have P's shape {}, got {}", a[1].shape_str(),
+                                    a[0].shape_str()));
     auto score = [&](const matrix& A) {
         double on = 0, all = 0;
         for (std::size_t i = 0; i < A.rows; ++i)

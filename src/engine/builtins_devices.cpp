@@ -42,9 +42,9 @@ value shard_fn(const args_t& a, eval_context& ctx) {
     need_stack(a[0], "shard", "S", ctx);
     const std::size_t k = a[0].mats.size(), P = devices::current().size(), r = devices::current().rank();
     if (k % P != 0)
-        formula_error(ctx, fmt::format("shard: {} ranks cannot share the {} parts of {} equally; run on a number of "
-                                       "ranks that divides {}",
-                                       P, k, a[0].shape_str(), k));
+        formula_error(ctx, said("shard: {} ranks cannot share the {} parts of {} equally; run on a number of "
+                                "ranks that divides {}",
+                                P, k, a[0].shape_str(), k));
     value out = a[0];
     out.mats.assign(a[0].mats.begin() + std::ptrdiff_t(r * k / P), a[0].mats.begin() + std::ptrdiff_t((r + 1) * k / P));
     book().held += numbers(out);
@@ -82,7 +82,7 @@ void need_parts(const value& S, const char* fn, const eval_context& ctx) {
     need_stack(S, fn, "S", ctx);
     for (const matrix& m : S.mats)
         if (m.rows != S.mats.front().rows || m.cols != S.mats.front().cols)
-            formula_error(ctx, fmt::format("{}: the parts of S must have one shape", fn));
+            formula_error(ctx, said("{}: the parts of S must have one shape", fn));
 }
 
 }  // namespace

@@ -53,13 +53,13 @@ value split_columns_fn(const args_t& a, eval_context& ctx, const char* fn, const
 
 value split_heads_fn(const args_t& a, eval_context& ctx) {
     return split_columns_fn(a, ctx, "split_heads", "M", "h", [](std::size_t h, std::size_t d_model) {
-        return fmt::format("heads ({}) must divide d_model ({}), the columns of M in split_heads(M, h)", h, d_model);
+        return said("heads ({}) must divide d_model ({}), the columns of M in split_heads(M, h)", h, d_model);
     });
 }
 
 value split_cols_fn(const args_t& a, eval_context& ctx) {
     value out = split_columns_fn(a, ctx, "split_cols", "A", "p", [](std::size_t p, std::size_t cols) {
-        return fmt::format("split_cols(A, p): p = {} must divide the {} columns of A", p, cols);
+        return said("split_cols(A, p): p = {} must divide the {} columns of A", p, cols);
     });
     out.stack_axis = "devices";  // one part per device, not one head
     return out;
@@ -69,8 +69,8 @@ value split_rows_fn(const args_t& a, eval_context& ctx) {
     const matrix& W = need_matrix(a[0], "split_rows", "W", ctx);  // W: [r, c]
     std::size_t h = whole(a[1], 1, "split_rows", "h", ctx);
     if (W.rows % h != 0)
-        formula_error(ctx, fmt::format("heads ({}) must divide the rows of W ({}) in "
-                                       "split_rows(W, h)", h, W.rows));
+        formula_error(ctx, said("heads ({}) must divide the rows of W ({}) in "
+                                "split_rows(W, h)", h, W.rows));
     std::size_t r = W.rows / h;
     std::vector<matrix> blocks;
     for (std::size_t i = 0; i < h; ++i) blocks.push_back(row_block(W, i * r, r));  // [r, c]
@@ -84,7 +84,7 @@ value concat_heads_fn(const args_t& a, eval_context& ctx) {
 
 value concat_cols_fn(const args_t& a, eval_context& ctx) {
     if (!a[0].is_stack())
-        formula_error(ctx, fmt::format("concat_cols(S): S must be a stack of parts, got {}", a[0].shape_str()));
+        formula_error(ctx, said("concat_cols(S): S must be a stack of parts, got {}", a[0].shape_str()));
     return join_columns(a[0]);  // [n, p·w] = [Y_1, Y_2, ...]
 }
 

@@ -28,13 +28,18 @@ matrix rank_k_of(const lapack::svd_result& f, std::size_t k) {
 }
 
 lapack::svd_result svd_of(const matrix& A, const char* fn, const eval_context& ctx) {
-    if (A.size() == 0) formula_error(ctx, fmt::format("{}: A has no entries ({})", fn, shape_str(A)));
+    if (A.size() == 0) formula_error(ctx, said("{}: A has no entries ({})", fn, shape_str(A)));
+    // lapack::svd refuses these too (sgesvd would spin for ever), in English only: said here first
+    for (std::size_t c = 0; c < A.size(); ++c)
+        if (!std::isfinite(A.data[c]))
+            formula_error(ctx, said("{}: A[{}, {}] is {}; the SVD needs finite entries", fn, c / A.cols + 1, c % A.cols + 1,
+                                    std::isnan(A.data[c]) ? "NaN" : A.data[c] > 0 ? "inf" : "-inf"));
     try {
         return lapack::svd(A);
     } catch (const work_exceeded&) {
         throw;  // the evaluator names the operation and the limit
     } catch (const std::exception& e) {
-        formula_error(ctx, fmt::format("{}: {}", fn, e.what()));
+        formula_error(ctx, said("{}: {}", fn, e.what()));
     }
 }
 
@@ -50,8 +55,8 @@ value rank_k_fn(const args_t& a, eval_context& ctx) {
     const matrix& A = need_matrix(a[0], "rank_k", "A", ctx);
     std::size_t k = whole(a[1], 1, "rank_k", "k", ctx);
     if (k > std::min(A.rows, A.cols))
-        formula_error(ctx, fmt::format("rank_k(A, k): k = {} is more than min(m, n) = {} for A {}", k,
-                                       std::min(A.rows, A.cols), shape_str(A)));
+        formula_error(ctx, said("rank_k(A, k): k = {} is more than min(m, n) = {} for A {}", k,
+                                std::min(A.rows, A.cols), shape_str(A)));
     value out = value::of(rank_k_of(svd_of(A, "rank_k(A, k)", ctx), k), a[0].rows, a[0].cols);
     return out;
 }
@@ -149,7 +154,7 @@ value performer_error_fn(const args_t& a, eval_context& ctx) {
 value mean_pool_fn(const args_t& a, eval_context& ctx) {
     std::size_t n = whole(a[0], 1, "mean_pool", "n", ctx);
     std::size_t k = whole(a[1], 1, "mean_pool", "k", ctx);
-    if (n % k != 0) formula_error(ctx, fmt::format("mean_pool(n, k): k = {} must divide n = {}", k, n));
+    if (n % k != 0) formula_error(ctx, said("mean_pool(n, k): k = {} must divide n = {}", k, n));
     const std::size_t w = n / k;
     need_cells(k, n, "mean_pool", ctx);
     matrix E(k, n);  // E: [k, n]

@@ -20,9 +20,9 @@ value cosine_fn(const args_t& a, eval_context& ctx) {
     need_mats(A, "cosine", "A", ctx);
     need_mats(B, "cosine", "B", ctx);
     if (A.mats.front().cols != B.mats.front().cols)
-        formula_error(ctx, fmt::format("cosine(A, B) compares rows of equal length: the first "
-                                       "argument is {}, the second is {}",
-                                       A.shape_str(), B.shape_str()));
+        formula_error(ctx, said("cosine(A, B) compares rows of equal length: the first "
+                                "argument is {}, the second is {}",
+                                A.shape_str(), B.shape_str()));
     value out = zip_mats(A, B, "cosine", ctx, kernels::cosine_rows);  // [m, n]
     out.rows = A.rows;
     out.cols = B.rows;  // one column per row of B
@@ -70,9 +70,9 @@ value rowdot_fn(const args_t& a, eval_context& ctx) {
     const matrix& A = a[0].mats.front();
     const matrix& B = a[1].mats.front();
     if (A.rows != B.rows || A.cols != B.cols)
-        formula_error(ctx, fmt::format("rowdot(A, B) needs two matrices of the same shape: the "
-                                       "first argument is {}, the second is {}",
-                                       a[0].shape_str(), a[1].shape_str()));
+        formula_error(ctx, said("rowdot(A, B) needs two matrices of the same shape: the "
+                                "first argument is {}, the second is {}",
+                                a[0].shape_str(), a[1].shape_str()));
     value out = zip_mats(a[0], a[1], "rowdot", ctx, rowdot);
     out.rows = a[0].rows;
     return out;
@@ -86,8 +86,8 @@ value diagonal_fn(const args_t& a, eval_context& ctx) {
     const matrix& M = a[0].mats.front();
     // rows i with 0 <= i + k < cols: the diagonal has an entry only for some k
     if (!a[1].is_scalar() || k != std::round(k) || k <= -float(M.rows) || k >= float(M.cols))
-        formula_error(ctx, fmt::format("diagonal(M, k): k must be a whole number from {} to {} for M {}, got {}",
-                                       1 - long(M.rows), long(M.cols) - 1, a[0].shape_str(), kind_text(a[1])));
+        formula_error(ctx, said("diagonal(M, k): k must be a whole number from {} to {} for M {}, got {}",
+                                1 - long(M.rows), long(M.cols) - 1, a[0].shape_str(), kind_text(a[1])));
     const long shift = static_cast<long>(k);
     value out = map_mats(a[0], [&](const matrix& m) {
         std::vector<float> entries;

@@ -18,7 +18,7 @@ namespace {
 
 void need_inner(const matrix& A, const matrix& B, const char* fn, const char* what, const eval_context& ctx) {
     if (A.cols != B.rows)
-        formula_error(ctx, fmt::format("{}: {} do not chain: {} @ {}", fn, what, shape_str(A), shape_str(B)));
+        formula_error(ctx, said("{}: {} do not chain: {} @ {}", fn, what, shape_str(A), shape_str(B)));
 }
 
 }  // namespace
@@ -30,8 +30,8 @@ value rnn_fn(const args_t& a, eval_context& ctx) {
     const matrix& W_hh = need_matrix(a[2], "rnn", "W_hh", ctx);  // [d_h, d_h]
     need_inner(X, W_xh, "rnn(X, W_xh, W_hh)", "X and W_xh", ctx);
     if (W_hh.rows != W_xh.cols || W_hh.cols != W_xh.cols)
-        formula_error(ctx, fmt::format("rnn(X, W_xh, W_hh): W_hh must be [d_h, d_h] = [{0}, {0}] to match W_xh {1}, got {2}",
-                                       W_xh.cols, shape_str(W_xh), shape_str(W_hh)));
+        formula_error(ctx, said("rnn(X, W_xh, W_hh): W_hh must be [d_h, d_h] = [{0}, {0}] to match W_xh {1}, got {2}",
+                                W_xh.cols, shape_str(W_xh), shape_str(W_hh)));
     const labels feat{{}, "features"};
     matrix H(X.rows, W_xh.cols);  // H: [n, d_h], row t is h_t
     matrix h(1, W_xh.cols);       // h_0 = 0: [1, d_h]
@@ -73,7 +73,7 @@ value rnn_influence_fn(const args_t& a, eval_context& ctx) {
     const matrix& W_hh = need_matrix(a[2], "rnn_influence", "W_hh", ctx);
     need_inner(X, W_xh, "rnn_influence(X, W_xh, W_hh)", "X and W_xh", ctx);
     if (W_hh.rows != W_xh.cols || W_hh.cols != W_xh.cols)
-        formula_error(ctx, fmt::format("rnn_influence(X, W_xh, W_hh): W_hh must be [{0}, {0}], got {1}", W_xh.cols, shape_str(W_hh)));
+        formula_error(ctx, said("rnn_influence(X, W_xh, W_hh): W_hh must be [{0}, {0}], got {1}", W_xh.cols, shape_str(W_hh)));
     matrix X_without = X;
     if (X.rows > 0) std::fill_n(X_without.row(0), X.cols, 0.0f);
     matrix H = rnn_states(X, W_xh, W_hh), H_without = rnn_states(X_without, W_xh, W_hh);
@@ -96,7 +96,7 @@ value kv_decode_fn(const args_t& a, eval_context& ctx) {
     need_inner(X, W_K, fn, "X and W_K", ctx);
     need_inner(X, W_V, fn, "X and W_V", ctx);
     if (W_Q.cols != W_K.cols)
-        formula_error(ctx, fmt::format("{}: W_Q {} and W_K {} need the same d_k", fn, shape_str(W_Q), shape_str(W_K)));
+        formula_error(ctx, said("{}: W_Q {} and W_K {} need the same d_k", fn, shape_str(W_Q), shape_str(W_K)));
     const std::size_t n = X.rows, d_k = W_K.cols, d_v = W_V.cols;
     const labels feat{{}, "features"};
     matrix K_cache(0, d_k), V_cache(0, d_v);  // grow to [t, d_k] and [t, d_v]

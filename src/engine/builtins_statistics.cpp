@@ -20,7 +20,7 @@ std::vector<float> nonempty_entries(const value& v, const char* fn, const eval_c
     std::vector<float> xs;
     if (v.is_scalar()) xs.push_back(v.number);
     for (const matrix& m : v.mats) xs.insert(xs.end(), m.data.begin(), m.data.end());
-    if (xs.empty()) formula_error(ctx, fmt::format("{}: M has no entries ({})", fn, v.shape_str()));
+    if (xs.empty()) formula_error(ctx, said("{}: M has no entries ({})", fn, v.shape_str()));
     return xs;
 }
 
@@ -35,9 +35,9 @@ value abs_diff(const args_t& a, const char* fn, eval_context& ctx) {
     const value A = as_scalar_if_1x1(a[0]);
     const value B = as_scalar_if_1x1(a[1]);
     if (A.k != B.k || A.shape() != B.shape())
-        formula_error(ctx, fmt::format("{}(A, B) needs two values of the same shape: the "
-                                       "first argument is {}, the second is {}",
-                                       fn, kind_text(A), kind_text(B)));
+        formula_error(ctx, said("{}(A, B) needs two values of the same shape: the "
+                                "first argument is {}, the second is {}",
+                                fn, kind_text(A), kind_text(B)));
     if (A.is_scalar()) return value::scalar(std::fabs(A.number - B.number));
     float worst = 0.0f;
     for (std::size_t i = 0; i < A.mats.size(); ++i) {
@@ -57,7 +57,7 @@ float float_rounding(float scale) { return std::ldexp(scale, -16); }
 const matrix& vector_arg(const value& v, const char* fn, eval_context& ctx) {
     const matrix* m = v.is_matrix() ? &v.mat() : nullptr;
     if (!m || (m->rows != 1 && m->cols != 1) || m->size() == 0)
-        formula_error(ctx, fmt::format("{}(v): v must be one row [1, d] or one column [n, 1], got {}", fn, kind_text(v)));
+        formula_error(ctx, said("{}(v): v must be one row [1, d] or one column [n, 1], got {}", fn, kind_text(v)));
     return *m;
 }
 

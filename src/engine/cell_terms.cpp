@@ -57,12 +57,13 @@ cell_terms explain_cell(const statement& st, const workspace& ws, eval_context& 
     cell_terms t;
     t.statement = st.text;
     if (whole.is_scalar()) {
-        if (at.head || at.row || at.col) throw input_error(ctx.where, fmt::format("{} is a number: it has no cell [{}, {}]", st.target, at.row + 1, at.col + 1));
+        if (at.head || at.row || at.col) throw input_error(ctx.where, said("{} is a number: it has no cell [{}, {}]", st.target, at.row + 1, at.col + 1));
         t.cell = whole.number;
     } else {
         if (at.head >= whole.mats.size() || at.row >= whole.mats.front().rows || at.col >= whole.mats.front().cols)
-            throw input_error(ctx.where, fmt::format("{} {} has no cell [{}, {}]{}", st.target, whole.shape_str(), at.row + 1, at.col + 1,
-                                                     whole.is_stack() ? fmt::format(" in head {}", at.head + 1) : ""));
+            throw input_error(ctx.where, whole.is_stack() ? said("{} {} has no cell [{}, {}] in head {}", st.target, whole.shape_str(), at.row + 1,
+                                                                 at.col + 1, at.head + 1)
+                                                          : said("{} {} has no cell [{}, {}]", st.target, whole.shape_str(), at.row + 1, at.col + 1));
         t.cell = head_of(whole, at.head)(at.row, at.col);
     }
 

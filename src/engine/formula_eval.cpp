@@ -23,9 +23,9 @@ namespace qkv {
 namespace {
 
 // "Q is [3, 4]", "d_k is a scalar": an operand as the lesson wrote it, with its shape.
-std::string described(const expr& e, const value& v) {
-    if (v.is_scalar()) return fmt::format("{} is a scalar", e.text);
-    return fmt::format("{} is {}", e.text, v.shape_str());
+sentence described(const expr& e, const value& v) {
+    if (v.is_scalar()) return said("{} is a scalar", e.text);
+    return said("{} is {}", e.text, v.shape_str());
 }
 
 // A stack made from a and b keeps what their stack's matrices are (heads, devices, samples).
@@ -114,8 +114,6 @@ labels pick_labels(const std::vector<std::pair<const labels*, std::size_t>>& axe
     return {};
 }
 
-std::string count_text(int n) { return fmt::format("{} argument{}", n, n == 1 ? "" : "s"); }
-
 // A value the expression holds while it computes the next one, counted in ctx.held_bytes for as
 // long as it lives: Z + (Z + (Z + Z)) holds a copy of Z at every level before the first sum is made.
 class held {
@@ -139,13 +137,13 @@ private:
     const workspace& ws_;
     eval_context& ctx_;
 
-    [[noreturn]] void fail(const std::string& message) const { formula_error(ctx_, message); }
+    [[noreturn]] void fail(const sentence& message) const { formula_error(ctx_, message); }
     value name(const expr& e);
     value call(const expr& e);
     value negate(const expr& e);
     value transpose(const expr& e);
     value index(const expr& e);
-    std::size_t position(const expr& ie, std::size_t count, const expr& base, const char* what);
+    std::size_t position(const expr& ie, std::size_t count, const expr& base, std::string_view what);
     std::size_t heads(const expr& e, const value& a, const value& b);
     void check_cells(std::size_t h, std::size_t r, std::size_t c, const expr& e) const;
     template <typename F>
@@ -175,7 +173,7 @@ value evaluator::eval(const expr& e) {
         return metered(e, [&] { return matmul(e, a, b); });
     }
     }
-    fail("internal error: unknown expression kind");
+    fail(sentence::plain("internal error: unknown expression kind"));
 }
 
 value evaluator::name(const expr& e) {
@@ -185,39 +183,37 @@ value evaluator::name(const expr& e) {
         return it->second;
     }
     if (const builtin* b = find_builtin(e.name))
-        fail(fmt::format("'{}' is a function: call it as {}", e.name, b->signature));
+        fail(said("'{}' is a function: call it as {}", e.name, b->signature));
     std::vector<std::string> known;
     for (const auto& [n, v] : ws_) known.push_back(n);
     std::size_t values = known.size();
     for (const builtin& b : builtins()) known.push_back(b.name);
     if (std::string near = nearest_name(e.name, known); !near.empty())
-        fail(fmt::format("unknown name '{}'; did you mean '{}'?", e.name, near));
-    std::string msg = fmt::format("unknown name '{}'", e.name);
+        fail(said("unknown name '{}'; did you mean '{}'?", e.name, near));
     if (values > 0 && values <= 16) {
         known.resize(values);
-        msg += fmt::format("; the names known here are {}", fmt::join(known, ", "));
+        fail(said("unknown name '{}'; the names known here are {}", e.name, fmt::format("{}", fmt::join(known, ", "))));
     }
-    fail(msg);
+    fail(said("unknown name '{}'", e.name));
 }
 
 value evaluator::call(const expr& e) {
     const builtin* b = find_builtin(e.name);
     if (!b) {
         if (ws_.count(e.name))
-            fail(fmt::format("'{}' is a value, not a function; only built-ins can be called",
-                             e.name));
+            fail(said("'{}' is a value, not a function; only built-ins can be called", e.name));
         std::vector<std::string> known;
         for (const builtin& bi : builtins()) known.push_back(bi.name);
         if (std::string near = nearest_name(e.name, known); !near.empty())
-            fail(fmt::format("unknown function '{}'; did you mean '{}'?", e.name, near));
-        fail(fmt::format("unknown function '{}'; `qkv help formulas` lists the built-ins", e.name));
+            fail(said("unknown function '{}'; did you mean '{}'?", e.name, near));
+        fail(said("unknown function '{}'; `qkv help formulas` lists the built-ins", e.name));
     }
     int n = static_cast<int>(e.args.size());
     if (n < b->min_args || n > b->max_args) {
-        std::string takes = b->min_args == b->max_args
-                                ? count_text(b->min_args)
-                                : fmt::format("{} to {}", b->min_args, count_text(b->max_args));
-        fail(fmt::format("{} takes {}, as in {}; got {}", b->name, takes, b->signature, n));
+        const sentence takes = b->min_args != b->max_args ? said("{} to {} arguments", b->min_args, b->max_args)
+                               : b->min_args == 1           ? said("{} argument", b->min_args)
+                                                            : said("{} arguments", b->min_args);
+        fail(said("{} takes {}, as in {}; got {}", b->name, takes, b->signature, n));
     }
     // the arguments are copies beside the workspace's values, held as long as the call runs
     std::vector<value> args;
@@ -246,8 +242,8 @@ value evaluator::metered(const expr& e, F&& run) {
         const operation_work op;
         return run();
     } catch (const work_exceeded& w) {
-        fail(fmt::format("{} would do {:.0f} GFLOP of arithmetic or more, past the {:.0f} GFLOP one operation may do "
-                         "(lessons are small by design)", e.text, w.flops() / 1e9, max_flops_per_operation / 1e9));
+        fail(said("{} would do {:.0f} GFLOP of arithmetic or more, past the {:.0f} GFLOP one operation may do "
+                  "(lessons are small by design)", e.text, w.flops() / 1e9, max_flops_per_operation / 1e9));
     }
 }
 
@@ -275,14 +271,13 @@ value evaluator::transpose(const expr& e) {
 
 // The 0-based position an index names; the lesson counts from 1, as in s_23.
 std::size_t evaluator::position(const expr& ie, std::size_t count, const expr& base,
-                                const char* what) {
+                                std::string_view what) {
     value v = eval(ie);
-    if (!v.is_scalar()) fail(fmt::format("an index must be a number, and {}", described(ie, v)));
+    if (!v.is_scalar()) fail(said("an index must be a number, and {}", described(ie, v)));
     float x = v.number;
-    if (!(x == std::floor(x))) fail(fmt::format("index {} is not a whole number", x));
+    if (!(x == std::floor(x))) fail(said("index {} is not a whole number", x));
     if (x < 1 || x > static_cast<float>(count))
-        fail(fmt::format("index {} is out of range: {} has {} {} (counted from 1)", x, base.text,
-                         count, what));
+        fail(said("index {} is out of range: {} has {} {} (counted from 1)", x, base.text, count, said(what)));
     return static_cast<std::size_t>(x) - 1;
 }
 
@@ -291,20 +286,20 @@ value evaluator::index(const expr& e) {
     value base = eval(base_e);
     const held hold(ctx_, base);
     if (base.is_scalar())
-        fail(fmt::format("{}; only a matrix or a stack can be indexed", described(base_e, base)));
+        fail(said("{}; only a matrix or a stack can be indexed", described(base_e, base)));
     if (base.is_stack()) {
         if (e.args.size() == 3)
-            fail(fmt::format("{} is a stack of heads and takes one index, the head: write "
-                             "{}[h][i] for row i of head h", base_e.text, base_e.text));
-        std::size_t h = position(*e.args[1], base.mats.size(), base_e, "heads");
+            fail(said("{} is a stack of heads and takes one index, the head: write {}[h][i] for row i of head h", base_e.text,
+                      base_e.text));
+        std::size_t h = position(*e.args[1], base.mats.size(), base_e, translatable("heads"));
         value out = value::of(base.mats[h], base.rows, base.cols);
         out.weights = base.weights;
         return out;
     }
     const matrix& M = base.mat();
-    std::size_t i = position(*e.args[1], M.rows, base_e, "rows");
+    std::size_t i = position(*e.args[1], M.rows, base_e, translatable("rows"));
     if (e.args.size() == 3) {
-        std::size_t j = position(*e.args[2], M.cols, base_e, "columns");
+        std::size_t j = position(*e.args[2], M.cols, base_e, translatable("columns"));
         return value::scalar(M(i, j));
     }
     matrix row(1, M.cols, std::vector<float>(M.row(i), M.row(i) + M.cols));  // row: [1, d]
@@ -318,8 +313,8 @@ value evaluator::index(const expr& e) {
 // How many heads an operation on a and b runs: 1 for matrices; two stacks must agree.
 std::size_t evaluator::heads(const expr& e, const value& a, const value& b) {
     if (a.is_stack() && b.is_stack() && a.mats.size() != b.mats.size())
-        fail(fmt::format("'{}' on two stacks needs the same number of heads: {}, {}", e.op,
-                         described(*e.args[0], a), described(*e.args[1], b)));
+        fail(said("'{}' on two stacks needs the same number of heads: {}, {}", e.op, described(*e.args[0], a),
+                  described(*e.args[1], b)));
     if (a.is_stack()) return a.mats.size();
     if (b.is_stack()) return b.mats.size();
     return 1;
@@ -328,7 +323,7 @@ std::size_t evaluator::heads(const expr& e, const value& a, const value& b) {
 // A result of h heads of [r, c] must fit the limit every value has (matrix.hpp), or the product
 // of a column and a row could ask for terabytes, and eight heads of it for eight times as much.
 void evaluator::check_cells(std::size_t h, std::size_t r, std::size_t c, const expr& e) const {
-    if (!within_cell_limit(r, c, h)) fail(fmt::format("{}: {}", e.text, cell_limit_message(r, c, h)));
+    if (!within_cell_limit(r, c, h)) fail(said("{}: {}", e.text, cell_limit_said(r, c, h)));
     check_keep(ctx_, h * r * c * sizeof(float));
 }
 
@@ -343,9 +338,8 @@ value evaluator::elementwise(const expr& e, const value& a, const value& b) {
         check_cells(h, std::max(A.rows, B.rows), std::max(A.cols, B.cols), e);
         auto m = combine(e.op, A, B);
         if (!m)
-            fail(fmt::format("'{}' needs equal shapes, or a scalar, a [1, d] row or an [n, 1] "
-                             "column to broadcast: {}, {}",
-                             e.op, described(*e.args[0], a), described(*e.args[1], b)));
+            fail(said("'{}' needs equal shapes, or a scalar, a [1, d] row or an [n, 1] column to broadcast: {}, {}", e.op,
+                      described(*e.args[0], a), described(*e.args[1], b)));
         out.push_back(std::move(*m));
     }
     std::vector<std::pair<const labels*, std::size_t>> row_axes, col_axes;
@@ -396,16 +390,15 @@ value evaluator::matmul(const expr& e, const value& a, const value& b) {
     const expr& le = *e.args[0];
     const expr& re = *e.args[1];
     if (a.is_scalar() || b.is_scalar())
-        fail(fmt::format("@ multiplies matrices, and {}; use * to scale by a number",
-                         a.is_scalar() ? described(le, a) : described(re, b)));
+        fail(said("@ multiplies matrices, and {}; use * to scale by a number", a.is_scalar() ? described(le, a) : described(re, b)));
     std::size_t h = heads(e, a, b);
     std::vector<matrix> out(h);
     for (std::size_t i = 0; i < h; ++i) {
         const matrix& A = head(a, i, a.mat());
         const matrix& B = head(b, i, b.mat());
         if (A.cols != B.rows)
-            fail(fmt::format("@ needs the columns of the left side to equal the rows of the "
-                             "right side: {}, {}", described(le, a), described(re, b)));
+            fail(said("@ needs the columns of the left side to equal the rows of the right side: {}, {}", described(le, a),
+                      described(re, b)));
         check_cells(h, A.rows, B.cols, e);
         blas::gemm(out[i], A, blas::trans::no, B, blas::trans::no);  // out[i]: [A.rows, B.cols]
     }
@@ -422,8 +415,8 @@ value evaluate(const expr& e, const workspace& ws, eval_context& ctx) {
     } catch (const std::bad_alloc&) {
         // past every count (a built-in's own temporaries, memory another process took meanwhile):
         // still this formula's line, not an anonymous one at the top
-        formula_error(ctx, fmt::format("the memory ran out computing it (this run may keep {:.1f} GiB)",
-                                       double(keep_budget().bytes) / double(std::size_t{1} << 30)));
+        formula_error(ctx, said("the memory ran out computing it (this run may keep {:.1f} GiB)",
+                                double(keep_budget().bytes) / double(std::size_t{1} << 30)));
     }
 }
 

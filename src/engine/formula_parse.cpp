@@ -71,12 +71,12 @@ token lex_number(const line_source& src, std::size_t i) {
     if (j < s.size() && (is_name_char(s[j]) || s[j] == '.')) {
         std::size_t k = j;
         while (k < s.size() && (is_name_char(s[k]) || s[k] == '.')) ++k;
-        throw input_error(src.loc(i), fmt::format("malformed number '{}'", s.substr(i, k - i)));
+        throw input_error(src.loc(i), said("malformed number '{}'", s.substr(i, k - i)));
     }
     token t{tok::number, std::string(s.substr(i, j - i)), i, j};
     t.number = std::strtof(t.text.c_str(), nullptr);
     if (!std::isfinite(t.number))
-        throw input_error(src.loc(i), fmt::format("number '{}' is too large for a float", t.text));
+        throw input_error(src.loc(i), said("number '{}' is too large for a float", t.text));
     return t;
 }
 
@@ -101,15 +101,14 @@ std::vector<token> lex(const line_source& src) {
             i = j;
         } else if (c == '^') {
             if (i + 1 >= s.size() || s[i + 1] != 'T')
-                throw input_error(src.loc(i), "expected 'T' after '^' (A^T is the transpose; "
-                                              "there is no power operator)");
+                throw input_error(src.loc(i), said("expected 'T' after '^' (A^T is the transpose; there is no power operator)"));
             out.push_back({tok::transpose, "^T", i, i + 2});
             i += 2;
         } else if (std::string_view("()[],+-*/@=").find(c) != std::string_view::npos) {
             out.push_back({tok::punct, std::string(1, c), i, i + 1});
             ++i;
         } else {
-            throw input_error(src.loc(i), fmt::format("unexpected character '{}'", char_at(s, i)));
+            throw input_error(src.loc(i), said("unexpected character '{}'", char_at(s, i)));
         }
     }
     out.push_back({tok::end, "", s.size(), s.size()});
@@ -140,8 +139,8 @@ private:
     // 100000 '+1' can overflow the stack.
     static constexpr int max_depth = 200;
     input_error too_deep(std::size_t offset) const {
-        return input_error(src_.loc(offset), fmt::format("the formula is more than {} levels deep (each operator, call, "
-                                                         "index and parenthesis is a level)", max_depth));
+        return input_error(src_.loc(offset), said("the formula is more than {} levels deep (each operator, call, index and "
+                                                  "parenthesis is a level)", max_depth));
     }
 
     const token& peek() const { return toks_[pos_]; }
@@ -152,12 +151,11 @@ private:
         last_end_ = toks_[pos_].end;
         return toks_[pos_++];
     }
-    [[noreturn]] void fail(const token& at, const std::string& expected) const {
-        std::string found = at.t == tok::end ? "the end of the line" : "'" + at.text + "'";
-        throw input_error(src_.loc(at.begin),
-                          fmt::format("expected {}, found {}", expected, found));
+    [[noreturn]] void fail(const token& at, const sentence& expected) const {
+        const sentence found = at.t == tok::end ? said("the end of the line") : sentence::plain("'" + at.text + "'");
+        throw input_error(src_.loc(at.begin), said("expected {}, found {}", expected, found));
     }
-    void expect(std::string_view punct, const std::string& expected) {
+    void expect(std::string_view punct, const sentence& expected) {
         if (!at(punct)) fail(peek(), expected);
         take();
     }
@@ -187,14 +185,14 @@ private:
 
 statement parser::parse_statement() {
     const token& target = peek();
-    if (target.t != tok::name) fail(target, "a name to assign to, as in `S = Q @ K^T`");
+    if (target.t != tok::name) fail(target, said("a name to assign to, as in `S = Q @ K^T`"));
     take();
-    if (!at("=")) fail(peek(), fmt::format("'=' after '{}'", target.text));
+    if (!at("=")) fail(peek(), said("'=' after '{}'", target.text));
     take();
     statement st;
     st.target = target.text;
     st.rhs = expression();
-    if (peek().t != tok::end) fail(peek(), "an operator or the end of the line");
+    if (peek().t != tok::end) fail(peek(), said("an operator or the end of the line"));
     st.text = std::string(src_.text.substr(target.begin, last_end_ - target.begin));
     st.where = src_.loc(target.begin);
     return st;
@@ -202,7 +200,7 @@ statement parser::parse_statement() {
 
 expr_ptr parser::parse_lone_expression() {
     expr_ptr e = expression();
-    if (peek().t != tok::end) fail(peek(), "an operator or the end of the expression");
+    if (peek().t != tok::end) fail(peek(), said("an operator or the end of the expression"));
     return e;
 }
 
@@ -265,7 +263,7 @@ expr_ptr parser::postfix() {
                 take();
                 n->args.push_back(expression());
             }
-            expect("]", fmt::format("']' to close '[' opened at column {}", open_col));
+            expect("]", said("']' to close '[' opened at column {}", open_col));
             base = done(n);
         } else {
             return base;
@@ -293,14 +291,14 @@ expr_ptr parser::primary() {
         const token& open = take();
         int open_col = src_.column_of(open.begin);
         expr_ptr inner = expression();
-        expect(")", fmt::format("')' to close '(' opened at column {}", open_col));
+        expect(")", said("')' to close '(' opened at column {}", open_col));
         // The same node, quoted with its parentheses.
         auto n = std::make_shared<expr>(*inner);
         n->begin = open.begin;
         n->where = src_.loc(open.begin);
         return done(n);
     }
-    fail(t, "a number, a name or '('");
+    fail(t, said("a number, a name or '('"));
 }
 
 // NAME '(' (expr (',' expr)*)? ')'
@@ -319,8 +317,7 @@ expr_ptr parser::call(const token& name) {
             take();
             continue;
         }
-        expect(")", fmt::format("',' or ')' to close '{}(' opened at column {}", name.text,
-                                open_col));
+        expect(")", said("',' or ')' to close '{}(' opened at column {}", name.text, open_col));
         return done(n);
     }
 }
@@ -352,7 +349,7 @@ formula parse_formula(std::string_view text, const source_loc& where) {
         if (!p.blank()) f.statements.push_back(p.parse_statement());
     }
     if (f.statements.empty())
-        throw input_error(where, "expected a statement such as `S = Q @ K^T`, found none");
+        throw input_error(where, said("expected a statement such as `S = Q @ K^T`, found none"));
     return f;
 }
 
@@ -363,10 +360,10 @@ expr_ptr parse_expression(std::string_view text, const source_loc& where) {
         if (p.blank()) continue;
         if (result)
             throw input_error(line.loc(line.text.find_first_not_of(" \t")),
-                              "expected one expression, found a second line");
+                              said("expected one expression, found a second line"));
         result = p.parse_lone_expression();
     }
-    if (!result) throw input_error(where, "expected an expression, found none");
+    if (!result) throw input_error(where, said("expected an expression, found none"));
     return result;
 }
 

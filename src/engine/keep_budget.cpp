@@ -62,10 +62,10 @@ void check_keep(const eval_context& ctx, std::size_t more) {
     if (more <= limit.bytes && bytes_kept(ctx) <= limit.bytes - more) return;
     const double would = gib_up(bytes_kept(ctx) + more);
     if (limit.by_free_memory)
-        formula_error(ctx, fmt::format("this run would keep {:.1f} GiB, more than half of the {:.1f} GiB of memory free",
-                                       would, gib(limit.free_bytes)));
-    formula_error(ctx, fmt::format("this run would keep {:.1f} GiB, more than the {} GiB one run may keep", would,
-                                   max_kept_bytes >> 30));
+        formula_error(ctx, said("this run would keep {:.1f} GiB, more than half of the {:.1f} GiB of memory free",
+                                would, gib(limit.free_bytes)));
+    formula_error(ctx, said("this run would keep {:.1f} GiB, more than the {} GiB one run may keep", would,
+                            max_kept_bytes >> 30));
 }
 
 }  // namespace qkv

@@ -34,11 +34,15 @@ bool within_cell_limit(std::size_t rows, std::size_t cols, std::size_t heads) {
     return cols <= max_cells / rows && heads <= max_cells / (rows * std::max<std::size_t>(cols, 1));
 }
 
-std::string cell_limit_message(std::size_t rows, std::size_t cols, std::size_t heads) {
+sentence cell_limit_said(std::size_t rows, std::size_t cols, std::size_t heads) {
     // in double: h · rows · cols may not fit a size_t (counts and sizes up to 2^31 each)
     const double cells = static_cast<double>(heads) * static_cast<double>(rows) * static_cast<double>(cols);
     const std::string shape = heads == 1 ? fmt::format("[{}, {}]", rows, cols) : fmt::format("[{}, {}, {}]", heads, rows, cols);
-    return fmt::format("{} would be {} cells, more than the limit of 2^28 = {}", shape, cells, max_cells);
+    return said("{} would be {} cells, more than the limit of 2^28 = {}", shape, cells, max_cells);
+}
+
+std::string cell_limit_message(std::size_t rows, std::size_t cols, std::size_t heads) {
+    return cell_limit_said(rows, cols, heads).in(lang::en);
 }
 
 std::string shape_str(const matrix& m) { return fmt::format("[{}, {}]", m.rows, m.cols); }

@@ -11,20 +11,33 @@
 
 namespace qkv {
 
-std::string validation_text(const std::vector<std::pair<std::string, validation>>& checked) {
+namespace {
+
+// "3 problems in 2 of 5 files": one message for each way English says the two counts, since
+// other languages order and count them otherwise.
+std::string problems_line(std::size_t problems, std::size_t bad_files, std::size_t files, lang l) {
+    const bool one = problems == 1, one_file = files == 1;
+    const std::string_view message = one && one_file ? translatable("{} problem in {} of {} file")
+                                     : one           ? translatable("{} problem in {} of {} files")
+                                     : one_file      ? translatable("{} problems in {} of {} file")
+                                                     : translatable("{} problems in {} of {} files");
+    return fmt::format(fmt::runtime(tr(l, message)), problems, bad_files, files);
+}
+
+}  // namespace
+
+std::string validation_text(const std::vector<std::pair<std::string, validation>>& checked, lang l) {
     std::string out;
     std::size_t problems = 0, bad_files = 0;
     for (const auto& [file, v] : checked) {
         // a file's name is the user's and is echoed: ESC or BEL in it is shown escaped, never sent
         if (v.problems.empty()) out += fmt::format("{}: ok ({})\n", escape_controls(file), escape_controls(v.summary));
-        for (const problem& p : v.problems) out += escape_controls(p.str()) + "\n";
+        for (const problem& p : v.problems) out += escape_controls(p.in(l)) + "\n";
         for (const problem& w : v.warnings) out += escape_controls(w.str()) + "\n";
         problems += v.problems.size();
         bad_files += !v.problems.empty();
     }
-    if (problems)
-        out += fmt::format("{} problem{} in {} of {} file{}\n", problems, problems == 1 ? "" : "s", bad_files, checked.size(),
-                           checked.size() == 1 ? "" : "s");
+    if (problems) out += problems_line(problems, bad_files, checked.size(), l) + "\n";
     return out;
 }
 

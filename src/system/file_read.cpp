@@ -15,6 +15,8 @@
 
 namespace qkv {
 
+using file_words::translatable;
+
 std::string byte_size_text(std::uint64_t bytes) {
     if (bytes >= (std::uint64_t{1} << 20) && bytes % (std::uint64_t{1} << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
     if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
@@ -23,45 +25,48 @@ std::string byte_size_text(std::uint64_t bytes) {
 
 namespace {
 
-std::string too_large(std::uint64_t size, std::uint64_t max_bytes) {
-    return fmt::format("too large: {} bytes, where one holds at most {}", size, byte_size_text(max_bytes));
+file_problem too_large(std::uint64_t size, std::uint64_t max_bytes) {
+    return file_problem(translatable("too large: {} bytes, where one holds at most {}"), {std::to_string(size), byte_size_text(max_bytes)});
 }
+
+file_problem not_readable(int err) { return file_problem(translatable("not readable: {}"), {std::strerror(err)}, err); }
 
 }  // namespace
 
-std::optional<std::string> read_fd_capped(int fd, std::uint64_t max_bytes, std::string& out) {
+std::optional<file_problem> read_fd_capped(int fd, std::uint64_t max_bytes, std::string& out) {
     struct stat st {};
-    if (::fstat(fd, &st) != 0) return fmt::format("not readable: {}", std::strerror(errno));
-    if (!S_ISREG(st.st_mode)) return "not a regular file (a folder, a named pipe or a device)";
+    if (::fstat(fd, &st) != 0) return not_readable(errno);
+    if (!S_ISREG(st.st_mode)) return file_problem(translatable("not a regular file (a folder, a named pipe or a device)"));
     if (std::uint64_t(st.st_size) > max_bytes) return too_large(std::uint64_t(st.st_size), max_bytes);
     out.clear();
     try {
         out.reserve(std::size_t(st.st_size));
     } catch (const std::bad_alloc&) {
-        return fmt::format("too large for the memory there is: {} bytes", st.st_size);
+        return file_problem(translatable("too large for the memory there is: {} bytes"), {std::to_string(st.st_size)});
     }
     char buf[65536];
     for (;;) {
         const ssize_t n = ::read(fd, buf, sizeof buf);
         if (n == 0) break;
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return fmt::format("not readable: {}", std::strerror(errno));
+        if (n < 0) return not_readable(errno);
         if (out.size() + std::size_t(n) > max_bytes) return too_large(out.size() + std::size_t(n), max_bytes);  // it grew
         out.append(buf, std::size_t(n));
     }
     return std::nullopt;
 }
 
-std::optional<std::string> read_file_capped(const std::string& path, std::uint64_t max_bytes, std::string& out) {
-    if (path.empty()) return "not found (the name is empty)";
+std::optional<file_problem> read_file_capped(const std::string& path, std::uint64_t max_bytes, std::string& out) {
+    if (path.empty()) return file_problem(translatable("not found (the name is empty)"));
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // a FIFO must not block the open
     if (fd < 0) {
         const int err = errno;
-        if (err == ENOENT || err == ENOTDIR) return "not found";
-        if (err == ENAMETOOLONG) return "a name too long for the file system (a part over 255 bytes, or the whole over 4096)";
-        return fmt::format("not readable: {}", std::strerror(err));
+        if (err == ENOENT || err == ENOTDIR) return file_problem(translatable("not found"));
+        if (err == ENAMETOOLONG)
+            return file_problem(translatable("a name too long for the file system (a part over 255 bytes, or the whole over 4096)"));
+        return not_readable(err);
     }
-    std::optional<std::string> no = read_fd_capped(fd, max_bytes, out);
+    std::optional<file_problem> no = read_fd_capped(fd, max_bytes, out);
     ::close(fd);
     return no;
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <toml++/toml.h>
@@ -20,9 +21,17 @@ namespace qkv {
 
 // One thing to fix in a file, as `qkv validate` lists it.
 struct problem {
+    problem() = default;
+    problem(source_loc where, std::string message) : where(std::move(where)), message(std::move(message)) {}
+    // A message found worded in the learner's language too (an input_error's said_message()).
+    problem(source_loc where, std::string message, sentence said)
+        : where(std::move(where)), message(std::move(message)), said(std::move(said)) {}
+
     source_loc where;
     std::string message;
+    std::optional<sentence> said;
     std::string str() const;  // "file:line:column: message"
+    std::string in(lang l) const;  // the same in `l`: str() in English, or where there is no `said`
 };
 
 // Where a node starts in `file`.

@@ -12,8 +12,8 @@ namespace qkv::builtin_detail {
 
 using args_t = std::vector<value>;
 
-// "a scalar", "a matrix [3, 4]", "a stack [2, 3, 2]"
-std::string kind_text(const value& v);
+// "a scalar", "a matrix [3, 4]", "a stack [2, 3, 2]", in the learner's language where it is shown
+sentence kind_text(const value& v);
 
 // Each throws through formula_error with "FN: PARAM must be …, got …".
 void need_mats(const value& v, const char* fn, const char* param, const eval_context& ctx);  // matrix or stack

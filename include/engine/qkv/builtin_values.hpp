@@ -74,8 +74,8 @@ value zip_mats(const value& a, const value& b, const char* fn, const eval_contex
     need_mats(a, fn, "the first argument", ctx);
     need_mats(b, fn, "the second argument", ctx);
     if (a.is_stack() && b.is_stack() && a.mats.size() != b.mats.size())
-        formula_error(ctx, fmt::format("{}: the stacks have different numbers of heads: {} and {}",
-                                       fn, a.shape_str(), b.shape_str()));
+        formula_error(ctx, said("{}: the stacks have different numbers of heads: {} and {}",
+                                fn, a.shape_str(), b.shape_str()));
     std::size_t h = std::max(a.mats.size(), b.mats.size());
     std::vector<matrix> out;
     for (std::size_t i = 0; i < h; ++i)

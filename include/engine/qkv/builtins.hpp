@@ -63,7 +63,9 @@ const builtin* find_builtin(std::string_view name);
 // A name the table already has is a programming error: std::logic_error.
 void add_builtin_group(std::string_view group, std::vector<builtin> (*make)());
 
-// Throws input_error at ctx.where: "stage 'ID', formula `TEXT`: MESSAGE".
+// Throws input_error at ctx.where: "stage 'ID', formula `TEXT`: MESSAGE", worded in the learner's
+// language where it is printed (a message given as a string stays as it is in every language).
+[[noreturn]] void formula_error(const eval_context& ctx, const sentence& message);
 [[noreturn]] void formula_error(const eval_context& ctx, const std::string& message);
 
 }  // namespace qkv

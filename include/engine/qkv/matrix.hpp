@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "qkv/sentence.hpp"
+
 namespace qkv {
 
 // The most cells one value may have: 2^28 floats are 1 GiB. Every size a user can write (a
@@ -20,7 +22,9 @@ constexpr std::size_t max_cells = std::size_t{1} << 28;
 bool within_cell_limit(std::size_t rows, std::size_t cols, std::size_t heads = 1);
 
 // "[r, c] would be N cells, more than the limit of 2^28 = 268435456" ("[h, r, c] …" for a stack):
-// the one wording of the limit, for callers that prefix it with what asked for the value.
+// the one wording of the limit, for callers that prefix it with what asked for the value; said in
+// the learner's language, and its English.
+sentence cell_limit_said(std::size_t rows, std::size_t cols, std::size_t heads = 1);
 std::string cell_limit_message(std::size_t rows, std::size_t cols, std::size_t heads = 1);
 
 struct matrix {

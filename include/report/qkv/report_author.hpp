@@ -7,13 +7,14 @@
 #include <utility>
 #include <vector>
 
+#include "qkv/i18n.hpp"
 #include "qkv/validate.hpp"
 
 namespace qkv {
 
 // "FILE: ok (what was checked)" for a clean file, else each problem's "file:line: …" line; each
-// warning after; then "N problems in M of K files" when there are any.
-std::string validation_text(const std::vector<std::pair<std::string, validation>>& checked);
+// warning after; then "N problems in M of K files" when there are any, in `l`.
+std::string validation_text(const std::vector<std::pair<std::string, validation>>& checked, lang l = lang::en);
 
 // The formula language in a few lines, then each built-in's signature and help, the help wrapped
 // to `width` columns under its first line (under the name on a narrow screen).

@@ -6,11 +6,14 @@
 #include <optional>
 #include <string>
 
+#include "qkv/file_problem.hpp"
+
 namespace qkv {
 
 // nullopt when `path` is a regular file qkv may read (through links); else what is wrong, in words
 // that follow a description of the file ("not found", "a name too long for the file system (…)",
-// "not a regular file (…)", "not readable: Permission denied").
-[[nodiscard]] std::optional<std::string> unreadable_file(const std::string& path);
+// "not a regular file (…)", "not readable: Permission denied"), which file_words.hpp words in the
+// learner's language.
+[[nodiscard]] std::optional<file_problem> unreadable_file(const std::string& path);
 
 }  // namespace qkv

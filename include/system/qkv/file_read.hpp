@@ -9,17 +9,19 @@
 #include <string>
 #include <string_view>
 
+#include "qkv/file_problem.hpp"
+
 namespace qkv {
 
 // Reads the regular file at `path` into `out` when it holds at most `max_bytes`. Returns what is
 // wrong, in words that follow a description of the file, or nullopt: "not found", "not a regular
 // file (…)", "too large: 3221225472 bytes, where one holds at most 16 MiB", "not readable: …". A
 // named pipe or a device is refused without blocking; a file that grows while it is read is
-// refused at the cap, never read on.
-[[nodiscard]] std::optional<std::string> read_file_capped(const std::string& path, std::uint64_t max_bytes, std::string& out);
+// refused at the cap, never read on. file_words.hpp words what is wrong in the learner's language.
+[[nodiscard]] std::optional<file_problem> read_file_capped(const std::string& path, std::uint64_t max_bytes, std::string& out);
 
 // The same from a descriptor opened already (closed by the caller).
-[[nodiscard]] std::optional<std::string> read_fd_capped(int fd, std::uint64_t max_bytes, std::string& out);
+[[nodiscard]] std::optional<file_problem> read_fd_capped(int fd, std::uint64_t max_bytes, std::string& out);
 
 // "16 MiB", "512 KiB", "100 bytes": a cap as the messages say it.
 std::string byte_size_text(std::uint64_t bytes);
