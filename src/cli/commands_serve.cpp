@@ -141,7 +141,13 @@ int cmd_serve(const args& a, const console& io) {
         } catch (const input_error& e) {
             throw usage_error(e.said_message());
         }
-        if (s.o.host == "0.0.0.0") s.o.klass->join_host = lan_address();
+        if (s.o.host == "0.0.0.0") {  // every network: students are told this machine's address on one
+            s.o.klass->join_host = lan_address();
+            if (s.o.klass->join_host.empty()) {
+                s.o.klass->join_host = "127.0.0.1";
+                io.tell(tr(s.o.language, "qkv serve: this machine is on no network (no address but 127.0.0.1): only it can join\n"));
+            }
+        }
         if (!s.export_dir.empty()) {
             serve::export_class(*s.o.klass, s.export_dir, s.o.language);
             io.print(fmt::format(fmt::runtime(tr(s.o.language, "class {}: exported to {}\n")), s.class_name, s.export_dir));
