@@ -272,3 +272,21 @@ BOOST_AUTO_TEST_CASE(the_stepper_pages_through_every_recorded_step) {
     BOOST_TEST(s.finish() == 0);
     BOOST_TEST(s.restored());
 }
+
+// A stage is about what it computes: lesson 3's third stage explains S, made from Q and Kᵀ. On an
+// 80 × 24 screen S is in sight below the text, its inputs after it (they had come first and pushed
+// S off the screen).
+BOOST_AUTO_TEST_CASE(the_matrix_a_stage_computes_comes_before_its_inputs) {
+    session s({"lesson", "3", "--step", "--stage", "3"});
+    frame f = frame_after(s, 0);
+    BOOST_REQUIRE(!f.empty());
+    std::size_t s_row = f.size(), q_row = f.size();
+    for (std::size_t r = rule_row(f) + 1; r < f.size(); ++r) {
+        if (f[r].rfind("S  [", 0) == 0) s_row = std::min(s_row, r);
+        if (f[r].rfind("Q  [", 0) == 0) q_row = std::min(q_row, r);
+    }
+    BOOST_TEST(s_row < f.size() - 1, "S is not on the first screen of stage 3");
+    BOOST_TEST(s_row < q_row);
+    s.send("q");
+    BOOST_TEST(s.finish() == 0);
+}

@@ -390,6 +390,11 @@ std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, 
     return out;
 }
 
+stage_trace outputs_first(stage_trace s) {
+    std::stable_partition(s.values.begin(), s.values.end(), [](const shown_value& sv) { return sv.r == role::output; });
+    return s;
+}
+
 std::string render_values_text(const std::vector<shown_value>& values, const render_options& o) {
     std::string out;
     for (const auto& sv : values) out += '\n' + joined(render_value_lines(sv, o));

@@ -52,12 +52,13 @@ std::vector<std::string> labels_at_full_weight(std::vector<std::string> lines) {
     return lines;
 }
 
-// Each shown value and each recorded sub-step as a block of its own. The axes go on a line of
+// Each shown value (what the stage computes first: outputs_first) and each recorded sub-step as a
+// block of its own. The axes go on a line of
 // their own under the name, so a block is as narrow as its table and two of them fit side by
 // side on 80 columns. Sub-steps past those `qkv lesson` shows in full share one block of a line each.
 std::vector<block> value_blocks(const stage_trace& s, const render_options& o) {
     std::vector<block> out;
-    for (auto& lines : render_stage_blocks(s, o, axes_place::own_line)) out.push_back(block_of(labels_at_full_weight(std::move(lines))));
+    for (auto& lines : render_stage_blocks(outputs_first(s), o, axes_place::own_line)) out.push_back(block_of(labels_at_full_weight(std::move(lines))));
     return out;
 }
 

@@ -34,7 +34,8 @@ std::vector<std::string> formula_lines(const stage_trace& s, std::size_t cols) {
 }
 
 // Under the head: the rest of a tall formula, the explanation wrapped to the screen, then the
-// values and sub-steps as `qkv lesson` prints them (render_stage_blocks), a blank line between.
+// values and sub-steps as `qkv lesson` prints them (render_stage_blocks), what the stage computes
+// first (outputs_first), a blank line between.
 std::vector<std::string> stage_body(const stage_trace& s, const render_options& o, std::size_t cols, std::size_t rows) {
     std::vector<std::string> body;
     auto formula = formula_lines(s, cols);
@@ -47,7 +48,7 @@ std::vector<std::string> stage_body(const stage_trace& s, const render_options& 
     wide.width = cols;
     wide.every_step = true;  // the body scrolls: every recorded step, a page after another
     const std::size_t values_from = body.size();
-    for (const auto& block : render_stage_blocks(s, wide)) {
+    for (const auto& block : render_stage_blocks(outputs_first(s), wide)) {
         if (body.size() > values_from || (!body.empty() && !plain(body.back()).empty())) body.emplace_back();
         body.insert(body.end(), block.begin(), block.end());
     }

@@ -45,6 +45,12 @@ std::vector<std::string> render_steps_summary(const std::vector<sub_step>& steps
 std::vector<std::vector<std::string>> render_stage_blocks(const stage_trace& s, const render_options& o,
                                                           axes_place axes = axes_place::beside_name);
 
+// The stage as a screen shows it (--step, --present): what the stage computes before what it
+// computes it from, its outputs first and its inputs after, each group in the lesson's order. On
+// a screen of 24 rows the inputs came first and pushed the matrix the text is about (lesson 3's S
+// after Q and Kᵀ) below the bottom.
+stage_trace outputs_first(stage_trace s);
+
 // Values on their own (an exercise's): each value's block after a blank line.
 std::string render_values_text(const std::vector<shown_value>& values, const render_options& o);
 
