@@ -14,6 +14,7 @@
 
 #include "qkv/blas.hpp"
 #include "qkv/cli.hpp"
+#include "qkv/file_words.hpp"
 #include "qkv/memory.hpp"
 #include "qkv/ranks.hpp"
 #include "qkv/write_all.hpp"
@@ -29,7 +30,7 @@ void console::print(std::string_view text) const {
     if (e == EPIPE) throw broken_pipe{};
     // A closed standard output is held by /dev/null opened for reading (main below): EBADF.
     if (e == EBADF) throw input_error(said("standard output is closed: nothing was shown, so nothing is recorded"));
-    throw input_error(said("cannot write to standard output: {}", std::strerror(e)));
+    throw input_error(said("cannot write to standard output: {}", errno_said(e)));
 }
 
 void console::tell(std::string_view text) const noexcept {

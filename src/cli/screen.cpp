@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "qkv/file_words.hpp"
 #include "qkv/presenter.hpp"
 #include "qkv/stepper.hpp"
 
@@ -29,7 +30,7 @@ struct owned_fd {
     }
 };
 
-[[noreturn]] void cannot_draw() { throw input_error(said("cannot draw the screen: {}", std::strerror(errno))); }
+[[noreturn]] void cannot_draw() { throw input_error(said("cannot draw the screen: {}", errno_said(errno))); }
 
 int draw(const std::vector<trace>& traces, const render_options& o, const screen_choice& how, int in_fd, int out_fd) {
     if (how.present) {

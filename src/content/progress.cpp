@@ -23,6 +23,7 @@
 
 #include "qkv/enum_names.hpp"
 #include "qkv/error.hpp"
+#include "qkv/file_words.hpp"
 #include "qkv/exercise.hpp"
 #include "qkv/file_read.hpp"
 #include "qkv/file_write.hpp"
@@ -86,7 +87,7 @@ std::string stamp() {
 }
 
 [[noreturn]] void disk_error(const std::string& path, const char* what, int err) {
-    throw input_error(source_loc{path, 0, 0}, said("cannot save progress: {} ({})", what, std::strerror(err)));
+    throw input_error(source_loc{path, 0, 0}, said("cannot save progress: {} ({})", what, errno_said(err)));
 }
 
 }  // namespace
@@ -137,7 +138,7 @@ progress load_progress(const std::string& path, std::string* warning) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT) return {};
-        throw input_error(source_loc{path, 0, 0}, said("cannot read the progress file: {}", std::strerror(errno)));
+        throw input_error(source_loc{path, 0, 0}, said("cannot read the progress file: {}", errno_said(errno)));
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
