@@ -75,10 +75,12 @@ BOOST_AUTO_TEST_CASE(chromium_shows_the_lesson_its_numbers_and_the_legend, *utf:
     // The title as `qkv list` knows it, and a heading per stage.
     auto list = nlohmann::json::parse(run_qkv({"list", "--format", "json"}).out);
     std::string title;
+    std::size_t stages = 0;
     for (auto& l : list["lessons"])
-        if (l["number"] == 5) title = l["title"];
+        if (l["number"] == 5) title = l["title"], stages = l["stages"];
     BOOST_TEST(dom.find("<h1>Lesson 5 · " + title + "</h1>") != std::string::npos);
-    BOOST_TEST(count_of(dom, "<section class=\"stage\"") == 6u);
+    BOOST_TEST(stages >= 6u);
+    BOOST_TEST(count_of(dom, "<section class=\"stage\"") == stages);
 
     // A weight computed here from the scenario with the plain kernels: A = softmax(Q Kᵀ / √4),
     // row 苹果, column 甜.

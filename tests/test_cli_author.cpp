@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(validate_lists_every_problem_of_every_file_with_its_line) {
     bad = replaced(bad, "title = { zh = \"分数矩阵 S = Q·Kᵀ\", en", "title = { en");
     write_file(d.path / "bad.toml", bad);
     // A lesson that parses but whose shapes do not agree when it runs.
-    std::string shape = replaced(scores, "formula = \"S = Q @ K^T\"", "formula = \"S = Q @ K\"");
+    std::string shape = replaced(scores, "\nS = Q @ K^T\nP_ind", "\nS = Q @ K\nP_ind");
     write_file(d.path / "shape.toml", shape);
     // A scenario with 2 rows of X for 3 tokens.
     write_file(d.path / "scen.toml", "tokens = [\"a\", \"b\", \"c\"]\n[matrices]\nX = [[1.0, 2.0],\n     [3.0, 4.0]]\n");
@@ -85,7 +85,13 @@ BOOST_AUTO_TEST_CASE(validate_lists_every_problem_of_every_file_with_its_line) {
     BOOST_TEST(r.status == 1);
     BOOST_TEST(r.err.empty());
     int parse_line = line_of(bad, "K^^T"), zh_line = line_of(bad, "title = { en = \"The score matrix");
-    int shape_line = line_of(shape, "S = Q @ K\"");
+    int shape_line = 0;
+    {  // the line that is the formula's first statement alone, "S = Q @ K"
+        std::istringstream in(shape);
+        int n = 0;
+        for (std::string l; std::getline(in, l);)
+            if (++n, l == "S = Q @ K") shape_line = n;
+    }
     // The column of the parse error: the formula's text starts after `formula = "`, column 12;
     // "K_t = K" is 7 characters, so the lone '^' is at column 19.
     BOOST_TEST(r.out.find(fmt_line(p("bad.toml"), parse_line) + "19: expected 'T' after '^'") != std::string::npos, r.out);

@@ -4,8 +4,11 @@
 #define BOOST_TEST_MODULE lessons
 #include <boost/test/unit_test.hpp>
 
+#include <cstdio>
+
 #include "qkv/scenario_gen.hpp"
 #include "qkv/toml_file.hpp"
+#include "qkv/token_span.hpp"
 #include "support/lesson_suite.hpp"
 
 namespace {
@@ -406,4 +409,123 @@ BOOST_AUTO_TEST_CASE(lesson_1_says_most_only_of_what_is_alone_at_the_top) {
     // on 苹果很甜 nothing ties, and nothing is said of a tie
     const qkv::lesson_run apple = run(1);
     BOOST_TEST(stage_of(apple.t, "weights").text.find("tied") == std::string::npos);
+}
+
+// Issue 40 §5: what the source documents say that no lesson did.
+
+namespace {
+
+// A number as a quote writes it by default: two decimals.
+std::string two_decimals(float x) {
+    char out[32];
+    std::snprintf(out, sizeof out, "%.2f", static_cast<double>(x));
+    return out;
+}
+
+// A stage's text as text shows it (tokens in quotes), its line breaks as spaces, to find a
+// sentence wherever the file broke it.
+std::string one_line(const std::string& filled) {
+    std::string text = qkv::plain_tokens(filled);
+    for (char& c : text)
+        if (c == '\n') c = ' ';
+    return text;
+}
+
+// Lesson 7's fill-in-the-middle mask on a sentence of n tokens, against the rule FIM trains by: the
+// prefix 1 … a, the middle a+1 … b and the suffix b+1 … n (a = ⌈n/3⌉, b = ⌈2n/3⌉) are read in the
+// order prefix, suffix, middle under the plain causal mask, so token i is read at place π(i) and
+// sees token j exactly when π(j) ≤ π(i). π is worked out here, with no matrix.
+void check_fill_in_the_middle(const qkv::trace& t, std::size_t n) {
+    const std::size_t a = (n + 2) / 3, b = (2 * n + 2) / 3;
+    auto place = [&](std::size_t i) {  // from 1
+        if (i <= a) return i;
+        if (i > b) return a + (i - b);
+        return a + (n - b) + (i - a);
+    };
+    const matrix& M = shown_mat(t, "fill-in-the-middle", "M_fim");
+    const matrix& sees = shown_mat(t, "fill-in-the-middle", "sees_fim");
+    BOOST_TEST_REQUIRE(M.rows == n);
+    for (std::size_t i = 1; i <= n; ++i)
+        for (std::size_t j = 1; j <= n; ++j) {
+            const bool visible = place(j) <= place(i);
+            BOOST_TEST(sees(i - 1, j - 1) == (visible ? 1.0f : 0.0f), "sees_fim[" << i << ", " << j << "]");
+            if (visible) BOOST_TEST(M(i - 1, j - 1) == 0.0f, "M_fim[" << i << ", " << j << "]");
+            else BOOST_TEST((std::isinf(M(i - 1, j - 1)) && M(i - 1, j - 1) < 0), "M_fim[" << i << ", " << j << "]");
+        }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(lesson_7_fill_in_the_middle_mask) {
+    // 苹果很甜: prefix 苹果, middle 很, suffix 甜, read as 苹果 甜 很. By hand:
+    //   苹果 sees 苹果; 很 (read last) sees all three; 甜 sees 苹果 and itself, not 很.
+    const auto t = run(7).t;
+    const matrix& sees = shown_mat(t, "fill-in-the-middle", "sees_fim");
+    check_close(sees, matrix::of({{1.0f, 0.0f, 0.0f}, {1.0f, 1.0f, 1.0f}, {1.0f, 0.0f, 1.0f}}), 0.0f, "sees_fim on 苹果很甜");
+    check_fill_in_the_middle(t, 3);
+    const std::string text = one_line(stage_of(t, "fill-in-the-middle").text);
+    BOOST_TEST(text.find("the prefix is “苹果”, the middle “很” and the suffix “甜”") != std::string::npos, text);
+    // sentences of every length up to 9, the short ones (no three parts) causal
+    for (std::size_t n = 1; n <= 9; ++n) {
+        std::vector<std::string> tokens;
+        for (std::size_t i = 0; i < n; ++i) tokens.push_back("w" + std::to_string(i + 1));
+        const qkv::scenario s = qkv::generate_scenario(qkv::scenario_spec{tokens});
+        for (qkv::lang l : {qkv::lang::en, qkv::lang::zh}) {
+            BOOST_TEST_CONTEXT("n = " << n) {
+                const qkv::lesson_run r = qkv::run_lesson(qkv::load_lesson(lesson_path(7)), s, l);
+                check_fill_in_the_middle(r.t, n);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(lesson_7_image_prefix_mask) {
+    // p = 2 patches before the n tokens: position i sees j when j ≤ i, or when both are patches.
+    for (const char* words : {"苹果 很 甜", "the cat sat on the mat", "one"}) {
+        const qkv::scenario s = qkv::generate_scenario(qkv::scenario_spec{qkv::split_tokens(words)});
+        const qkv::lesson_run r = qkv::run_lesson(qkv::load_lesson(lesson_path(7)), s, qkv::lang::en);
+        const std::size_t N = s.tokens.size() + 2;
+        const matrix& M = shown_mat(r.t, "image-prefix", "M_img");
+        BOOST_TEST_REQUIRE(M.rows == N);
+        BOOST_TEST_REQUIRE(M.cols == N);
+        for (std::size_t i = 1; i <= N; ++i)
+            for (std::size_t j = 1; j <= N; ++j) {
+                const bool visible = j <= i || (i <= 2 && j <= 2);
+                if (visible) BOOST_TEST(M(i - 1, j - 1) == 0.0f, words << " [" << i << ", " << j << "]");
+                else BOOST_TEST((std::isinf(M(i - 1, j - 1)) && M(i - 1, j - 1) < 0), words << " [" << i << ", " << j << "]");
+            }
+    }
+    // patch 1 sees patch 2, which the causal mask hides; the first token sees both patches and itself
+    const auto t = run(7).t;
+    BOOST_TEST(shown_mat(t, "image-prefix", "M_img")(0, 1) == 0.0f);
+    const std::string text = one_line(stage_of(t, "image-prefix").text);
+    BOOST_TEST(text.find("row 3 is “苹果”") != std::string::npos, text);
+}
+
+BOOST_AUTO_TEST_CASE(lesson_5_weights_are_where_the_eye_settles) {
+    // Row 甜 of A (lesson 7's last causal row, the same without the mask): [0.55, 0.15, 0.30].
+    const apple a;
+    const auto t = run(5).t;
+    for (std::size_t c = 0; c < 3; ++c) BOOST_TEST(a.A(2, c) > 0.1f);
+    BOOST_TEST(argmax_row(a.A, 2) == 0u);
+    const std::string text = one_line(stage_of(t, "normalise").text);
+    BOOST_TEST(text.find("busy picture") != std::string::npos, text);
+    BOOST_TEST(text.find("Row “甜” puts " + two_decimals(a.A(2, 0)) + " on “苹果”") != std::string::npos, text);
+    BOOST_TEST(text.find("the smallest weight in the row, " + two_decimals(a.A(2, 1)) + ", is above 0") != std::string::npos, text);
+    const auto zh = run(5, apple_file, qkv::lang::zh).t;
+    BOOST_TEST(one_line(stage_of(zh, "normalise").text).find("行 “甜” 把 " + two_decimals(a.A(2, 0)) + " 给了 “苹果”") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(lesson_2_value_is_what_a_token_hands_over) {
+    // Row 甜 of V = x(甜)·W_V = [0.38, 0.92, 0.36, 0.37]; its largest cell, column 2, is
+    // 0.2×0.1 + 1.0×0.9 + 0.3×0 + 0.6×0 = 0.02 + 0.90: the taste column of the hand-made example.
+    const apple a;
+    BOOST_TEST(argmax_row(a.V, 2) == 1u);
+    BOOST_TEST(a.V(2, 1) == 0.92f, tt::tolerance(1e-5f));
+    for (qkv::lang l : {qkv::lang::en, qkv::lang::zh}) {
+        const std::string text = one_line(stage_of(run(2, apple_file, l).t, "value").text);
+        BOOST_TEST(text.find("[0.38, 0.92, 0.36, 0.37]") != std::string::npos, text);
+        BOOST_TEST(text.find("[0.02, 0.90, 0.00, 0.00]") != std::string::npos, text);
+        BOOST_TEST(text.find(l == qkv::lang::en ? "tastes good" : "正面的味觉感受") != std::string::npos, text);
+    }
 }

@@ -10,6 +10,7 @@
 
 #include "qkv/builtins.hpp"
 #include "qkv/error.hpp"
+#include "qkv/token_span.hpp"
 #include "support/lesson_suite.hpp"
 #include "support/lesson_workspace.hpp"
 #include "support/scratch.hpp"
@@ -21,6 +22,15 @@ std::string write_temp(const std::string& name, const std::string& text) {
     std::string path = (scratch / name).string();
     std::ofstream(path) << text;
     return path;
+}
+
+// A stage's text as text shows it (tokens in quotes), its line breaks as spaces, to find a
+// sentence wherever the file broke it.
+std::string one_line(const std::string& filled) {
+    std::string text = qkv::plain_tokens(filled);
+    for (char& c : text)
+        if (c == '\n') c = ' ';
+    return text;
 }
 
 }  // namespace
@@ -98,6 +108,48 @@ BOOST_AUTO_TEST_CASE(the_first_token_fades_and_attention_reaches_it_in_one_step)
     BOOST_TEST(ws_num(r, "rnn_sequential_steps") == 3.0f);  // n = 3
     BOOST_TEST(ws_num(r, "rnn_longest_path") == 2.0f);
     BOOST_TEST(ws_num(r, "attention_longest_path") == 1.0f);
+}
+
+// Issue 40 §5: the GRU beside the RNN. Two steps of the lesson's GRU, looped here entry by entry
+// (W_xh = I, W_hh = 0.5·I, so u = x + 0.5·g): z = σ(u − 1), r = σ(u), c = tanh(x + 0.5·r·g),
+// g' = (1 − z)·g + z·c, from g_0 = 0.
+BOOST_AUTO_TEST_CASE(a_gru_takes_two_steps_and_the_second_waits_for_the_first) {
+    for (const char* data : {apple_file, thinking_file, translation_file}) {
+        auto r = run(0, data);
+        const matrix& X = ws_mat(r, "X");
+        auto sigma = [](float v) { return 1.0f / (1.0f + std::exp(-v)); };
+        matrix g1(1, X.cols), z2(1, X.cols), r2(1, X.cols), c2(1, X.cols), g2(1, X.cols);
+        for (std::size_t j = 0; j < X.cols; ++j) {
+            g1(0, j) = sigma(X(0, j) - 1) * std::tanh(X(0, j));
+            const float u = X(1, j) + 0.5f * g1(0, j);
+            z2(0, j) = sigma(u - 1);
+            r2(0, j) = sigma(u);
+            c2(0, j) = std::tanh(X(1, j) + 0.5f * r2(0, j) * g1(0, j));
+            g2(0, j) = (1 - z2(0, j)) * g1(0, j) + z2(0, j) * c2(0, j);
+        }
+        BOOST_TEST_CONTEXT(data) {
+            check_close(shown_mat(r.t, "gru", "g_1"), g1, 1e-5f, "g_1");
+            check_close(shown_mat(r.t, "gru", "z_2"), z2, 1e-5f, "z_2");
+            check_close(shown_mat(r.t, "gru", "r_2"), r2, 1e-5f, "r_2");
+            check_close(shown_mat(r.t, "gru", "c_2"), c2, 1e-5f, "c_2");
+            check_close(shown_mat(r.t, "gru", "g_2"), g2, 1e-5f, "g_2");
+        }
+    }
+    // 苹果很甜, column 1 by hand: z_1 = σ(1.0 − 1) = 0.5, g_1 = 0.5·tanh(1) = 0.380797; column 3 of
+    // x_1 is 0, so g_1 is 0 there and step 2 keeps none of it: g_2 = z_2·c_2 = σ(0)·tanh(1) = 0.380797.
+    auto r = run(0);
+    BOOST_TEST(ws_mat(r, "g_1")(0, 0) == 0.380797f, tt::tolerance(1e-5f));
+    BOOST_TEST(ws_mat(r, "g_2")(0, 2) == 0.380797f, tt::tolerance(1e-5f));
+    // the stage comes after the count of steps (whose place, stage 6, other suites use), and says
+    // the GRU still queues: n = 3 steps, the first token 2 updates from the last
+    BOOST_TEST_REQUIRE(r.t.stages.size() == 7u);
+    BOOST_TEST(r.t.stages[5].id == "counting");
+    BOOST_TEST(r.t.stages[6].id == "gru");
+    const std::string text = one_line(r.t.stages[6].text);
+    BOOST_TEST(text.find("the GRU too takes 3 sequential steps, and the first token is still 2 updates away") != std::string::npos, text);
+    BOOST_TEST(text.find("g_2 = [0.32, 0.08, 0.38, 0.27]") != std::string::npos, text);
+    const std::string zh = one_line(stage_of(run(0, apple_file, qkv::lang::zh).t, "gru").text);
+    BOOST_TEST(zh.find("GRU 也要走 3 个串行步骤") != std::string::npos, zh);
 }
 
 // ---------------------------------------------------------------------------------------------
