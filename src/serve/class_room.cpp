@@ -33,8 +33,6 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
-[[noreturn]] void refuse(int status, sentence message) { throw http_error{status, std::move(message)}; }
-
 std::string compact(const json& j) { return render_json(j, -1) + "\n"; }
 
 // A string field of a request's body, or 400.

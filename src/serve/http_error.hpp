@@ -1,7 +1,9 @@
 // What a request asked that the server will not do: its HTTP status (4xx) and one line saying
 // why, worded in the request's language when it is sent as {"error": "…"}. Handlers throw it; the
-// server turns it into the response.
+// server turns it into the response. refuse(status, said("…")) throws one.
 #pragma once
+
+#include <utility>
 
 #include "qkv/sentence.hpp"
 
@@ -11,5 +13,7 @@ struct http_error {
     int status = 400;
     sentence message;
 };
+
+[[noreturn]] inline void refuse(int status, sentence message) { throw http_error{status, std::move(message)}; }
 
 }  // namespace qkv::serve

@@ -32,8 +32,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-[[noreturn]] void refuse(int status, sentence message) { throw http_error{status, std::move(message)}; }
-
 // The lesson file of number N ("3", "03"), or 404.
 std::string lesson_file(const std::string& number) {
     if (number.empty() || number.size() > 4 || !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
