@@ -14,14 +14,16 @@ entries = []
 for k, f in enumerate(files):
     name = os.path.basename(f)
     data = open(f, 'rb').read()
-    lines.append(f'const char asset_{k}[] = {{')
+    # bytes as unsigned char: char is signed on x86-64 and unsigned on arm64, and either way a
+    # byte of UTF-8 past 127 written as char would narrow on one of them
+    lines.append(f'const unsigned char asset_{k}[] = {{')
     for i in range(0, len(data), 24):
-        lines.append('    ' + ', '.join(str(b if b < 128 else b - 256) for b in data[i:i + 24]) + ',')
+        lines.append('    ' + ', '.join(str(b) for b in data[i:i + 24]) + ',')
     lines.append('    0};')
     path = '/' if name == 'index.html' else '/assets/' + name
     entries.append((path, types[os.path.splitext(name)[1]], k, len(data)))
 lines += ['}  // namespace', '', 'std::span<const web_asset> web_assets() {', '    static const web_asset all[] = {']
 for path, ctype, k, n in entries:
-    lines.append(f'        {{"{path}", "{ctype}", {{asset_{k}, {n}}}}},')
+    lines.append(f'        {{"{path}", "{ctype}", {{reinterpret_cast<const char*>(asset_{k}), {n}}}}},')
 lines += ['    };', f'    return {{all, {len(entries)}}};', '}', '', '}  // namespace qkv::serve', '']
 open(out, 'w', encoding='utf-8').write('\n'.join(lines))
