@@ -158,7 +158,7 @@ std::string table(const matrix& m, const value& v, const matrix* sums, const ren
 }
 
 // "**S** `[3, 3]` — rows: queries · columns: keys *(output)*", then the table(s).
-std::string value_block(const std::string& name, const value& v, std::optional<role> r,
+std::string markdown_value_block(const std::string& name, const value& v, std::optional<role> r,
                         const std::optional<value>& sums, const render_options& o) {
     std::string role_part = r ? fmt::format(" *({})*", detail::role_word(o.language, *r)) : "";
     if (v.is_scalar())
@@ -179,10 +179,10 @@ std::string stage_section(const trace& t, const stage_trace& s, const render_opt
     std::string out = fmt::format("## {}/{} · {}\n", s.index, detail::stage_total(t), with_tokens(s.title, cell));
     if (std::string f = std::string(trim_end(s.formula)); !f.empty()) out += "\n" + markdown_code(escape_controls(f, true) + "\n");
     if (std::string text = std::string(trim_end(s.text)); !text.empty()) out += '\n' + prose_with_quotes(text, s.text_quotes) + '\n';
-    for (const auto& sv : s.values) out += '\n' + value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
+    for (const auto& sv : s.values) out += '\n' + markdown_value_block(sv.name, sv.v, sv.r, sv.row_sums, o);
     for (const auto& step : s.steps) {
         out += fmt::format("\n**{}**\n", cell(step_heading(step.label, o.language)));
-        for (const auto& [name, v] : step.values) out += '\n' + value_block(name, v, std::nullopt, std::nullopt, o);
+        for (const auto& [name, v] : step.values) out += '\n' + markdown_value_block(name, v, std::nullopt, std::nullopt, o);
     }
     return out;
 }

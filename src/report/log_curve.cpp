@@ -14,14 +14,14 @@ namespace qkv {
 
 namespace {
 
-bool usable(double v) { return std::isfinite(v) && v > 0; }
+bool plottable(double v) { return std::isfinite(v) && v > 0; }
 
 // The mean of the usable values in steps [from, to), or NaN when there are none.
 double mean_of(const std::vector<double>& y, std::size_t from, std::size_t to) {
     double sum = 0;
     std::size_t count = 0;
     for (std::size_t i = from; i < to && i < y.size(); ++i)
-        if (usable(y[i])) sum += y[i], ++count;
+        if (plottable(y[i])) sum += y[i], ++count;
     return count ? sum / double(count) : NAN;
 }
 
@@ -36,10 +36,10 @@ std::vector<std::string> log_curve_lines(const std::vector<curve_series>& series
     for (const auto& s : series) {
         steps = std::max(steps, s.y.size());
         for (double v : s.y)
-            if (usable(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+            if (plottable(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     }
     if (steps == 0 || !(hi > 0)) return {};
-    if (guide && usable(guide->y)) lo = std::min(lo, guide->y), hi = std::max(hi, guide->y);
+    if (guide && plottable(guide->y)) lo = std::min(lo, guide->y), hi = std::max(hi, guide->y);
     const double llo = std::log(lo), lhi = std::log(hi) > llo ? std::log(hi) : llo + 1;
     const std::string top = level_text(hi), base = level_text(lo);
     const std::size_t label = std::max({top.size(), base.size(), guide ? display_width(guide->name) : 0});
@@ -51,17 +51,17 @@ std::vector<std::string> log_curve_lines(const std::vector<curve_series>& series
     };
     // one mark per cell: index 0 is blank, 1 the guide, 2 + i series i
     std::vector<std::vector<std::size_t>> grid(height, std::vector<std::size_t>(cols, 0));
-    if (guide && usable(guide->y))
+    if (guide && plottable(guide->y))
         for (auto& cell : grid[row_of(guide->y)]) cell = 1;
     for (std::size_t i = 0; i < series.size(); ++i)
         for (std::size_t c = 0; c < cols; ++c) {
             const double v = mean_of(series[i].y, c * steps / cols, (c + 1) * steps / cols);
-            if (usable(v)) grid[row_of(v)][c] = 2 + i;
+            if (plottable(v)) grid[row_of(v)][c] = 2 + i;
         }
     std::vector<std::string> out;
     for (std::size_t r = 0; r < height; ++r) {
         std::string_view tag = r == 0 ? std::string_view(top) : r + 1 == height ? std::string_view(base) : std::string_view();
-        if (guide && usable(guide->y) && r == row_of(guide->y) && tag.empty()) tag = guide->name;
+        if (guide && plottable(guide->y) && r == row_of(guide->y) && tag.empty()) tag = guide->name;
         std::string line = fmt::format("{} │", pad(tag, label, false));
         for (std::size_t cell : grid[r]) line += cell == 0 ? std::string_view(" ") : cell == 1 ? std::string_view("-") : std::string_view(series[cell - 2].mark);
         out.push_back(std::move(line));

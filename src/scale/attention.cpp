@@ -23,7 +23,6 @@ namespace {
 using blas::trans;
 using detail::exp2_row;
 using detail::scale_row;
-constexpr float log2e = std::numbers::log2e_v<float>;
 
 // Keys row i may see: all of them, or with the causal mask those up to and including i.
 std::size_t visible(std::size_t i, std::size_t n, bool causal) { return causal ? std::min(i + 1, n) : n; }
@@ -76,7 +75,7 @@ matrix forward_blas(const matrix& X, const weights& W, const options& o) {
         blas::gemm_raw(n, d_k, d, 1.0f, X.data.data(), d, W.W_K.data.data() + c0, d, trans::no, 0.0f, K_i.data(), d_k);
         blas::gemm_raw(n, d_k, d, 1.0f, X.data.data(), d, W.W_V.data.data() + c0, d, trans::no, 0.0f, V_i.data(), d_k);
         // S = Q_i K_i^T / sqrt(d_k), times log2(e) so the softmax can use 2^x
-        blas::gemm_raw(n, n, d_k, log2e / std::sqrt(float(d_k)), Q_i.data(), d_k, K_i.data(), d_k, trans::yes, 0.0f, S.data(), n);
+        blas::gemm_raw(n, n, d_k, std::numbers::log2e_v<float> / std::sqrt(float(d_k)), Q_i.data(), d_k, K_i.data(), d_k, trans::yes, 0.0f, S.data(), n);
         softmax_in_place(S.data(), n, o.causal, o.threads);
         // Zc[:, c0 …] = A V_i
         blas::gemm_raw(n, d_k, n, 1.0f, S.data(), n, V_i.data(), d_k, trans::no, 0.0f, Zc.data.data() + c0, d);

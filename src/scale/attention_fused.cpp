@@ -33,7 +33,6 @@ using detail::tile_gemm;
 using detail::lap;
 using detail::start;
 using detail::thread_clock;
-constexpr float log2e = std::numbers::log2e_v<float>;
 
 // Asks for share `part` of `parts` of the bytes at p to be brought into the cache (L1 and L2),
 // a line of 64 bytes at a time, without waiting for them.
@@ -262,7 +261,7 @@ void query_block(const fused_plan& p, bool causal, const matrix& X, const packed
     for (std::size_t j = 0; j < p.g; ++j) {
         auto t = start(w.st);
         // Q_j [rows, d_k] = X[q0 …] @ W_Q[:, head j] · log2(e) / sqrt(d_k): scores come out ready for 2^x
-        tile_gemm(rows, p.d_k, p.d, log2e / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q[j], false, w.Q, p.d_k);
+        tile_gemm(rows, p.d_k, p.d, std::numbers::log2e_v<float> / std::sqrt(float(p.d_k)), X.row(q0), p.d, P.W_Q[j], false, w.Q, p.d_k);
         lap(w.st, t, &stage_times::project_q);
         const float* Kt = Kt_g + j * p.key_blocks() * p.d_k * p.kb_ld();  // head j's K^T, block by block
         attend_block(p, causal, q0, rows, w.Q, Kt, V_g + j * p.n * p.d_k, wg, w.Z + j * p.d_k, w);

@@ -18,7 +18,6 @@ namespace {
 
 using blas::trans;
 using detail::exp2_row;
-constexpr float log2e = std::numbers::log2e_v<float>;
 
 }  // namespace
 
@@ -48,7 +47,7 @@ matrix decode_step(kv_cache& cache, const matrix& x, const weights& W, std::size
     for (std::size_t i = 0; i < heads; ++i) {
         const std::size_t c0 = i * d_k;
         // s = q_i K_i^T / sqrt(d_k) over every cached token, times log2(e) for 2^x
-        blas::gemm_raw(1, t, d_k, log2e / std::sqrt(float(d_k)), q.data.data() + c0, d, cache.K.data.data() + c0, d,
+        blas::gemm_raw(1, t, d_k, std::numbers::log2e_v<float> / std::sqrt(float(d_k)), q.data.data() + c0, d, cache.K.data.data() + c0, d,
                        trans::yes, 0.0f, s.data(), t);
         const float sum = exp2_row(s.data(), t);
         // zc[c0 …] = softmax(s) V_i, the division by the sum folded into alpha

@@ -25,9 +25,9 @@
 #include "web_assets.hpp"
 
 namespace qkv::serve {
-namespace {
 
-// Requests per visitor per minute, counted in whole minutes.
+// Requests per visitor per minute, counted in whole minutes (a member of server::impl, so not in
+// the anonymous namespace).
 class rate_meter {
 public:
     explicit rate_meter(std::size_t per_minute) : per_minute_(per_minute) {}
@@ -44,6 +44,8 @@ private:
     long long minute_ = -1;
     std::unordered_map<std::string, std::size_t> counts_;
 };
+
+namespace {
 
 const web_asset* asset_at(std::string_view path) {
     for (const web_asset& a : web_assets())

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "qkv/attention_backward.hpp"
 #include "qkv/blas.hpp"
@@ -18,7 +19,6 @@ namespace {
 // Scores are made in base-2 units (the product's alpha carries log2 e): the row kernels of
 // attention at scale then give e^(s − max) as 2^(s·log2 e − max), a whole row per call in this
 // CPU's widest vector instructions, where std::exp took one call per weight.
-constexpr float log2e = 1.4426950408889634f;
 
 // One row of scores s[0 … i] (base 2) made into weights in place: the row max subtracted first so
 // the exponentials never overflow; the keys after i get exactly 0.
@@ -35,7 +35,7 @@ float causal_softmax_row(float* s, std::size_t i, std::size_t T, const attention
 
 void attention_forward(float* Z, float* A, float* lse, const float* Q, const float* K, const float* V, const attention_shape& s) {
     const std::size_t T = s.T, C = s.C, d_k = s.d_k();
-    const float scale = log2e / std::sqrt(static_cast<float>(d_k));
+    const float scale = std::numbers::log2e_v<float> / std::sqrt(static_cast<float>(d_k));
     const attention::detail::row_kernels& rk = attention::detail::active_row_kernels();
     for (std::size_t b = 0; b < s.B; ++b)
         for (std::size_t h = 0; h < s.H; ++h) {

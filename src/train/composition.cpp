@@ -112,7 +112,6 @@ value composition_baseline_fn(const args_t& a, eval_context& ctx) {
 // product A_i · B_j [r, c] @ [c, p] and three norms for every pair of heads. The baseline: per
 // sample six draws of d_model × d_k, two circuits of 2·d_model²·d_k and three scores of
 // 2·d_model³ (0 for sizes the built-in refuses).
-double lesson_work(const args_t& a) { return lesson_run_work(a, 2); }
 double scores_work(const args_t& a) {
     const double r = rows_of(a[0]), c = cols_of(a[0]), p = cols_of(a[1]);
     return heads_of(a[0]) * heads_of(a[1]) * (2 * r * c * p + 2 * (r * c + c * p + r * p));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "qkv/row_kernels.hpp"
 
@@ -10,7 +11,6 @@ namespace qkv::train {
 
 namespace {
 
-constexpr float log2e = 1.4426950408889634f;
 
 }  // namespace
 
@@ -23,7 +23,7 @@ void cross_entropy_forward(float* losses, float* logits, const int* tokens, std:
         const bool last = r % T == T - 1;
         const float target = last ? 0.0f : z[tokens[r + 1]] - top;  // read before z becomes p
         // e^(z − top) as 2^((z − top)·log2 e): a whole row per call of the row kernels
-        for (std::size_t v = 0; v < V; ++v) z[v] = (z[v] - top) * log2e;
+        for (std::size_t v = 0; v < V; ++v) z[v] = (z[v] - top) * std::numbers::log2e_v<float>;
         float largest = 0.0f;
         const float sum = rk.exp2_sum(z, V, 0.0f, largest);
         attention::detail::scale_row(z, V, 1.0f / sum);

@@ -37,5 +37,7 @@ const lesson_run& run_of(const builtin_detail::args_t& a, const char* fn, const 
 // The work a built-in whose first two arguments are (steps, seed) states: the training of that run
 // with `layers` layers, as if it were not kept yet (0 for steps run_of refuses).
 double lesson_run_work(const builtin_detail::args_t& a, double layers);
+// The same for lesson 18's two layers (lessons 18's and 19's built-ins)
+inline double lesson_work(const builtin_detail::args_t& a) { return lesson_run_work(a, 2); }
 
 }  // namespace qkv::train

@@ -200,7 +200,6 @@ value config_fn(const args_t&, eval_context&) {
 
 // The work they state: training the run they read (lesson 18's two layers, or `layers`), as if it
 // were not kept yet; reading a kept run back is nothing beside it.
-double lesson_work(const args_t& a) { return lesson_run_work(a, 2); }
 double layers_work(const args_t& a) { return lesson_run_work(a, size_of(a[2])); }
 double no_work(const args_t&) { return 0.0; }
 
