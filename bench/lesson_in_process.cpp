@@ -13,6 +13,7 @@
 
 #include "qkv/blas.hpp"
 #include "qkv/course.hpp"
+#include "qkv/kernels.hpp"
 #include "qkv/lesson.hpp"
 #include "qkv/memory.hpp"
 #include "qkv/render_format.hpp"
@@ -37,9 +38,10 @@ struct figures {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // as qkv's main() sets them up (console.cpp)
+    // as qkv's main() sets them up (console.cpp), and as qkv serve keeps the draws
     qkv::blas::set_threads(1);
     qkv::keep_freed_memory();
+    qkv::kernels::keep_draws(std::size_t{64} << 20);  // as qkv serve keeps them (server.cpp)
     const int which = argc > 1 ? std::atoi(argv[1]) : 8;
     const int tokens = argc > 2 ? std::atoi(argv[2]) : 64;
     const int runs = argc > 3 ? std::atoi(argv[3]) : 200;

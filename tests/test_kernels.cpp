@@ -164,7 +164,7 @@ BOOST_AUTO_TEST_CASE(randn_is_standard_normal) {
     BOOST_TEST(std::fabs(within_one / n - 0.6827) < 0.01);
 }
 
-// A server keeps randn's draws (keep_draws): what it hands out is the draw itself, bit for bit,
+// A server keeps randn's and rand_uniform's draws (keep_draws): what it hands out is the draw itself, bit for bit,
 // whether kept, found again, or let go when the budget is full.
 BOOST_AUTO_TEST_CASE(kept_draws_are_the_draws) {
     const matrix fresh_a = kernels::randn(300, 200, 7), fresh_b = kernels::randn(300, 200, 8);  // kept nothing
@@ -176,5 +176,13 @@ BOOST_AUTO_TEST_CASE(kept_draws_are_the_draws) {
         for (std::uint64_t seed = 100; seed < 106; ++seed) kernels::randn(300, 200, seed);  // more than fit
     }
     BOOST_TEST(kernels::randn(2000, 200, 7).data == kernels::randn(2000, 200, 7).data);  // too large to keep
+    // uniform draws are kept beside the normal ones, and one is never handed out for the other
+    // with the same (r, c, seed): both are the draws made without keeping
+    const matrix uniform = kernels::draw_uniform(300, 200, 7);
+    for (int round = 0; round < 2; ++round) {
+        BOOST_TEST(kernels::rand_uniform(300, 200, 7).data == uniform.data);
+        BOOST_TEST(kernels::randn(300, 200, 7).data == fresh_a.data);
+    }
+    BOOST_TEST(uniform.data != fresh_a.data);
     kernels::keep_draws(0);
 }

@@ -206,13 +206,25 @@ std::atomic<std::size_t> draws_kept_budget{0};
 
 void keep_draws(std::size_t bytes) { draws_kept_budget = bytes; }
 
-// The same (r, c, seed) gives the same numbers, so a server keeps the last few drawn (keep_draws):
-// a lesson's fixed random inputs (lesson 4 draws 1.2 million samples with seeds of its own) are
-// drawn once, not on every run a class's answers make of it. The least recently used go first.
-matrix randn(std::size_t r, std::size_t c, std::uint64_t seed) {
+matrix draw_uniform(std::size_t r, std::size_t c, std::uint64_t seed) {
+    xoshiro256 gen(seed);
+    matrix U(r, c);  // U: [r, c], each cell uniform in [0, 1)
+    for (float& x : U.data) x = static_cast<float>(gen.uniform());
+    return U;
+}
+
+namespace {
+
+// The same (kind, r, c, seed) gives the same numbers, so a server keeps the last few drawn
+// (keep_draws): a lesson's fixed random inputs (lesson 4 draws 1.2 million samples with seeds of
+// its own; lesson 8 its four [512, 512] weights) are drawn once, not on every run a class's answers
+// make of it. The least recently used go first.
+matrix kept_or_drawn(matrix (*draw)(std::size_t, std::size_t, std::uint64_t), std::size_t r, std::size_t c,
+                     std::uint64_t seed) {
     const std::size_t budget = draws_kept_budget;
-    if (budget == 0 || r * c * sizeof(float) > budget / 4) return draw_randn(r, c, seed);
+    if (budget == 0 || r * c * sizeof(float) > budget / 4) return draw(r, c, seed);
     struct kept {
+        matrix (*draw)(std::size_t, std::size_t, std::uint64_t);
         std::size_t r, c;
         std::uint64_t seed;
         std::shared_ptr<const matrix> X;
@@ -222,27 +234,26 @@ matrix randn(std::size_t r, std::size_t c, std::uint64_t seed) {
     {
         const std::lock_guard<std::mutex> hold(m);
         for (auto it = recent.begin(); it != recent.end(); ++it)
-            if (it->r == r && it->c == c && it->seed == seed) {  // used again: the newest now
+            if (it->draw == draw && it->r == r && it->c == c && it->seed == seed) {  // used again: the newest now
                 kept k = *it;
                 recent.erase(it);
                 recent.push_back(k);
                 return *k.X;
             }
     }
-    auto X = std::make_shared<const matrix>(draw_randn(r, c, seed));
+    auto X = std::make_shared<const matrix>(draw(r, c, seed));
     const std::lock_guard<std::mutex> hold(m);
-    recent.push_back({r, c, seed, X});
+    recent.push_back({draw, r, c, seed, X});
     std::size_t bytes = 0;
     for (const kept& k : recent) bytes += k.X->data.size() * sizeof(float);
     while (bytes > budget) bytes -= recent.front().X->data.size() * sizeof(float), recent.pop_front();
     return *X;
 }
 
-matrix rand_uniform(std::size_t r, std::size_t c, std::uint64_t seed) {
-    xoshiro256 gen(seed);
-    matrix U(r, c);  // U: [r, c], each cell uniform in [0, 1)
-    for (float& x : U.data) x = static_cast<float>(gen.uniform());
-    return U;
-}
+}  // namespace
+
+matrix randn(std::size_t r, std::size_t c, std::uint64_t seed) { return kept_or_drawn(draw_randn, r, c, seed); }
+
+matrix rand_uniform(std::size_t r, std::size_t c, std::uint64_t seed) { return kept_or_drawn(draw_uniform, r, c, seed); }
 
 }  // namespace qkv::kernels

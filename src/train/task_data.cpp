@@ -27,7 +27,7 @@ std::uint64_t stream_of(std::uint64_t seed, std::uint64_t step) { return seed * 
 batch make_batch(const train_config& c, std::size_t step) {
     const std::size_t T = c.size.seq;
     batch b{c.batch, T, std::vector<int>(c.batch * T), std::vector<repeat_span>(c.batch)};
-    const matrix u = kernels::rand_uniform(c.batch, T + 3, stream_of(c.seed, step));  // [batch, T + 3]
+    const matrix u = kernels::draw_uniform(c.batch, T + 3, stream_of(c.seed, step));  // one a step: never kept  // [batch, T + 3]
     const task_rule& rule = rule_of(c.what);
     for (std::size_t s = 0; s < c.batch; ++s) rule.fill(c, u.row(s), &b.tokens[s * T], b.spans[s]);
     return b;

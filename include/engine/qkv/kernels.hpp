@@ -43,12 +43,15 @@ matrix softmax_jacobian_norm(const matrix& P);
 // same numbers on every machine (xoshiro256** and Marsaglia's polar method, not
 // std::normal_distribution, whose output the standard leaves to the library).
 matrix randn(std::size_t r, std::size_t c, std::uint64_t seed);
-// Keep the draws of randn, up to `bytes` of them (none by default; one a quarter of it at most),
-// and hand out copies: a server that runs the same lessons again and again draws each once.
+// Keep the draws of randn and rand_uniform, up to `bytes` of them (none by default; one a quarter
+// of it at most), and hand out copies: a server that runs the same lessons again and again draws
+// each once.
 void keep_draws(std::size_t bytes);
 
 // A (r, c) of independent uniform samples in [0, 1), from the same generator. PyTorch initialises
 // nn.MultiheadAttention's weights uniformly (xavier_uniform_), so lessons that imitate it use this.
 matrix rand_uniform(std::size_t r, std::size_t c, std::uint64_t seed);
+// The same numbers, never kept: for draws made once each, as a training run's batches.
+matrix draw_uniform(std::size_t r, std::size_t c, std::uint64_t seed);
 
 }  // namespace qkv::kernels
