@@ -54,6 +54,7 @@ bool in(const std::array<range, N>& table, char32_t c) {
 }
 
 std::size_t width_of(char32_t c) {
+    if (c < 0x0300) return 1;  // below both tables: ASCII, Latin, most of a matrix's text
     if (c == 0x200D || in(zero_width, c)) return 0;  // a joiner, a mark, a variation selector
     return in(wide, c) ? 2 : 1;
 }
@@ -63,6 +64,10 @@ std::size_t width_of(char32_t c) {
 std::size_t display_width(std::string_view s) {
     std::size_t w = 0;
     for (std::size_t i = 0; i < s.size();) {
+        if (static_cast<unsigned char>(s[i]) < 0x80) {  // one byte, one column, no decoding
+            ++w, ++i;
+            continue;
+        }
         const utf8::decoded d = utf8::decode(s, i);
         w += d.ok ? width_of(d.code) : 1;  // a stray byte shows as one replacement character
         i += d.length;
