@@ -77,9 +77,10 @@ value rank_errors_fn(const args_t& a, eval_context& ctx) {
 namespace {
 
 // phi(x) = exp(x · w_i - |x|^2 / 2) / sqrt(m) for m directions w_i ~ N(0, I): positive random
-// features, E[phi(q) · phi(k)] = exp(q · k). Omega: [d, m], the same seed for Q and K.
-matrix features_of(const matrix& M, std::size_t m, std::uint64_t seed) {
-    matrix proj = mm(M, kernels::randn(M.cols, m, seed));  // [n, m]
+// features, E[phi(q) · phi(k)] = exp(q · k). Omega: [d, m], the w_i as columns: one draw serves Q and K.
+matrix features_of(const matrix& M, const matrix& Omega) {
+    matrix proj = mm(M, Omega);  // [n, m]
+    const std::size_t m = Omega.cols;
     const float norm = 1.0f / std::sqrt(static_cast<float>(m));
     for (std::size_t i = 0; i < M.rows; ++i) {
         double sq = 0.0;
@@ -96,9 +97,11 @@ matrix performer(const matrix& Q, const matrix& K, const matrix& V, std::size_t 
     matrix Qs = Q, Ks = K;
     for (float& x : Qs.data) x *= quarter;
     for (float& x : Ks.data) x *= quarter;
-    matrix phi_Q = features_of(Qs, m, seed), phi_K = features_of(Ks, m, seed);  // [n, m], [n_k, m]
-    matrix KV = mm(kernels::transpose(phi_K), V);               // [m, d_v]
-    matrix k_sum = kernels::row_sums(kernels::transpose(phi_K));  // [m, 1]
+    const matrix Omega = kernels::randn(Q.cols, m, seed);  // [d_k, m], drawn once for both sides
+    matrix phi_Q = features_of(Qs, Omega), phi_K = features_of(Ks, Omega);  // [n, m], [n_k, m]
+    const matrix phi_Kt = kernels::transpose(phi_K);  // [m, n_k]
+    matrix KV = mm(phi_Kt, V);                        // [m, d_v]
+    matrix k_sum = kernels::row_sums(phi_Kt);         // [m, 1]
     matrix Z = mm(phi_Q, KV), den = mm(phi_Q, k_sum);            // [n, d_v], [n, 1]
     for (std::size_t i = 0; i < Z.rows; ++i)
         for (std::size_t j = 0; j < Z.cols; ++j) Z(i, j) /= den(i, 0);
@@ -119,7 +122,7 @@ value random_features_fn(const args_t& a, eval_context& ctx) {
     std::size_t m = whole(a[1], 1, "random_features", "m", ctx);
     std::size_t seed = whole(a[2], 0, "random_features", "seed", ctx);
     need_cells(std::max(M.rows, M.cols), m, "random_features", ctx);
-    return value::of(features_of(M, m, seed), a[0].rows, {{}, "features"});  // [n, m]
+    return value::of(features_of(M, kernels::randn(M.cols, m, seed)), a[0].rows, {{}, "features"});  // [n, m]
 }
 
 value performer_attention_fn(const args_t& a, eval_context& ctx) {
