@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+import avx2_only
+
 try:
     import numpy as np
 except ImportError:  # another python3 than Debian's (pyenv, a venv): missing_tools says which to use
@@ -62,7 +64,8 @@ def parse_args():
                          "drifts by several percent from minute to minute (default 1)")
     ap.add_argument("--openblas-free", action="store_true",
                     help="also time qkv with OPENBLAS_CORETYPE unset (only in the qkv command), so the "
-                         "table has a column for the environment as it is and one with OpenBLAS free")
+                         "table has a column for the environment as it is and one with OpenBLAS free (with --avx2, "
+                         "Haswell: what it picks on an AVX2 processor)")
     ap.add_argument("--tolerance", type=float, default=1e-4,
                     help="largest |qkv - ORT| / max(1, max |ORT|) allowed. Both are float32 but sum in "
                          "different orders (blocked, online softmax against ORT's own): over d_model "
@@ -70,6 +73,9 @@ def parse_args():
                          "and 4096); 1e-4 leaves room for larger sizes and is "
                          "still far below a real mistake (the other mask, or one head for eight, gives 0.4 "
                          "to 1); default 1e-4")
+    ap.add_argument("--avx2", action="store_true",
+                    help="the whole comparison on AVX2 kernels, with AVX-512 hidden from ORT and qkv alike "
+                         "(bench/avx2_only.py; needs BUILD/bench/libhide_avx512.so beside BUILD/src/qkv)")
     ap.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     return ap.parse_args()
 
@@ -98,6 +104,8 @@ def run_qkv(a, n, threads, causal, out_dir, env):
         cmd += ["--repeats", str(a.repeats)]
     if causal:
         cmd.append("--causal")
+    if a.avx2:
+        cmd += ["--kernels", "avx2"]
     report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout)
     row = next(r for r in report["results"] if r["impl"] == a.impl and r["n"] == n)
     load = lambda name: np.load(os.path.join(out_dir, name))
@@ -154,7 +162,7 @@ def run_case(a, n, causal, threads, scratch):
         diff = max(diff, rel_diff(as_is["Z"], ort["Z"]))
         if a.openblas_free:
             print(f"  qkv {label}{round_text}, OpenBLAS free …", file=sys.stderr, flush=True)
-            free = run_qkv(a, n, threads, causal, os.path.join(scratch, "free"), QKV_ENV_FREE)
+            free = run_qkv(a, n, threads, causal, os.path.join(scratch, "free"), QKV_ENV if a.avx2 else QKV_ENV_FREE)
             if not same_inputs(as_is["arrays"], free["arrays"]):
                 raise SystemExit("qkv wrote different inputs on its two runs; cannot compare them to one ORT run")
             free_ms.append(free["ms"])
@@ -180,6 +188,8 @@ def render_text(a, rows):
              f"com.microsoft.MultiHeadAttention: d_model = {a.d_model}, h = {a.heads}",
              f"OpenBLAS kernel qkv loaded: {first['openblas_corename']} (environment as is: {env_text})"
              + (f"; {first['openblas_free_corename']} (OpenBLAS free)" if a.openblas_free else "")]
+    if a.avx2:
+        lines.append(avx2_only.describe())
     spread = a.rounds > 1  # then each ratio has its rounds' lowest and highest beside it
     head = f"{'n':>6} {'attention':>9} {'threads':>7} {'ORT ms':>10} {'qkv ms':>10} {'ORT/qkv':>8}"
     head += f" {'low–high':>11}" if spread else ""
@@ -203,6 +213,8 @@ def render_text(a, rows):
 
 def main():
     a = parse_args()
+    if a.avx2:
+        avx2_only.enter(a.qkv)  # starts this script again under the preload library, once
     why_not = missing_tools(a)
     if why_not:
         print(json.dumps({"skipped": why_not}) if a.format == "json" else why_not)
@@ -210,6 +222,8 @@ def main():
     if not os.access(a.qkv, os.X_OK):
         print(f"no qkv program at {a.qkv} (build it, or pass --qkv / set QKV_BIN)", file=sys.stderr)
         return 2
+    if a.avx2:
+        avx2_only.check()
     if a.rounds < 1:
         print(f"--rounds takes 1 or more, not {a.rounds}", file=sys.stderr)
         return 2
@@ -231,6 +245,7 @@ def main():
         print(json.dumps({"d_model": a.d_model, "heads": a.heads, "impl": a.impl, "repeats": a.repeats,
                           "rounds": a.rounds,
                           "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"), "tolerance": a.tolerance,
+                          "avx2_only": a.avx2,
                           "agree": agree, "rows": rows}, indent=2))
     else:
         print(render_text(a, rows))

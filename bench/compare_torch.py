@@ -23,6 +23,7 @@ import tempfile
 
 import numpy as np
 
+import avx2_only
 from torch_side import QKV_ENV, import_torch, layer_with_qkv_weights, median_ms
 
 
@@ -38,6 +39,9 @@ def parse_args():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--tolerance", type=float, default=1e-4, help="largest |difference| / max(1, max |torch|)")
     ap.add_argument("--backward", action="store_true", help="the backward pass too: gradients, times, memory")
+    ap.add_argument("--avx2", action="store_true",
+                    help="the whole comparison on AVX2 kernels, with AVX-512 hidden from PyTorch and qkv alike "
+                         "(bench/avx2_only.py; needs BUILD/bench/libhide_avx512.so beside BUILD/src/qkv)")
     return ap.parse_args()
 
 
@@ -49,6 +53,8 @@ def run_qkv(a, n, out_dir):
         cmd += ["--repeats", str(a.repeats)]
     if a.causal:
         cmd.append("--causal")
+    if a.avx2:
+        cmd += ["--kernels", "avx2"]
     report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=QKV_ENV).stdout)
     row = next(r for r in report["results"] if r["impl"] == a.impl and r["n"] == n)
     return row["ms"], report["peak_gflops"], np.load(os.path.join(out_dir, f"Z_{a.impl}_n{n}.npy"))
@@ -67,6 +73,9 @@ def torch_attention(torch, a, out_dir, n):
 
 def main():
     a = parse_args()
+    if a.avx2:
+        avx2_only.enter(a.qkv)  # starts this script again under the preload library, once
+        print(avx2_only.describe(), "; numpy sees", avx2_only.check())
     if a.backward:
         import compare_torch_backward
         return compare_torch_backward.main(a)

@@ -22,6 +22,8 @@ def run_qkv(a, n, out_dir, env):
         cmd += ["--repeats", str(a.repeats)]
     if a.causal:
         cmd.append("--causal")
+    if a.avx2:
+        cmd += ["--kernels", "avx2"]
     report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout)
     return {r["pass"]: r for r in report["results"] if r["n"] == n}
 
