@@ -26,19 +26,43 @@ double thread_seconds() {
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-// GFLOP/s of f, which does `flops` a call: the best of seven batches of about 0.1 s of CPU time.
-double rate(double flops, const std::function<void()>& f) {
+// Calls of f that take about 0.02 s of CPU time (after one call to warm the caches).
+int calls_for(const std::function<void()>& f) {
     f();
     int calls = 1;
     for (double t0 = thread_seconds(); thread_seconds() - t0 < 0.02; ++calls) f();
-    calls *= 5;
+    return calls;
+}
+
+double gflops(double flops, int calls, const std::function<void()>& f) {
+    const double t0 = thread_seconds();
+    for (int c = 0; c < calls; ++c) f();
+    return flops * calls / (thread_seconds() - t0) / 1e9;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// f's GFLOP/s (the best of eleven batches of about 0.1 s of CPU time) and its share of the FMA
+// peak: each batch of f is set beside a batch of the peak loop run just before it, and the share
+// is the median of the eleven ratios. A virtual machine's clock moves with its neighbours' load
+// by 10 % and more from second to second; two batches a few tenths of a second apart see nearly
+// the same clock, where a peak measured once at the start would not.
+struct rated {
+    double gflops, share;
+};
+rated rate(double flops, const std::function<void()>& f, double peak_flops, const std::function<void()>& peak) {
+    const int calls = 5 * calls_for(f), peak_calls = 5 * calls_for(peak);
     double best = 0;
-    for (int batch = 0; batch < 7; ++batch) {
-        const double t0 = thread_seconds();
-        for (int c = 0; c < calls; ++c) f();
-        best = std::max(best, flops * calls / (thread_seconds() - t0) / 1e9);
+    std::vector<double> shares;
+    for (int batch = 0; batch < 11; ++batch) {
+        const double p = gflops(peak_flops, peak_calls, peak), g = gflops(flops, calls, f);
+        best = std::max(best, g);
+        shares.push_back(g / p);
     }
-    return best;
+    return {best, median(shares)};
 }
 
 std::vector<float> randn(std::size_t r, std::size_t c, std::uint64_t seed) { return qkv::kernels::randn(r, c, seed).data; }
@@ -66,15 +90,20 @@ int main(int argc, char** argv) {
             continue;
         }
         // the build's FMA peak by the same clock: its loop of 12 independent chains, 2 flops a lane
-        long iters = 1 << 22;
-        const double peak = rate(2.0 * 12 * (b->bits / 32) * double(iters), [&] {
+        const long iters = 1 << 20;
+        const double peak_flops = 2.0 * 12 * (b->bits / 32) * double(iters);
+        const std::function<void()> peak = [&] {
             volatile float keep = b->fma_loop(iters);
             (void)keep;
-        });
-        std::printf("%s: FMA peak %.1f GFLOP/s (1 thread, CPU time)\n", name.c_str(), peak);
+        };
+        std::vector<double> peaks;
+        for (int batch = 0; batch < 11; ++batch) peaks.push_back(gflops(peak_flops, 5 * calls_for(peak), peak));
+        std::printf("%s: FMA peak %.1f GFLOP/s (1 thread, CPU time; median of 11 batches, %.1f to %.1f)\n",
+                    name.c_str(), median(peaks), *std::min_element(peaks.begin(), peaks.end()),
+                    *std::max_element(peaks.begin(), peaks.end()));
         auto row = [&](const char* what, double flops, const std::function<void()>& f) {
-            const double g = rate(flops, f);
-            std::printf("  %-44s %6.1f GFLOP/s  %5.1f %% of peak\n", what, g, 100 * g / peak);
+            const rated r = rate(flops, f, peak_flops, peak);
+            std::printf("  %-44s %6.1f GFLOP/s  %5.1f %% of peak\n", what, r.gflops, 100 * r.share);
         };
         const double fwd = 2.0 * bq * bk * dk, bwd = 2.0 * bqb * bk * dk;
         row("scores S = Q·K^T, stored", fwd, [&] {
