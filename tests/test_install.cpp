@@ -1,10 +1,11 @@
 // Installation: `meson install` into a scratch DESTDIR puts the program, the lessons, the data,
 // the man page and the bash completion in place; the installed qkv, run from another folder,
 // reads its installed lessons (not the source tree), still does after the whole tree is moved,
-// and QKV_LESSONS points it elsewhere.
+// finds qkv-full for qkv serve, and QKV_LESSONS points it elsewhere. And what the two programs load.
 #define BOOST_TEST_MODULE install
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -24,13 +25,15 @@ struct result {
     std::string out;
 };
 
-// Run argv[0] in folder `cwd` with one extra environment variable (or none), capturing stdout.
-result run_in(const fs::path& cwd, std::vector<std::string> argv, const std::string& env = "") {
+// Run argv[0] in folder `cwd` with one extra environment variable (or none), capturing stdout
+// (and stderr with it, when `both`).
+result run_in(const fs::path& cwd, std::vector<std::string> argv, const std::string& env = "", bool both = false) {
     int out[2];
     if (pipe(out) != 0) return {};
     pid_t pid = fork();
     if (pid == 0) {
         dup2(out[1], 1);
+        if (both) dup2(out[1], 2);
         close(out[0]), close(out[1]);
         if (chdir(cwd.c_str()) != 0) _exit(126);
         unsetenv("QKV_LESSONS"), unsetenv("QKV_DATA");
@@ -108,10 +111,40 @@ BOOST_AUTO_TEST_CASE(an_installed_qkv_finds_its_own_lessons_from_anywhere) {
     BOOST_TEST(after_move.status == 0);
     BOOST_TEST(numbers(after_move.out) == fewer);
 
+    // qkv serve runs in qkv-full, installed in libexec/qkv and found from qkv's own folder, moved
+    // or not; without it, qkv serve says where it looked, and the lessons go on.
+    auto serve_help = run_in("/", {(moved / "bin/qkv").string(), "serve", "--help", "--lang", "en"});
+    BOOST_TEST(serve_help.status == 0);
+    BOOST_TEST(serve_help.out.starts_with("Usage: qkv serve"));
+    const fs::path full = find_file(moved, "/libexec/qkv/qkv-full");
+    BOOST_REQUIRE(!full.empty());
+    fs::remove(full);
+    auto no_full = run_in("/", {(moved / "bin/qkv").string(), "serve", "--lang", "en"}, "", true);
+    BOOST_TEST(no_full.status == 2);
+    BOOST_TEST(no_full.out.find(full.lexically_normal().string()) != std::string::npos, no_full.out);
+    BOOST_TEST(std::count(no_full.out.begin(), no_full.out.end(), '\n') == 1);
+    BOOST_TEST(run_in("/", {(moved / "bin/qkv").string(), "lesson", "3", "--color", "never"}).status == 0);  // (1 is removed above)
+
     // QKV_LESSONS points it at another folder.
     qkv::test::scratch_dir mine;
     fs::copy_file("lessons/03-scores.toml", mine.path / "42-mine.toml");
     auto other = run_in("/", {(moved / "bin/qkv").string(), "list", "--format", "json"}, "QKV_LESSONS=" + mine.path.string());
     BOOST_TEST(other.status == 0);
     BOOST_TEST((numbers(other.out) == std::vector<int>{3}));  // the number inside the file
+}
+
+// The program a learner starts loads neither the server's libraries nor Open MPI's (the dynamic
+// loader's own list of what it maps, LD_TRACE_LOADED_OBJECTS, as ldd prints it); qkv-full, which
+// qkv hands those commands to, loads them.
+BOOST_AUTO_TEST_CASE(the_program_a_learner_starts_loads_neither_the_server_nor_mpi) {
+    const fs::path qkv = std::getenv("QKV_BIN"), full = qkv.parent_path() / "qkv-full";
+    auto loaded = [](const fs::path& program) {
+        return run_in("/", {program.string()}, "LD_TRACE_LOADED_OBJECTS=1").out;
+    };
+    const std::string core = loaded(qkv), whole = loaded(full);
+    BOOST_TEST_REQUIRE(core.find("libopenblas") != std::string::npos, core);  // the list is there
+    for (const char* lib : {"libcpp-httplib", "libssl", "libsqlite3", "libqrencode", "libmpi"})
+        BOOST_TEST(core.find(lib) == std::string::npos, lib << " in qkv's:\n" << core);
+    for (const char* lib : {"libcpp-httplib", "libsqlite3", "libqrencode"})
+        BOOST_TEST(whole.find(lib) != std::string::npos, lib << " not in qkv-full's:\n" << whole);
 }

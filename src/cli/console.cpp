@@ -18,6 +18,7 @@
 #include "qkv/memory.hpp"
 #include "qkv/ranks.hpp"
 #include "qkv/write_all.hpp"
+#include "program_split.hpp"
 
 namespace qkv::cli {
 
@@ -81,6 +82,7 @@ void keep_standard_streams_open() noexcept {
 
 int main(int argc, char** argv) {
     keep_standard_streams_open();
+    hand_ranks_to_full_program();  // under mpirun, qkv is qkv-full from here (program_split.hpp)
     // A closed pipe is reported by console::print as broken_pipe instead of killing us mid-line.
     std::signal(SIGPIPE, SIG_IGN);
     // OpenBLAS on one thread, its workers stopped, until a command asks for more (bench, with

@@ -22,12 +22,6 @@ namespace qkv::ranks {
 
 namespace {
 
-bool launched_by_mpirun() {
-    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
-        if (std::getenv(v)) return true;
-    return false;
-}
-
 // Test-only faults, so that the suite can show that no rank is left waiting: QKV_TEST_RANK_DIES=r
 // kills rank r (SIGKILL) at its first collective, QKV_TEST_RANK_HANGS=r stops it there for good.
 void injected_fault(int rank) {

@@ -13,6 +13,9 @@ namespace qkv::ranks {
 // Whether this qkv was built with MPI (meson -Dmpi).
 bool built_with_mpi();
 
+// Whether mpirun (or another MPI launcher) started this process: its environment says so.
+bool launched_by_mpirun();
+
 // How long a rank waits for one collective before it ends every rank (QKV_RANK_TIMEOUT, seconds;
 // 60 by default): a rank that died or stopped never leaves the others waiting.
 double collective_timeout();
