@@ -1,6 +1,7 @@
 // In qkv (program_split.hpp): the commands that need the server or real ranks become qkv-full by
 // exec, the same process with the same id, terminal, environment and arguments, so that Ctrl-C, a
 // signal sent to the pid or the mpirun that started it reach qkv-full as they would have reached qkv.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
