@@ -14,6 +14,10 @@ const POLL_MS = 2000;
 const STORE_KEY = 'qkv-class';  // the student's token, so a reload goes on where they were
 let words = {};
 let auth = null;  // { header, token }: who this page speaks for
+// Counts the student's own requests that change an exercise (answer, hint), at their start and at
+// their end: a refresh asked for while one was on its way may carry the state from before it, and
+// is dropped (the next poll brings the new one).
+let changes = 0;
 
 const el = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -189,7 +193,9 @@ function classroom(me, firstState) {
   const cards = new Map();  // exercise id → its card, kept across refreshes (what is typed stays)
 
   async function loadExercises(fresh) {
+    const asked = changes;
     const got = await api(`/api/class/exercises?lang=${words.lang}`);
+    if (!fresh && changes !== asked) return;
     if (fresh) {
       cards.clear();
       const list = el('div', { class: 'exercise-list' });
@@ -276,6 +282,7 @@ function exerciseCard(ex) {
     const answer = field.get();
     if (!answer) return;
     check.disabled = true;
+    changes++;
     try {
       const v = await api('/api/class/answer', { id: ex.id, answer });
       showVerdict(v);
@@ -286,15 +293,16 @@ function exerciseCard(ex) {
       verdict.dataset.correct = 'false';
       if (err.status === 422) update({ ...ex, attempts: ex.attempts + 1, answer });
       if (err.status === 409) update({ ...ex, closed: true });
-    } finally { check.disabled = ex.closed; }
+    } finally { check.disabled = ex.closed; changes++; }
   });
 
   hint.addEventListener('click', async () => {
+    changes++;
     try {
       const h = await api('/api/class/hint', { id: ex.id });
       showHints(h.shown, h.none_new);
       update({ ...ex, hints_seen: h.shown.length });
-    } catch (err) { hints.replaceChildren(errorLine(err)); }
+    } catch (err) { hints.replaceChildren(errorLine(err)); } finally { changes++; }
   });
 
   solve.addEventListener('click', async () => {

@@ -65,7 +65,8 @@ async function page({ width = 1280, height = 900, context = null } = {}) {
   await p.setViewport({ width, height });
   await p.setRequestInterception(true);
   p.on('request', (r) => {
-    if (r.url().startsWith(base + '/') || r.url().startsWith('data:') || r.url().startsWith('blob:')) r.continue();
+    if (p.holdExercises && r.method() === 'GET' && r.url().startsWith(base + '/api/class/exercises')) p.holdExercises(r);
+    else if (r.url().startsWith(base + '/') || r.url().startsWith('data:') || r.url().startsWith('blob:')) r.continue();
     else { offServer.push(r.url()); r.abort(); }
   });
   p.on('pageerror', (e) => { console.log('page error:', e.message); failed++; });
@@ -168,6 +169,13 @@ await test('three students join, each in a browser of their own, and answer 4.1'
   students.ann.answer = ann.right.toFixed(4);
   students.bob.answer = bob.raw.toFixed(4);
   students.cy.answer = '12345';
+  // ann's page asks for its refresh of the exercises (every fifth poll) before she answers, and the
+  // reply reaches it after her verdict, carrying the state from before her answer — as a reply that
+  // crossed hers on the way does. The page must keep her verdict.
+  const stale = await call('/api/class/exercises?lang=en', { student: students.ann.token });
+  assert.equal(stale.body.exercises.find((e) => e.id === '4.1').status, 'not tried');
+  const held = await new Promise((resolve) => { students.ann.page.holdExercises = resolve; });
+  students.ann.page.holdExercises = null;
   for (const name of ['ann', 'bob', 'cy']) {
     const p = students[name].page;
     const field = 'article.exercise[data-id="4.1"] input[name=answer]';
@@ -175,6 +183,10 @@ await test('three students join, each in a browser of their own, and answer 4.1'
     await p.click('article.exercise[data-id="4.1"] button.check');
     await p.waitForSelector('article.exercise[data-id="4.1"] .verdict[data-correct]');
   }
+  const staleRead = students.ann.page.waitForResponse((r) => r.url().startsWith(base + '/api/class/exercises'));
+  await held.respond({ status: 200, contentType: 'application/json', body: JSON.stringify(stale.body) });
+  await staleRead;
+  await students.ann.page.evaluate(() => new Promise((resolve) => { setTimeout(resolve, 300); }));  // it is read
   const verdict = (name) => students[name].page.$eval('article.exercise[data-id="4.1"] .verdict', (v) => ({
     correct: v.dataset.correct, mistakes: [...v.querySelectorAll('li[data-mistake]')].map((li) => [li.dataset.mistake, li.textContent]),
     text: v.textContent }));
