@@ -66,14 +66,23 @@ std::string number_toml(float x) {
     return s;
 }
 
-// Rows one per line, columns aligned: what a learner copies onto paper.
+// Rows one per line, columns aligned: what a learner copies onto paper. Each number is formatted
+// once (a [512, 512] weight is a quarter of a million of them) and padded to the widest.
 std::string matrix_toml(const std::string& name, const matrix& m) {
+    std::vector<std::string> numbers;  // [rows * cols], row-major as m.data
+    numbers.reserve(m.data.size());
     std::size_t w = 1;
-    for (float x : m.data) w = std::max(w, number_toml(x).size());
+    for (float x : m.data) w = std::max(w, numbers.emplace_back(number_toml(x)).size());
     std::string out = fmt::format("{} = [  # [{}, {}]\n", name, m.rows, m.cols);
+    out.reserve(out.size() + m.rows * (m.cols * (w + 2) + 4) + 2);
     for (std::size_t r = 0; r < m.rows; ++r) {
         out += "  [";
-        for (std::size_t c = 0; c < m.cols; ++c) out += fmt::format("{}{:>{}}", c ? ", " : "", number_toml(m(r, c)), w);
+        for (std::size_t c = 0; c < m.cols; ++c) {
+            const std::string& x = numbers[r * m.cols + c];
+            if (c) out += ", ";
+            out.append(w - x.size(), ' ');  // ASCII: a character is a column
+            out += x;
+        }
         out += "],\n";
     }
     return out + "]\n";
