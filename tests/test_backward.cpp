@@ -216,6 +216,35 @@ BOOST_AUTO_TEST_CASE(training_lowers_the_loss_and_runs_the_same_twice) {
     BOOST_TEST(after < loss(29, 0));
 }
 
+BOOST_AUTO_TEST_CASE(a_kept_run_gives_what_training_afresh_gives_and_only_for_its_own_start) {
+    // trained_W_Q, _K and _V read the weights of train_head's run when they start where it
+    // started, bit for bit; any other start trains. Each start below is evaluated right after the
+    // kept run (where a wrong match would hand back the kept weights) and again after an unrelated
+    // run has taken its place (so it surely trains): the two must be the same matrix.
+    workspace ws = random_head({5, 4, 4, 4}, 903);
+    workspace other = random_head({3, 4, 2, 2}, 904);
+    auto unrelated = [&] { ev("trained_W_Q(X, T, W_Q, W_K, W_V, 3, 0.05)", other); };
+    const std::string base = "trained_W_Q(X, T, W_Q, W_K, W_V, 30, 0.05, 0, 0)";
+    unrelated();
+    const matrix fresh = ev(base, ws).mat();
+    ev("train_head(X, T, W_Q, W_K, W_V, 30, 0.05, 0, 0)", ws);
+    BOOST_TEST((ev(base, ws).mat() == fresh), "train_head's kept run");
+    // W_K one float step away in one entry
+    ws["W_K_near"] = ws["W_K"];
+    float& entry = ws["W_K_near"].mat().data[3];
+    entry = std::nextafter(entry, 1.0f);
+    for (const std::string start : {"trained_W_Q(X, T, W_Q, W_K, W_V, 29, 0.05, 0, 0)", "trained_W_Q(X, T, W_Q, W_K, W_V, 30, 0.04, 0, 0)",
+                                    "trained_W_Q(X, T, W_Q, W_K, W_V, 30, 0.05, 1, 0)", "trained_W_Q(X, T, W_Q, W_K, W_V, 30, 0.05, 0, 1)",
+                                    "trained_W_Q(X, T, W_Q, W_K_near, W_V, 30, 0.05, 0, 0)", "trained_W_Q(X, T * 2, W_Q, W_K, W_V, 30, 0.05, 0, 0)",
+                                    "trained_W_Q(X * 2, T, W_Q, W_K, W_V, 30, 0.05, 0, 0)", "trained_W_Q(X, T, W_Q * 2, W_K, W_V, 30, 0.05, 0, 0)",
+                                    "trained_W_Q(X, T, W_Q, W_K, W_V * 2, 30, 0.05, 0, 0)"}) {
+        ev("train_head(X, T, W_Q, W_K, W_V, 30, 0.05, 0, 0)", ws);
+        const matrix after_kept = ev(start, ws).mat();
+        unrelated();
+        BOOST_TEST((after_kept == ev(start, ws).mat()), start);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_step_too_long_is_halved_until_the_loss_falls) {
     workspace ws = random_head({5, 4, 4, 4}, 901);
     // lr = 1000 overshoots by far: a plain step there climbs
