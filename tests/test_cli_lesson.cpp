@@ -101,13 +101,14 @@ BOOST_AUTO_TEST_CASE(list_shows_every_lesson_in_both_languages) {
 BOOST_AUTO_TEST_CASE(every_lesson_runs_in_every_format_language_colour_and_scenario) {
     // Text on the lessons' own scenarios, in both languages, is the golden test's and the 80-column
     // test's (and no_stage_is_a_wall's on five sentences): here text runs on the other scenario,
-    // in colour for odd lessons, and Markdown and JSON on both.
+    // in colour for odd lessons, and Markdown and JSON on both. A lesson with data of its own
+    // (lessons 18 and 19 train a model in each run) has no other scenario: Markdown and JSON.
     for (int n : lesson_numbers()) {
         for (std::string lang : {"zh", "en"}) {
             for (std::string format : {"text", "markdown", "json"}) {
                 for (std::string data : {"", "data/thinking-machines.toml"}) {
                     if (!data.empty() && lessons_with_own_data().count(n)) continue;
-                    if (format == "text" && data.empty() && !lessons_with_own_data().count(n)) continue;
+                    if (format == "text" && data.empty()) continue;
                     std::vector<std::string> args{"lesson", std::to_string(n), "--lang", lang, "--format", format};
                     if (!data.empty()) args.insert(args.end(), {"--data", data});
                     if (format == "text") args.insert(args.end(), {"--color", n % 2 ? "always" : "never"});
