@@ -22,6 +22,7 @@ import sys
 import tempfile
 
 import avx2_only
+import peer_record
 
 try:
     import numpy as np
@@ -77,6 +78,7 @@ def parse_args():
                     help="the whole comparison on AVX2 kernels, with AVX-512 hidden from ORT and qkv alike "
                          "(bench/avx2_only.py; needs BUILD/bench/libhide_avx512.so beside BUILD/src/qkv)")
     ap.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+    peer_record.add_arguments(ap)
     return ap.parse_args()
 
 
@@ -112,7 +114,8 @@ def run_qkv(a, n, threads, causal, out_dir, env):
     arrays = {name: load(f"{name}.npy") for name in WEIGHTS}
     arrays["X"] = load(f"X_n{n}.npy")
     Z = load(f"Z_{a.impl}_n{n}.npy")
-    return {"ms": row["ms"], "corename": report.get("openblas_corename"), "arrays": arrays, "Z": Z}
+    return {"ms": row["ms"], "corename": report.get("openblas_corename"), "kernels": report.get("fused_kernels"),
+            "arrays": arrays, "Z": Z}
 
 
 def run_ort(a, arrays, n, threads, causal, scratch):
@@ -171,7 +174,7 @@ def run_case(a, n, causal, threads, scratch):
     row = {"n": n, "attention": "causal" if causal else "full", "threads": threads, "rounds": a.rounds,
            "ort_ms": median(ort_ms), "qkv_ms": median(qkv_ms), "ratio": median(ratios),
            "ratio_low": min(ratios), "ratio_high": max(ratios), "max_rel_diff": diff,
-           "openblas_corename": first["corename"], "ort_version": ort["version"]}
+           "openblas_corename": first["corename"], "ort_version": ort["version"], "kernels": first["kernels"]}
     if a.openblas_free:
         free_ratios = [o / q for o, q in zip(ort_ms, free_ms)]
         row.update({"qkv_ms_openblas_free": median(free_ms), "ratio_openblas_free": median(free_ratios),
@@ -254,7 +257,23 @@ def main():
     if not agree:
         print(f"outputs differ: {worst:.2e} > {a.tolerance:.0e}", file=sys.stderr)
         return 1
+    record(a, rows)
     return 0
+
+
+def record(a, rows):
+    """The rows, kept for `qkv bench` (bench/peer_record.py); said on standard error."""
+    cpu, when, command = peer_record.cpu_name(), peer_record.now(), peer_record.command_line()
+    kept = []
+    for r in rows:
+        row = {"peer": "onnxruntime", "peer_version": r["ort_version"], "pass": "forward", "attention": r["attention"],
+               "threads": r["threads"], "n": r["n"], "d_model": a.d_model, "heads": a.heads, "kernels": r["kernels"],
+               "cpu": cpu, "qkv_ms": r["qkv_ms"], "peer_ms": r["ort_ms"], "ratio": r["ratio"], "ratio_low": r["ratio_low"],
+               "ratio_high": r["ratio_high"], "rounds": r["rounds"], "when": when, "command": command}
+        if a.openblas_free:
+            row["ratio_openblas_free"] = r["ratio_openblas_free"]
+        kept.append(row)
+    peer_record.keep(a, kept)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import tempfile
 import numpy as np
 
 import avx2_only
+import peer_record
 from torch_side import QKV_ENV, import_torch, layer_with_qkv_weights, median_ms
 
 
@@ -42,6 +43,7 @@ def parse_args():
     ap.add_argument("--avx2", action="store_true",
                     help="the whole comparison on AVX2 kernels, with AVX-512 hidden from PyTorch and qkv alike "
                          "(bench/avx2_only.py; needs BUILD/bench/libhide_avx512.so beside BUILD/src/qkv)")
+    peer_record.add_arguments(ap)
     return ap.parse_args()
 
 
@@ -57,7 +59,7 @@ def run_qkv(a, n, out_dir):
         cmd += ["--kernels", "avx2"]
     report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=QKV_ENV).stdout)
     row = next(r for r in report["results"] if r["impl"] == a.impl and r["n"] == n)
-    return row["ms"], report["peak_gflops"], np.load(os.path.join(out_dir, f"Z_{a.impl}_n{n}.npy"))
+    return row["ms"], report["peak_gflops"], np.load(os.path.join(out_dir, f"Z_{a.impl}_n{n}.npy")), report["fused_kernels"]
 
 
 def torch_attention(torch, a, out_dir, n):
@@ -86,21 +88,23 @@ def main():
     print(f"qkv {a.impl} vs torch {torch.__version__} nn.MultiheadAttention: d_model = {a.d_model}, "
           f"h = {a.heads}, {a.threads} thread(s){', causal' if a.causal else ''}")
     print(f"{'n':>6} {'qkv ms':>10} {'torch ms':>10} {'qkv speed / torch':>18} {'max rel diff':>13}")
-    worst = 0.0
+    worst, kept = 0.0, []
     with tempfile.TemporaryDirectory(prefix="qkv-torch-") as out_dir:
         for n in sizes:
-            qkv_ms, peak, Z = run_qkv(a, n, out_dir)
+            qkv_ms, peak, Z, kernels = run_qkv(a, n, out_dir)
             expect, run = torch_attention(torch, a, out_dir, n)
             expect = expect.numpy()
             diff = float(np.max(np.abs(Z - expect)) / max(1.0, float(np.max(np.abs(expect)))))
             worst = max(worst, diff)
             torch_ms = median_ms(run, a.repeats or 5)
             print(f"{n:>6} {qkv_ms:>10.2f} {torch_ms:>10.2f} {torch_ms / qkv_ms:>17.2f}× {diff:>13.2e}")
+            kept.append(peer_record.one_round(a, "pytorch", torch.__version__, "forward", n, kernels, qkv_ms, torch_ms))
     print(f"(qkv's measured sgemm peak: {peak:.1f} GFLOP/s; a ratio above 1 means qkv is faster)")
     if worst > a.tolerance:
         print(f"outputs differ: {worst:.2e} > {a.tolerance:.0e}", file=sys.stderr)
         return 1
     print(f"outputs agree within {a.tolerance:.0e}")
+    peer_record.keep(a, kept)
     return 0
 
 

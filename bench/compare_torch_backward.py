@@ -12,6 +12,7 @@ import tempfile
 
 import numpy as np
 
+import peer_record
 from torch_side import QKV_ENV, import_torch, layer_with_qkv_weights, load, median_ms
 
 
@@ -25,7 +26,7 @@ def run_qkv(a, n, out_dir, env):
     if a.avx2:
         cmd += ["--kernels", "avx2"]
     report = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout)
-    return {r["pass"]: r for r in report["results"] if r["n"] == n}
+    return {r["pass"]: r for r in report["results"] if r["n"] == n}, report["fused_kernels"]
 
 
 def torch_layer(torch, a, out_dir, n):
@@ -68,10 +69,10 @@ def main(a):
     print(f"qkv fused backward vs torch {torch.__version__} autograd of nn.MultiheadAttention: d_model = {a.d_model}, "
           f"h = {a.heads}, {a.threads} thread(s){', causal' if a.causal else ''}")
     print(f"{'n':>6} {'pass':>17} {'qkv ms':>10} {'torch ms':>10} {'torch/qkv':>10} {'qkv extra':>10} {'torch saved':>12}")
-    worst = 0.0
+    worst, kept = 0.0, []
     with tempfile.TemporaryDirectory(prefix="qkv-torch-") as out_dir:
         for n in (int(s) for s in a.n.split(",")):
-            rows = run_qkv(a, n, out_dir, QKV_ENV)
+            rows, kernels = run_qkv(a, n, out_dir, QKV_ENV)
             mha, x, dZ, mask = torch_layer(torch, a, out_dir, n)
             forward_backward(mha, x, dZ, mask)
             diffs = []
@@ -89,10 +90,12 @@ def main(a):
                 q = rows[pass_name]
                 print(f"{n:>6} {pass_name:>17} {q['ms']:>10.2f} {t:>10.2f} {t / q['ms']:>9.2f}× "
                       f"{mib(q['extra_bytes']):>10} {mib(extra) if pass_name != 'forward' else '':>12}")
+                kept.append(peer_record.one_round(a, "pytorch", torch.__version__, pass_name, n, kernels, q["ms"], t))
             print(f"{'':>6} largest relative difference (|qkv − torch| / max(1, max |torch|)): {', '.join(diffs)}")
     print("(torch/qkv above 1 means qkv is faster; torch's forward keeps autograd on, as training runs it)")
     if worst > a.tolerance:
         print(f"gradients differ: {worst:.2e} > {a.tolerance:.0e}", file=sys.stderr)
         return 1
     print(f"gradients agree within {a.tolerance:.0e}")
+    peer_record.keep(a, kept)
     return 0

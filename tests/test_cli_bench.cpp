@@ -4,7 +4,9 @@
 #define BOOST_TEST_MODULE cli_bench
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <initializer_list>
 #include <map>
@@ -153,4 +155,61 @@ BOOST_AUTO_TEST_CASE(the_backward_json_breaks_the_backward_down) {
     check_breakdowns({"bench", "--backward", "--n", "64"}, "pass", "backward",
                      {"output_gradient", "weight_gradients", "input_gradient", "row_dots", "copies", "scores", "dP",
                       "softmax_exps", "dV", "dK", "dQ"});
+}
+
+// bench/peer_record.py, as compare_ort.py and compare_torch.py call it, keeps a comparison in
+// XDG_STATE_HOME/qkv/peers.json; qkv bench reads it and reports, for the kernels it runs on this
+// CPU, the cases measured and those not. The Python writer and qkv's reader share no code.
+BOOST_AUTO_TEST_CASE(bench_reports_what_the_peer_scripts_kept_for_its_kernels) {
+    const qkv::test::scratch_dir state("peers");
+    const std::vector<std::pair<std::string, std::string>> env{{"XDG_STATE_HOME", state.path.string()}};
+    const std::vector<std::string> bench{"bench", "--n", "64", "--impl", "fused", "--repeats", "1"};
+    auto json_bench = bench;
+    json_bench.insert(json_bench.end(), {"--format", "json"});
+    const auto before = run_qkv(json_bench, "", env);
+    BOOST_TEST_REQUIRE(before.status == 0, before.err);
+    const nlohmann::json none = nlohmann::json::parse(before.out).at("peers");
+    const std::string record = (state / "qkv" / "peers.json").string();
+    BOOST_TEST(none.at("record") == record);
+    BOOST_TEST(none.at("kernels") == nlohmann::json::parse(before.out).at("fused_kernels"));
+    BOOST_TEST_REQUIRE(none.at("cases").size() == 8u);
+    for (const auto& c : none.at("cases")) BOOST_TEST(c.at("measured").is_null());
+
+    // ONNX Runtime, full, 1 thread, as the script keeps it: this CPU's name as Python reads it
+    const std::string kernels = none.at("kernels");
+    const std::string script =
+        "import sys; sys.path.insert(0, 'bench'); import peer_record as p; "
+        "p.add(sys.argv[1], [{'peer': 'onnxruntime', 'peer_version': '1.30.0', 'pass': 'forward', 'attention': 'full', "
+        "'threads': 1, 'n': 4096, 'd_model': 512, 'heads': 8, 'kernels': sys.argv[2], 'cpu': p.cpu_name(), "
+        "'qkv_ms': 729.0, 'peer_ms': 942.0, 'ratio': 942.0 / 729.0, 'ratio_low': 1.05, 'ratio_high': 1.53, 'rounds': 5, "
+        "'when': p.now(), 'command': 'bench/compare_ort.py --rounds 5'}])";
+    auto python = [&](const std::string& code, const std::string& out) {
+        return std::system(("python3 -c \"" + code + "\" " + record + " " + kernels + " > " + out + " 2>&1").c_str());
+    };
+    BOOST_TEST_REQUIRE(python(script, (state / "python.out").string()) == 0, qkv::test::read_file((state / "python.out").string()));
+    const auto after = run_qkv(json_bench, "", env);
+    BOOST_TEST_REQUIRE(after.status == 0, after.err);
+    for (const auto& c : nlohmann::json::parse(after.out).at("peers").at("cases")) {
+        const bool mine = c.at("peer") == "onnxruntime" && c.at("attention") == "full" && c.at("threads") == 1;
+        BOOST_TEST(c.at("measured").is_null() == !mine, c.dump());
+        if (!mine) continue;
+        BOOST_TEST(std::fabs(c.at("measured").at("ratio").get<double>() - 942.0 / 729.0) < 1e-12);  // JSON keeps a double's digits
+        BOOST_TEST(c.at("ahead") == true);  // 1.29 ≥ 1.15
+    }
+    const auto text = run_qkv(bench, "", env);
+    BOOST_TEST(text.out.find("ONNX Runtime 1.30.0, forward, full, 1 thread: 1.29× (1.05–1.53 over 5 rounds), target 1.15×: ahead") !=
+                   std::string::npos, text.out);
+    BOOST_TEST(text.out.find("kept in " + record) != std::string::npos, text.out);
+
+    // a record broken on its second line: refused in one line naming it, before anything is timed,
+    // and neither qkv nor the script writes over it
+    { std::ofstream(record) << "{\"version\": 1,\n \"rows\": [oops\n"; }
+    const auto broken = run_qkv(json_bench, "", env);
+    BOOST_TEST(broken.status == 2);
+    BOOST_TEST(broken.out.empty());
+    BOOST_TEST(broken.err.find("qkv: " + record + ":2: ") == 0u, broken.err);
+    BOOST_TEST(std::count(broken.err.begin(), broken.err.end(), '\n') == 1);
+    BOOST_TEST(python(script, (state / "python.out").string()) != 0);
+    BOOST_TEST(qkv::test::read_file((state / "python.out").string()).find("not a record of peer comparisons") != std::string::npos);
+    BOOST_TEST(qkv::test::read_file(record) == "{\"version\": 1,\n \"rows\": [oops\n");
 }

@@ -2,6 +2,7 @@
 // measurement run (scale: bench_forward, bench_backward, bench_kv) with a progress line on a
 // terminal, and its result handed to the report (report_bench.hpp) as text or JSON.
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -10,10 +11,14 @@
 #include "qkv/bench_forward.hpp"
 #include "qkv/bench_kv.hpp"
 #include "qkv/cli.hpp"
+#include "qkv/cpu_name.hpp"
+#include "qkv/file_read.hpp"
 #include "qkv/kernel_builds.hpp"
 #include "qkv/memory.hpp"
+#include "qkv/progress.hpp"
 #include "qkv/render_json.hpp"
 #include "qkv/report_bench.hpp"
+#include "qkv/report_peers.hpp"
 #include "qkv/terminal.hpp"
 #include "bench_common.hpp"
 #include "status_line.hpp"
@@ -158,13 +163,41 @@ bench::progress_fn progress_on(const status_line& bar, int threads, lang l) {
     };
 }
 
-// The measurement made with a progress line, its result in the format asked for.
+// What bench/compare_ort.py and bench/compare_torch.py kept (bench/peer_record.py) for the kernels
+// this bench runs, on this CPU: read before the measurement, so that a record that cannot be read
+// stops the bench at once, naming it, and not after minutes of timing.
+bench::peers_view peers_of_this_build() {
+    std::optional<std::string> path;
+    try {
+        path = (std::filesystem::path(progress_path()).parent_path() / "peers.json").string();
+    } catch (const input_error&) {}  // no folder for state: nothing was kept, nor can be
+    std::vector<bench::peer_row> rows;
+    if (path) {
+        std::string text;
+        // a record holds a few hundred bytes a case: 16 MiB is far past any the scripts write
+        if (auto no = read_file_capped(*path, std::uint64_t{16} << 20, text); !no)
+            rows = bench::parse_peer_record(text, *path);
+        else if (*no != "not found")
+            throw input_error(source_loc{*path, 0, 0}, said("cannot read the peers' record: {}", *no));
+    }
+    return bench::peers_for(rows, std::string(attention::fused_kernels_in_use()), bench::cpu_name(), path);
+}
+
+// The measurement made with a progress line, its result in the format asked for, with what the
+// peers measured beside it (not for bench kv: no peer decodes here).
 template <typename Measure>
-int measure_and_report(const console& io, const bench_args& b, Measure measure) {
+int measure_and_report(const console& io, const bench_args& b, Measure measure, bool with_peers = true) {
+    const std::optional<bench::peers_view> peers = with_peers ? std::optional(peers_of_this_build()) : std::nullopt;
     const status_line bar{io};
     const auto result = measure(b.asked, progress_on(bar, b.asked.threads, b.words.language));
     bar.clear();
-    io.print(b.form == format::json ? render_json(bench_json(result)) + "\n" : bench_text(result, b.words));
+    if (b.form == format::json) {
+        auto j = bench_json(result);
+        if (peers) j["peers"] = bench::peers_json(*peers);
+        io.print(render_json(j) + "\n");
+    } else {
+        io.print(bench_text(result, b.words) + (peers ? bench::peers_text(*peers, b.words.language, b.words.width) : ""));
+    }
     return 0;
 }
 
@@ -191,7 +224,7 @@ int run_kv(const console& io, const bench_args& b) {
     const std::size_t T = b.asked.tokens, d = b.asked.d_model;
     check_memory(bench::io_bytes(T, d) * 2 + attention::extra_bytes(impl::fused, T, d, bench::kv_options(b.asked)),
                  fmt::format("decoding {} tokens", T), b);
-    return measure_and_report(io, b, bench::measure_kv);
+    return measure_and_report(io, b, bench::measure_kv, false);
 }
 
 }  // namespace
