@@ -130,13 +130,13 @@ graded_class three_students() {
     c.language = lang::en;
     c.sheets.push_back({"class/ann.toml", "ann", false, {}, {},
                         {row("3.1", answer_kind::shape, "(100, 100)", grade_result::correct),
-                         row("3.2", answer_kind::number, "1.567", grade_result::correct)}});
+                         row("3.2", answer_kind::number, "1.567", grade_result::correct)}, ""});
     c.sheets.push_back({"class/bob.toml", "bob", false, {}, {},
                         {row("3.1", answer_kind::shape, "64x64", grade_result::wrong, {"k_not_transposed"}),
-                         row("3.2", answer_kind::number, "3.134", grade_result::wrong, {"no_scale"})}});
+                         row("3.2", answer_kind::number, "3.134", grade_result::wrong, {"no_scale"})}, ""});
     c.sheets.push_back({"class/carl.toml", "carl", true, {}, {"class/carl.toml:3:1: no exercise '9.99'; not graded"},
                         {row("3.1", answer_kind::shape, "abc", grade_result::unreadable),
-                         row("3.2", answer_kind::number, "", grade_result::missing)}});
+                         row("3.2", answer_kind::number, "", grade_result::missing)}, ""});
     c.sheets[2].rows[0].message = {"'abc' is not a shape"};
     c.questions.push_back({"3.1", answer_kind::shape, 1, 3, 3, {{"k_not_transposed", "put the transpose in the wrong place", 1}}});
     c.questions.push_back({"3.2", answer_kind::number, 1, 2, 3, {{"no_scale", "forgot to divide by √d_k", 1}}});
