@@ -169,7 +169,7 @@ BOOST_AUTO_TEST_CASE(json_too_large_for_the_memory_is_refused_in_one_line) {
     auto small = run_qkv({"lesson", "3", "--format", "json"});  // the lessons themselves still print JSON
     BOOST_TEST(small.status == 0);
     BOOST_TEST(nlohmann::json::parse(small.out)["lesson"].get<int>() == 3);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(QKV_PROGRAM_HAS_ASAN)
     // AddressSanitizer reserves terabytes of address space for its shadow: under a 1 GiB RLIMIT_AS
     // the sanitized qkv cannot even start, so the limit is tested by the plain build only.
     BOOST_TEST_MESSAGE("built with AddressSanitizer: the memory-limit part is left to the plain build");

@@ -85,7 +85,7 @@ constexpr rlim_t gib = rlim_t(1) << 30;
 // is 1 GiB more, 2 + 1 = 3 GiB, so the run stops at A's line before softmax runs, in seconds and
 // not by the kernel (nor by a bad_alloc: S, its copy and the program fit in 3 GiB).
 BOOST_AUTO_TEST_CASE(a_run_that_would_keep_more_than_the_memory_allows_stops_at_the_formula) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(QKV_PROGRAM_HAS_ASAN)
     BOOST_TEST_MESSAGE("built with AddressSanitizer, which needs terabytes of address space: left to the plain build");
     return;
 #endif
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(a_run_that_would_keep_more_than_the_memory_allows_stops_at_
 // its K and V caches [t, 4] and its weights [1, t], labelled with the t tokens seen: 6.3 GB in all.
 // Under a 2 GiB limit the run may keep under 1 GiB, and it stops inside the decode.
 BOOST_AUTO_TEST_CASE(recorded_steps_count_against_what_a_run_may_keep) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(QKV_PROGRAM_HAS_ASAN)
     BOOST_TEST_MESSAGE("built with AddressSanitizer, which needs terabytes of address space: left to the plain build");
     return;
 #endif
@@ -210,7 +210,7 @@ BOOST_AUTO_TEST_CASE(a_built_in_of_plain_loops_states_its_work_and_is_refused_be
 // first sum is made: it peaked at 6 GiB and, under a 4 GiB limit, ended in "qkv: out of memory
 // running …" with no file, line or formula. The first copy is refused now, before it is made.
 BOOST_AUTO_TEST_CASE(the_temporaries_of_an_expression_count_against_what_a_run_may_keep) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(QKV_PROGRAM_HAS_ASAN)
     BOOST_TEST_MESSAGE("built with AddressSanitizer, which needs terabytes of address space: left to the plain build");
     return;
 #endif

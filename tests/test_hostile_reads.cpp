@@ -33,7 +33,7 @@ void sparse_file(const fs::path& path, const std::string& head, off_t size) {
 // The program under a 1 GiB address-space limit, its standard output in a file beside the test's
 // others: a 3 GiB file read whole could never fit, so only a size checked first passes.
 qkv::test::run_result run_limited(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& env = {}) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(QKV_PROGRAM_HAS_ASAN)
     return run_qkv(args, "", env);  // AddressSanitizer needs terabytes of address space
 #else
     qkv::test::scratch_dir out_dir{"reads-out"};
