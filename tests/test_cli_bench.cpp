@@ -189,7 +189,8 @@ BOOST_AUTO_TEST_CASE(bench_reports_what_the_peer_scripts_kept_for_its_kernels) {
     BOOST_TEST_REQUIRE(python(script, (state / "python.out").string()) == 0, qkv::test::read_file((state / "python.out").string()));
     const auto after = run_qkv(json_bench, "", env);
     BOOST_TEST_REQUIRE(after.status == 0, after.err);
-    for (const auto& c : nlohmann::json::parse(after.out).at("peers").at("cases")) {
+    const nlohmann::json measured = nlohmann::json::parse(after.out);  // kept alive: a range-for over a temporary's member dangles
+    for (const auto& c : measured.at("peers").at("cases")) {
         const bool mine = c.at("peer") == "onnxruntime" && c.at("attention") == "full" && c.at("threads") == 1;
         BOOST_TEST(c.at("measured").is_null() == !mine, c.dump());
         if (!mine) continue;
