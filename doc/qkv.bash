@@ -17,7 +17,7 @@ _qkv() {
     case $prev in
         --lang) COMPREPLY=($(compgen -W "zh en" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --kernels) COMPREPLY=($(compgen -W "avx512 avx2 plain" -- "$cur")); return ;;
+        --kernels) COMPREPLY=($(compgen -W "avx512 avx2 neon plain" -- "$cur")); return ;;
         --task) COMPREPLY=($(compgen -W "induction reverse copy" -- "$cur")); return ;;
         --format)  # the formats the command's own --help names, so none it refuses is offered
             local formats

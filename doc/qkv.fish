@@ -46,7 +46,7 @@ complete -c qkv -n '__fish_seen_subcommand_from run validate grade' -F
 complete -c qkv -n 'not __fish_use_subcommand; and string match -q -- "-*" (commandline -ct)' -a '(__qkv_options)'
 complete -c qkv -l lang -x -a 'zh en'
 complete -c qkv -l color -x -a 'auto always never'
-complete -c qkv -l kernels -x -a 'avx512 avx2 plain'
+complete -c qkv -l kernels -x -a 'avx512 avx2 neon plain'
 complete -c qkv -l task -x -a 'induction reverse copy'
 complete -c qkv -l format -x -a '(__qkv_formats)'
 complete -c qkv -l data -r -F

@@ -31,7 +31,7 @@ const std::set<std::string> allowed = {
     "d_model", "d_k", "softmax", "exp", "seq", "vocab", "beta1", "beta2", "epsilon", "sgemm", "float", "NaN", "Inf",
     "GiB", "MiB", "steps", "g", "s", "n", "h", "q", "p", "b", "e", "r", "c",
     // proper names and keys
-    "avx512", "avx2", "plain", "Adam", "OpenBLAS", "transformer", "Transformer", "PgUp", "PgDn", "Ctrl", "UTF",
+    "avx512", "avx2", "neon", "plain", "Adam", "OpenBLAS", "transformer", "Transformer", "PgUp", "PgDn", "Ctrl", "UTF",
 };
 
 bool latin(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
@@ -226,7 +226,7 @@ BOOST_AUTO_TEST_CASE(lesson_18_steps_and_columns_in_chinese) {
         }
         return false;
     };
-    for (const std::string& form : {"text", "markdown"}) {
+    for (const std::string form : {"text", "markdown"}) {
         const auto zh = run_qkv({"lesson", "18", "--lang", "zh", "--format", form});
         const auto en = run_qkv({"lesson", "18", "--lang", "en", "--format", form});
         BOOST_TEST_CONTEXT(form) {

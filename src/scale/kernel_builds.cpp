@@ -36,6 +36,12 @@ constexpr kernel_build builds[] = {
      detail::fma_loop_avx512},
     {"avx2", 256, "avx2 fma", runs_avx2, &detail::avx2_tiles, &detail::avx2_rows, detail::fma_loop_avx2},
 #endif
+#if defined(__aarch64__)
+    // Advanced SIMD is part of every arm64 processor. Only the tile kernels are its own: the plain
+    // row kernels and peak loop already compute in its 128-bit registers there (GCC compiles
+    // their generic vectors to it), so the two builds share them.
+    {"neon", 128, "", runs_anywhere, &detail::neon_tiles, &detail::plain_rows, detail::fma_loop_plain},
+#endif
     {"plain", 128, "", runs_anywhere, &detail::plain_tiles, &detail::plain_rows, detail::fma_loop_plain},
 };
 

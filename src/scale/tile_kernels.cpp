@@ -18,6 +18,9 @@
 #include "exp2_avx512.hpp"
 #include "x86_intrinsics.hpp"
 #endif
+#if defined(__aarch64__)
+#include "exp2_neon.hpp"
+#endif
 
 namespace qkv::attention::detail {
 
@@ -466,6 +469,174 @@ void tile_plain(std::size_t k, const float* A, std::size_t lda, const float* B, 
     }
 }
 
+#if defined(__aarch64__)
+
+// --- NEON (Advanced SIMD, on every arm64 processor): 4 lanes; tiles of up to 4 rows × 16
+// columns, then 12, 8 or 4 past the last whole 16, and the plain loop for the last cols % 4
+// (NEON has no masked loads) ---
+
+// Rows of C one NEON tile keeps in registers: 4 × 4 accumulators, beside B's four vectors and
+// one register for each row's A(r, t): 24 of the 32. (Six rows, as the x86 builds have, need 34,
+// and GCC kept two accumulators on the stack, loaded and stored again at every step of k.)
+constexpr std::size_t neon_tile_rows = 4;
+
+// c[r][v] += Σ_t A(r, t) · B(t, 4v …): a tile of R rows × 4V columns in registers.
+template <bool TA, int R, int V>
+[[gnu::always_inline]] inline void product_neon(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                std::size_t ldb, float32x4_t (&c)[R][V]) {
+#pragma GCC unroll 2
+    for (std::size_t t = 0; t < k; ++t) {
+        const float* b_row = B + t * ldb;
+        float32x4_t b[V];
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) b[v] = vld1q_f32(b_row + 4 * v);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            const float32x4_t a = vld1q_dup_f32(a_at<TA>(A, lda, r, t));
+#pragma GCC unroll 4
+            for (int v = 0; v < V; ++v) c[r][v] = vfmaq_f32(c[r][v], a, b[v]);
+        }
+    }
+}
+
+template <bool TA, int R, int V>
+[[gnu::always_inline]] inline void tile_neon_t(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                               std::size_t ldb, float* C, std::size_t ldc, float alpha,
+                                               bool accumulate) {
+    float32x4_t c[R][V];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) c[r][v] = vdupq_n_f32(0.0f);
+    product_neon<TA, R, V>(k, A, lda, B, ldb, c);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) {
+            float* out = C + r * ldc + 4 * v;
+            float32x4_t x = alpha == 1.0f ? c[r][v] : vmulq_n_f32(c[r][v], alpha);
+            if (accumulate) x = vaddq_f32(x, vld1q_f32(out));
+            vst1q_f32(out, x);
+        }
+}
+
+// f(V, j) for the strips of 4V columns, V = 4 while 16 are left, then one of 12, 8 or 4: together
+// columns 0 … cols − cols % 4 − 1.
+template <class F>
+[[gnu::always_inline]] inline void by_strips(std::size_t cols, F&& f) {
+    std::size_t j = 0;
+    for (; j + 16 <= cols; j += 16) f(std::integral_constant<int, 4>{}, j);
+    switch ((cols - j) / 4) {
+        case 3: return f(std::integral_constant<int, 3>{}, j);
+        case 2: return f(std::integral_constant<int, 2>{}, j);
+        case 1: return f(std::integral_constant<int, 1>{}, j);
+        default: return;
+    }
+}
+
+template <bool TA, int R>
+void tile_neon_rows(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
+                    std::size_t ldc, std::size_t cols, float alpha, bool accumulate) {
+    by_strips(cols, [&](auto V, std::size_t j) {
+        tile_neon_t<TA, R, V.value>(k, A, lda, B + j, ldb, C + j, ldc, alpha, accumulate);
+    });
+    const std::size_t vectors_end = cols - cols % 4;
+    if (vectors_end < cols)
+        tile_plain<TA>(k, A, lda, B + vectors_end, ldb, C + vectors_end, ldc, R, cols - vectors_end, alpha, accumulate);
+}
+
+template <bool TA>
+void tile_neon(std::size_t k, const float* A, std::size_t lda, const float* B, std::size_t ldb, float* C,
+               std::size_t ldc, std::size_t rows, std::size_t cols, float alpha, bool accumulate) {
+    constexpr std::size_t R = neon_tile_rows;
+    for (; rows > R; rows -= R, A += TA ? R : R * lda, C += R * ldc)
+        tile_neon_rows<TA, R>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate);
+    by_rows(rows, [&](auto Rc) { tile_neon_rows<TA, Rc.value>(k, A, lda, B, ldb, C, ldc, cols, alpha, accumulate); });
+}
+
+// A finished product's tile, as finished_tile16_avx2: rows that start from −o_r (or from 0, and
+// x = alpha · (A·B) − o_r after, when Scaled), each entry finished before it is stored, 2^x
+// added to its row's four-lane sum for exp2_sum.
+template <finish F, bool Scaled, int R, int V>
+[[gnu::always_inline]] inline void finished_tile_neon(std::size_t k, const float* A, std::size_t lda, const float* B,
+                                                      std::size_t ldb, float* C, std::size_t ldc, const float* o,
+                                                      float alpha, const float* P, std::size_t ldp,
+                                                      float32x4_t (&row_sum)[R]) {
+    float32x4_t c[R][V];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        const float32x4_t start = vdupq_n_f32(Scaled ? 0.0f : -o[r]);
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) c[r][v] = start;
+    }
+    product_neon<false, R, V>(k, A, lda, B, ldb, c);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v) {
+            float32x4_t x = c[r][v];
+            if constexpr (Scaled) x = vfmaq_f32(vdupq_n_f32(-o[r]), x, vdupq_n_f32(alpha));  // −o + x · alpha, fused
+            float* out = C + r * ldc + 4 * v;
+            if constexpr (F == finish::times) {
+                vst1q_f32(out, vmulq_f32(vld1q_f32(P + r * ldp + 4 * v), x));
+            } else {
+                x = exp2_q(x);
+                vst1q_f32(out, x);
+                if constexpr (F == finish::exp2_sum) row_sum[r] = vaddq_f32(row_sum[r], x);
+            }
+        }
+}
+
+// A finished product, panel by panel along n and down each panel 4 rows at a time, as
+// finished_avx2 sweeps; the last cols % 4 columns of a panel entry by entry in plain arithmetic.
+template <finish F, bool Scaled>
+void finished_neon(const finished_args& f) {
+    if (F == finish::exp2_sum) std::fill_n(f.sum, f.m, 0.0f);
+    for (std::size_t j0 = 0; j0 < f.n; j0 += panel_cols) {
+        const float* B = f.B.p + (j0 / panel_cols) * f.B.panel_stride;
+        const std::size_t w = std::min(panel_cols, f.n - j0);
+        for (std::size_t i0 = 0; i0 < f.m; i0 += neon_tile_rows)
+            by_rows(std::min(neon_tile_rows, f.m - i0), [&](auto Rc) {
+                constexpr int R = Rc.value;
+                float32x4_t row_sum[R];
+                float tail_sum[R] = {};
+#pragma GCC unroll 8
+                for (int r = 0; r < R; ++r) row_sum[r] = vdupq_n_f32(0.0f);
+                const float *A = f.A + i0 * f.lda, *o = f.o + i0;
+                const float* P = f.P ? f.P + i0 * f.ldp + j0 : nullptr;
+                float* C = f.C + i0 * f.ldc + j0;
+                by_strips(w, [&](auto V, std::size_t j) {
+                    finished_tile_neon<F, Scaled, R, V.value>(f.k, A, f.lda, B + j, f.B.ld, C + j, f.ldc, o, f.alpha,
+                                                              P ? P + j : nullptr, f.ldp, row_sum);
+                });
+                for (std::size_t j = w - w % 4; j < w; ++j)
+                    for (int r = 0; r < R; ++r) {
+                        float x = Scaled ? 0.0f : -o[r];
+                        for (std::size_t t = 0; t < f.k; ++t) x += A[r * f.lda + t] * B[t * f.B.ld + j];
+                        if constexpr (Scaled) x = f.alpha * x - o[r];
+                        float& out = C[r * f.ldc + j];
+                        if constexpr (F == finish::times) {
+                            out = P[r * f.ldp + j] * x;
+                        } else {
+                            out = exp2_approx(x);
+                            tail_sum[r] += out;
+                        }
+                    }
+                if constexpr (F == finish::exp2_sum)
+                    for (int r = 0; r < R; ++r) f.sum[i0 + r] += vaddvq_f32(row_sum[r]) + tail_sum[r];
+            });
+    }
+}
+
+void exp2_neon(const finished_args& f) {
+    if (f.alpha != 1.0f) return f.sum ? finished_neon<finish::exp2_sum, true>(f) : finished_neon<finish::exp2, true>(f);
+    if (f.sum) return finished_neon<finish::exp2_sum, false>(f);
+    finished_neon<finish::exp2, false>(f);
+}
+void times_neon(const finished_args& f) { finished_neon<finish::times, false>(f); }
+
+#endif  // __aarch64__
+
 // Terms of k per sweep of the tiles. Each slice after the first reads C back and writes it again,
 // so fewer slices save that traffic; the 128 KiB of a 512-term slice of a panel no longer fits
 // the L1 cache, but the L2 feeds it fast enough. Every product of the attention at
@@ -544,6 +715,9 @@ struct tile_kernels {
 #if defined(__x86_64__)
 const tile_kernels avx512_tiles{tile_avx512<false>, tile_avx512<true>, exp2_avx512, times_avx512, transpose_avx512};
 const tile_kernels avx2_tiles{tile_avx2<false>, tile_avx2<true>, exp2_avx2, times_avx2, transpose_generic};
+#endif
+#if defined(__aarch64__)
+const tile_kernels neon_tiles{tile_neon<false>, tile_neon<true>, exp2_neon, times_neon, transpose_generic};
 #endif
 const tile_kernels plain_tiles{tile_plain<false>, tile_plain<true>, exp2_generic<tile_plain<false>>,
                                times_generic<tile_plain<false>>, transpose_generic};

@@ -16,7 +16,7 @@ struct peaks {
     machine_peak machine;
     std::string corename;       // the kernel OpenBLAS loaded, as openblas_get_corename names it
     int kernel_bits = 0;        // its register width; 0: a kernel name qkv does not know
-    std::string fused_kernels;  // the build of qkv's own tile kernels: "avx512", "avx2", "plain"
+    std::string fused_kernels;  // the build of qkv's own tile kernels: "avx512", "avx2", "neon", "plain"
     // OpenBLAS's kernel is narrower than the machine's widest instructions: its peak leaves part unused
     bool narrower() const { return kernel_bits && kernel_bits < machine.isa.bits; }
     double sgemm_percent_of_machine() const { return 100 * sgemm.gflops / machine.gflops; }

@@ -1,6 +1,6 @@
 // qkv's own kernels (the tile kernels, the softmax's row kernels, the machine peak's loop) come in
 // builds, one table of them: adding a build is one entry there plus its own code. On x86-64
-// "avx512", "avx2" and "plain"; on any other processor only "plain".
+// "avx512", "avx2" and "plain"; on arm64 "neon" and "plain"; on any other processor only "plain".
 #pragma once
 
 #include <span>
@@ -41,7 +41,8 @@ const kernel_build* find_kernel_build(std::string_view name);
 // The widest build this processor runs: the one qkv's kernels use unless pinned.
 const kernel_build& widest_kernel_build();
 
-// The builds' names as a choice, for help and errors: "avx512, avx2 or plain" (or "plain").
+// The builds' names as a choice, for help and errors: "avx512, avx2 or plain" (on arm64 "neon or
+// plain", elsewhere "plain").
 std::string kernel_build_choice();
 
 // The build of the tile kernels forward_fused runs on: the widest this processor runs, unless

@@ -10,7 +10,8 @@ namespace qkv::bench {
 
 // The widest vector instructions with FMA this CPU runs: the widest of the kernel builds it runs
 // (kernel_builds.hpp), with that build's name and register width; on x86-64 "avx512" (16 floats),
-// "avx2" (8, with FMA) or "plain" (what the compiler makes of 4-float vectors), elsewhere "plain".
+// "avx2" (8, with FMA) or "plain" (what the compiler makes of 4-float vectors), on arm64 "neon"
+// (4, Advanced SIMD), elsewhere "plain".
 struct vector_isa {
     std::string name;
     int lanes = 4;      // floats per instruction
