@@ -179,8 +179,8 @@ stage_trace run_stage(const lesson& l, const stage& st, std::size_t index, works
 // W_Q, n, …) before assigning it, or a text that quotes its tokens. Lesson 18 trains on sequences
 // of its own and reads none: on a learner's sentence it would be headed "scenario the cat sat on
 // the mat" while nothing in it came from that sentence.
-bool reads_scenario(const lesson& l, const scenario& s) {
-    const workspace given = initial_workspace(s);
+// `given` is the workspace the scenario starts it with (initial_workspace).
+bool reads_scenario(const lesson& l, const workspace& given) {
     std::set<std::string> assigned;
     for (const stage& st : l.stages) {
         if (st.text.zh.find("token(") != std::string::npos || st.text.en.find("token(") != std::string::npos) return true;
@@ -192,6 +192,7 @@ bool reads_scenario(const lesson& l, const scenario& s) {
     }
     return false;
 }
+bool reads_scenario(const lesson& l, const scenario& s) { return reads_scenario(l, initial_workspace(s)); }
 
 }  // namespace
 
@@ -220,7 +221,7 @@ lesson_run run_lesson(const lesson& given, const scenario& s, lang language) {
     // A lesson that reads nothing of its scenario (lesson 18 makes its own sequences) is not headed
     // with a scenario that never ran: the name stays empty, and the heading says that the lesson
     // made its data.
-    if (reads_scenario(l, s)) r.t.scenario = s.name;
+    if (reads_scenario(l, r.ws)) r.t.scenario = s.name;  // no stage has run: r.ws is the scenario's
     r.t.stage_count = l.stages.size();
     r.token_rows = l.token_rows;
     for (std::size_t i = 0; i < l.stages.size(); ++i) r.t.stages.push_back(run_stage(l, l.stages[i], i + 1, r.ws, language));
